@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# smartwake top-level Makefile.
+#
+#   make            build module/smartwake.ko (stock Debian 6.12 cloud kernel,
+#                   fetched into the cache on first use) and the guest tools
+#   make demo       build, boot a guest, load the module, run a load with the
+#                   hook off and on, print the stats table
+#   make check      every test (host checks, KUnit in a guest, guest e2e)
+#   make bench      A/B benchmark lab (not part of check)
+#   make stress     long reliability runs (not part of check)
+#
+#   make KDIR=<kernel build dir> KSRC=<kernel source>   other kernel trees
+#
+# The kernel cache lives outside the clone: $${SMARTWAKE_CACHE:-~/.cache/smartwake}.
+
+SHELL := /bin/bash
+TOP := $(CURDIR)
+
+.PHONY: all module tools host-tools fetch debug-kernel debug-modules \
+	demo check bench stress clean help
+
+all: module tools
+
+help:
+	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
+
+host-tools:
+	@scripts/install-host-tools.sh
+
+fetch: host-tools
+	@scripts/fetch-kernel.sh
+
+# KDIR/KSRC given: build against that tree; otherwise the cached stock one.
+module: $(if $(KDIR),,fetch)
+	@set -e; \
+	if [ -n "$(KDIR)" ]; then kdir="$(KDIR)"; ksrc="$(or $(KSRC),$(KDIR))"; \
+	else . scripts/common.sh; sw_stock_env; kdir=$$SW_KDIR; ksrc=$$SW_KSRC; fi; \
+	$(MAKE) -C "$$kdir" M="$(TOP)" KSRC="$$ksrc" modules
+
+tools:
+	@$(MAKE) -C tools
+
+debug-kernel: fetch
+	@scripts/build-debug-kernel.sh
+
+# The debug kernel's modules are built in a copy so they never mix with the
+# stock build's objects in module/.
+debug-modules: debug-kernel
+	@scripts/build-debug-modules.sh
+
+demo: all
+	@scripts/demo.sh
+
+check: all
+	@scripts/check.sh
+
+bench: all
+	@scripts/bench.sh
+
+stress: all
+	@scripts/stress.sh
+
+clean:
+	@if [ -s "$${SMARTWAKE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/smartwake}/current-version" ]; then \
+		. scripts/common.sh; sw_stock_env; \
+		$(MAKE) -C "$$SW_KDIR" M="$(TOP)" KSRC="$$SW_KSRC" clean; fi
+	@$(MAKE) -C tools clean 2>/dev/null || true
+	@rm -rf build

@@ -1,0 +1,45 @@
+# Guest-side test helpers (busybox sh). Sourced by the guest scripts.
+# Every check counts; summary prints the one "N passed, N failed" line.
+SW_DBG=/sys/kernel/debug/smartwake
+SW_PASS=0
+SW_FAIL=0
+
+ok() { SW_PASS=$((SW_PASS + 1)); echo "ok   - $*"; }
+not_ok() { SW_FAIL=$((SW_FAIL + 1)); echo "FAIL - $*"; }
+# check DESCRIPTION COMMAND...: passes when COMMAND succeeds
+check() {
+	_d=$1
+	shift
+	if "$@"; then ok "$_d"; else not_ok "$_d"; fi
+}
+# stat NAME: a counter's value from the stats file
+stat() { awk -v n="$1" '$1 == n { print $2; f = 1 } END { if (!f) print "missing" }' $SW_DBG/stats; }
+# knob NAME: a knob's current value
+knob() { cat "$SW_DBG/$1"; }
+# set_knob NAME VALUE: write, return the write's status
+set_knob() { printf '%s\n' "$2" >"$SW_DBG/$1" 2>/dev/null; }
+# bad_write NAME BYTES: true when the write is refused and the value unchanged
+bad_write() {
+	_before=$(knob "$1")
+	if printf "$2" >"$SW_DBG/$1" 2>/dev/null; then
+		echo "  accepted bad write '$2' to $1"
+		return 1
+	fi
+	[ "$(knob "$1")" = "$_before" ]
+}
+gt() { [ "$1" -gt "$2" ] 2>/dev/null; }
+eq() { [ "$1" = "$2" ]; }
+# dmesg_clean: no warning, bug, oops or call trace in the kernel log
+dmesg_clean() {
+	if dmesg | grep -E 'WARNING:|BUG:|Oops|Call Trace|general protection|lockdep'; then
+		return 1
+	fi
+	return 0
+}
+# hooked: the ftrace hook on select_task_rq_fair is live
+hooked() { grep -q "^$1" /sys/kernel/tracing/enabled_functions; }
+sw_insmod() { insmod /lib/smartwake/smartwake.ko "$@"; }
+summary() {
+	echo "$SW_PASS passed, $SW_FAIL failed"
+	[ "$SW_FAIL" -eq 0 ] && [ "$SW_PASS" -gt 0 ]
+}

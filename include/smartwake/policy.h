@@ -1,0 +1,520 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * smartwake policy core: pure decision functions over plain inputs.
+ *
+ * Nothing here reads kernel state. Time comes in as @now/@hz (jiffies and
+ * ticks per second), CPU and task facts come in as numbers and flags, so
+ * the same code runs in the wake path and in the KUnit suites.
+ *
+ * Design sources (see shared/seeds):
+ *  - 2013 "smart wake-affine": per-task wakee flip counter, wiped once per
+ *    second, and the first wake_wide() test; in the thread Peter Zijlstra
+ *    suggested a real decay (halving, or a capped per-second shift).
+ *  - 2015 "beef up wake_wide": symmetric master/slave test so that a 1:N
+ *    dispatcher is also caught when it is the wakee.
+ *  - 2018 "Delay retrying placement for automatic NUMA balance after
+ *    wake_affine": backoff of NUMA placement after an affine wakeup moved
+ *    a task off node, and the inverted retry comparison Srikar reported.
+ *  - 2022 "sched-idle balance": SIS filter that skips overloaded CPUs, and
+ *    Mel Gorman's select_idle_sibling efficiency metrics.
+ *
+ * Conventions: every enum has an _NR terminator and, where the value is a
+ * user-visible knob, a name table indexed by it (usable with
+ * sysfs_match_string()). Out-of-range enum values behave like the "off"
+ * or neutral value documented on each function.
+ */
+#ifndef _SMARTWAKE_POLICY_H
+#define _SMARTWAKE_POLICY_H
+
+#include <linux/types.h>
+
+/* ---------------------------------------------------------------------- */
+/* Wakee flip counting (record_wakee)                                      */
+/* ---------------------------------------------------------------------- */
+
+/**
+ * enum sw_decay - how the wakee flip counter forgets old wakeups
+ * @SW_DECAY_NONE: never decay (counter only saturates).
+ * @SW_DECAY_WIPE: 2013 v1: once more than @hz has passed since the last
+ *	decay, reset the counter to 0.
+ * @SW_DECAY_HALVE: mainline record_wakee(): once more than @hz has passed,
+ *	halve the counter a single time, however long the gap was.
+ * @SW_DECAY_EXACT: Peter Zijlstra's 2013 suggestion: halve once per whole
+ *	elapsed @hz period, computed in constant time.
+ * @SW_DECAY_NR: number of modes.
+ */
+enum sw_decay {
+	SW_DECAY_NONE,
+	SW_DECAY_WIPE,
+	SW_DECAY_HALVE,
+	SW_DECAY_EXACT,
+	SW_DECAY_NR
+};
+
+/* "none", "wipe", "halve", "exact" */
+extern const char * const sw_decay_names[SW_DECAY_NR];
+
+/**
+ * struct sw_flips - per-task wakee flip state
+ * @flips: number of times the task woke a different task than last time
+ *	(task_struct::wakee_flips in the kernel).
+ * @decay_ts: jiffies of the last decay (task_struct::wakee_flip_decay_ts).
+ */
+struct sw_flips {
+	unsigned int flips;
+	unsigned long decay_ts;
+};
+
+/**
+ * sw_flips_decay() - age a flip counter
+ * @mode: decay mode, see &enum sw_decay.
+ * @s: current state.
+ * @now: current time in jiffies.
+ * @hz: jiffies per second (the decay period); 0 is treated as 1.
+ *
+ * All comparisons are wrap-safe (time_after() style): a @now that lies
+ * before @s.decay_ts never decays. NONE and unknown modes return @s as is.
+ *
+ * WIPE and HALVE decay when @now is strictly after decay_ts + hz and then
+ * set decay_ts = now. EXACT shifts right by the number of whole periods
+ * p = (now - decay_ts) / hz (0 once p reaches the bit width of flips) and
+ * advances decay_ts by p * hz, so the fractional period is kept; note that
+ * it therefore decays at exactly one period where HALVE needs one more
+ * jiffy (Peter's loop used a strict '>').
+ *
+ * Return: the new state.
+ */
+struct sw_flips sw_flips_decay(enum sw_decay mode, struct sw_flips s,
+			       unsigned long now, unsigned long hz);
+
+/**
+ * sw_record_wakee() - account one wakeup by the owner of @s
+ * @mode: decay mode applied first.
+ * @s: waker's current state.
+ * @new_wakee: true when the wakee differs from the waker's last wakee.
+ * @now: current time in jiffies.
+ * @hz: jiffies per second; 0 is treated as 1.
+ *
+ * Decays as sw_flips_decay(), then counts a flip if @new_wakee. Unlike
+ * the kernel's unsigned int increment, the counter saturates at UINT_MAX
+ * instead of wrapping to 0.
+ *
+ * Return: the new state.
+ */
+struct sw_flips sw_record_wakee(enum sw_decay mode, struct sw_flips s,
+				bool new_wakee, unsigned long now,
+				unsigned long hz);
+
+/* ---------------------------------------------------------------------- */
+/* wake_wide                                                               */
+/* ---------------------------------------------------------------------- */
+
+/**
+ * enum sw_wide_mode - which wake_wide() test to apply
+ * @SW_WIDE_OFF: never wide (always consider an affine wakeup).
+ * @SW_WIDE_V2013: 2013 test, only a hot waker of a warm wakee is wide.
+ * @SW_WIDE_MAINLINE: 2015 symmetric master/slave test (mainline).
+ * @SW_WIDE_NR: number of modes.
+ */
+enum sw_wide_mode {
+	SW_WIDE_OFF,
+	SW_WIDE_V2013,
+	SW_WIDE_MAINLINE,
+	SW_WIDE_NR
+};
+
+/* "off", "v2013", "mainline" */
+extern const char * const sw_wide_mode_names[SW_WIDE_NR];
+
+/**
+ * enum sw_wide - wake_wide() verdict
+ * @SW_WIDE_NO: not wide: the caller may try an affine wakeup.
+ * @SW_WIDE_WAKER_MASTER: wide, the waker is the many-partner side.
+ * @SW_WIDE_WAKEE_MASTER: wide, the wakee is the many-partner side.
+ *
+ * Any non-zero value means "wide" (the kernel's wake_wide() returning 1).
+ */
+enum sw_wide {
+	SW_WIDE_NO = 0,
+	SW_WIDE_WAKER_MASTER,
+	SW_WIDE_WAKEE_MASTER,
+};
+
+/**
+ * sw_wake_wide() - decide whether a waker/wakee pair should spread out
+ * @mode: test to apply, see &enum sw_wide_mode; unknown modes act as OFF.
+ * @waker_flips: the waker's flip count (current->wakee_flips).
+ * @wakee_flips: the wakee's flip count (p->wakee_flips).
+ * @factor: partner-count threshold, normally sw_factor(); 0 is treated
+ *	as 1 (the kernel's sd_llc_size is never below 1).
+ *
+ * V2013: wide when wakee_flips > factor and waker_flips > factor *
+ * wakee_flips; the verdict is always WAKER_MASTER.
+ *
+ * MAINLINE: master = max(waker, wakee), slave = min (a tie keeps the waker
+ * as master); wide when slave >= factor and master >= slave * factor; the
+ * verdict names the master side. This also catches a 1:N dispatcher that
+ * is being woken by one of its workers, which V2013 misses.
+ *
+ * Products are computed in 64 bits. The kernel multiplies in unsigned int,
+ * so for slave * factor > UINT_MAX it wraps and can report wide where this
+ * function does not.
+ *
+ * Return: &enum sw_wide verdict.
+ */
+enum sw_wide sw_wake_wide(enum sw_wide_mode mode, unsigned int waker_flips,
+			  unsigned int wakee_flips, unsigned int factor);
+
+/**
+ * enum sw_factor_src - where the wake_wide() factor comes from
+ * @SW_FACTOR_LLC: CPUs sharing the waker's LLC (mainline, sd_llc_size).
+ * @SW_FACTOR_NODE: CPUs of the waker's NUMA node (2013 review suggestion).
+ * @SW_FACTOR_ONLINE: online CPUs (2013 v1).
+ * @SW_FACTOR_FIXED: a fixed number set by the user.
+ * @SW_FACTOR_NR: number of sources.
+ */
+enum sw_factor_src {
+	SW_FACTOR_LLC,
+	SW_FACTOR_NODE,
+	SW_FACTOR_ONLINE,
+	SW_FACTOR_FIXED,
+	SW_FACTOR_NR
+};
+
+/*
+ * "llc", "node", "online", "fixed". A knob normally accepts the first
+ * three names or a number N, which selects SW_FACTOR_FIXED with N.
+ */
+extern const char * const sw_factor_src_names[SW_FACTOR_NR];
+
+/**
+ * sw_factor() - pick the wake_wide() factor
+ * @src: source, see &enum sw_factor_src; unknown sources act as LLC.
+ * @fixed: value used for SW_FACTOR_FIXED.
+ * @llc_size: CPUs in the waker's LLC domain (1 when there is none).
+ * @node_cpus: CPUs in the waker's node.
+ * @online_cpus: online CPUs.
+ *
+ * Return: the selected value, clamped to at least 1.
+ */
+unsigned int sw_factor(enum sw_factor_src src, unsigned int fixed,
+		       unsigned int llc_size, unsigned int node_cpus,
+		       unsigned int online_cpus);
+
+/* ---------------------------------------------------------------------- */
+/* wake_affine                                                             */
+/* ---------------------------------------------------------------------- */
+
+/**
+ * enum sw_affine - wake_affine() partial or final answer
+ * @SW_AFFINE_NONE: no opinion (the kernel's nr_cpumask_bits).
+ * @SW_AFFINE_THIS: pull the wakee to the waking CPU.
+ * @SW_AFFINE_PREV: keep the wakee near its previous CPU.
+ */
+enum sw_affine {
+	SW_AFFINE_NONE,
+	SW_AFFINE_THIS,
+	SW_AFFINE_PREV,
+};
+
+/**
+ * sw_affine_idle() - wake_affine_idle() decision
+ * @this_idle: the waking CPU is available-idle (idle, vCPU not preempted).
+ * @prev_idle: the wakee's previous CPU is available-idle.
+ * @share_cache: the two CPUs share a last-level cache.
+ * @sync: WF_SYNC wakeup (the waker is about to sleep).
+ * @this_nr_running: tasks on the waking CPU; on 6.12 the kernel uses
+ *	rq->nr_running minus delayed-dequeue entities (cfs_h_nr_delayed()).
+ *
+ * An idle waking CPU (an interrupt wakeup) is used only if cache-affine,
+ * and an idle cache-affine prev CPU wins over it. A sync wakeup from a CPU
+ * running only the waker pulls. Otherwise an idle prev CPU is kept.
+ *
+ * Return: THIS, PREV, or NONE when the idle test has no opinion.
+ */
+enum sw_affine sw_affine_idle(bool this_idle, bool prev_idle,
+			      bool share_cache, bool sync,
+			      unsigned int this_nr_running);
+
+/**
+ * struct sw_weight_in - inputs of wake_affine_weight()
+ * @this_load: cpu_load() of the waking CPU.
+ * @prev_load: cpu_load() of the previous CPU.
+ * @current_load: task_h_load(current), used only for @sync.
+ * @task_load: task_h_load() of the wakee.
+ * @this_capacity: capacity_of() the waking CPU.
+ * @prev_capacity: capacity_of() the previous CPU.
+ * @imbalance_pct: sd->imbalance_pct of the affine domain (e.g. 117).
+ * @sync: WF_SYNC wakeup.
+ * @bias: the WA_BIAS scheduler feature is on.
+ */
+struct sw_weight_in {
+	unsigned long this_load;
+	unsigned long prev_load;
+	unsigned long current_load;
+	unsigned long task_load;
+	unsigned long this_capacity;
+	unsigned long prev_capacity;
+	unsigned int imbalance_pct;
+	bool sync;
+	bool bias;
+};
+
+/**
+ * sw_affine_weight() - wake_affine_weight() decision
+ * @in: inputs, see &struct sw_weight_in.
+ *
+ * Compares the waking CPU's load with the wakee added (and, for sync, the
+ * waker removed) against the previous CPU's load with the wakee removed,
+ * each scaled by the other CPU's capacity and, with @bias, the previous
+ * side by half the domain's imbalance margin. Bit-exact with the kernel's
+ * s64 arithmetic: prev_load < task_load makes the previous side negative
+ * (so no pull), and a sync waker heavier than this_load pulls at once.
+ *
+ * Return: THIS or NONE.
+ */
+enum sw_affine sw_affine_weight(const struct sw_weight_in *in);
+
+/**
+ * sw_wake_affine_needs_weight() - whether sw_affine_weight() is consulted
+ * @use_idle: WA_IDLE is on.
+ * @idle_res: result of sw_affine_idle() (ignored when !@use_idle).
+ * @use_weight: WA_WEIGHT is on.
+ *
+ * Lets a caller skip gathering loads when the idle test already decided.
+ *
+ * Return: true if sw_wake_affine() would look at its weight result.
+ */
+bool sw_wake_affine_needs_weight(bool use_idle, enum sw_affine idle_res,
+				 bool use_weight);
+
+/**
+ * sw_wake_affine() - combine the idle and weight tests like wake_affine()
+ * @use_idle: WA_IDLE is on.
+ * @use_weight: WA_WEIGHT is on.
+ * @idle_res: result of sw_affine_idle() (ignored when !@use_idle).
+ * @weight_res: result of sw_affine_weight() (ignored unless needed).
+ *
+ * The idle test goes first; the weight test runs only when it is enabled
+ * and the idle test had no opinion.
+ *
+ * Return: THIS to pull the wakee to the waking CPU, otherwise PREV.
+ */
+enum sw_affine sw_wake_affine(bool use_idle, bool use_weight,
+			      enum sw_affine idle_res,
+			      enum sw_affine weight_res);
+
+/* ---------------------------------------------------------------------- */
+/* select_idle_sibling helpers and the 2022 SIS filter                     */
+/* ---------------------------------------------------------------------- */
+
+/**
+ * sw_cpu_overloaded() - 2022 SIS filter: is a CPU not worth scanning
+ * @nr_running: runnable CFS tasks on the CPU (hierarchical count).
+ * @idle_nr_running: how many of them are SCHED_IDLE (idle_h_nr_running).
+ *
+ * Overloaded means more than one runnable non-SCHED_IDLE task; such a CPU
+ * cannot become usable for the wakee soon. An inconsistent snapshot with
+ * @idle_nr_running > @nr_running counts as not overloaded.
+ *
+ * Return: true if overloaded.
+ */
+bool sw_cpu_overloaded(unsigned int nr_running, unsigned int idle_nr_running);
+
+/**
+ * sw_cpu_sched_idle() - the kernel's sched_idle_rq()
+ * @nr_running: rq->nr_running.
+ * @idle_nr_running: rq->cfs.idle_h_nr_running.
+ *
+ * Return: true if the CPU runs something and all of it is SCHED_IDLE.
+ */
+bool sw_cpu_sched_idle(unsigned int nr_running, unsigned int idle_nr_running);
+
+/**
+ * sw_cpu_usable_idle() - may select_idle_cpu() pick this CPU
+ * @cpu_idle: idle_cpu() is true.
+ * @vcpu_preempted: vcpu_is_preempted() is true.
+ * @nr_running: rq->nr_running.
+ * @idle_nr_running: rq->cfs.idle_h_nr_running.
+ * @sched_idle_counts: accept a CPU running only SCHED_IDLE tasks, as
+ *	__select_idle_cpu() does (select_idle_core() does not).
+ *
+ * Return: true for an available-idle CPU (idle and not a preempted vCPU)
+ * or, with @sched_idle_counts, a sched-idle CPU.
+ */
+bool sw_cpu_usable_idle(bool cpu_idle, bool vcpu_preempted,
+			unsigned int nr_running, unsigned int idle_nr_running,
+			bool sched_idle_counts);
+
+/**
+ * sw_sis_scan_budget() - how many CPUs select_idle_cpu() may examine
+ * @llc_weight: CPUs in the LLC span the wakee may run on.
+ * @nr_idle_scan_hint: sd_llc_shared->nr_idle_scan.
+ * @sis_util: SIS_UTIL is on and the LLC has shared data (sd_llc_shared).
+ *
+ * Without SIS_UTIL the whole span is scanned. With it the kernel sets
+ * nr = hint + 1 and returns at once when nr == 1, then decrements before
+ * each CPU, so at most hint CPUs are examined. The idle-core search
+ * (has_idle_core) ignores this budget in the kernel.
+ *
+ * Return: 0 (no scan) to @llc_weight.
+ */
+unsigned int sw_sis_scan_budget(unsigned int llc_weight, int nr_idle_scan_hint,
+				bool sis_util);
+
+/**
+ * sw_ratio_x100() - a ratio as a percentage with two decimals
+ * @num: numerator.
+ * @den: denominator.
+ *
+ * Computes 10000 * num / den rounded down, so 1651 means 16.51 %. Inputs
+ * too large for the product are scaled down together first; a quotient
+ * that cannot be represented saturates at U64_MAX.
+ *
+ * Return: the ratio in units of 0.01 %, or 0 when @den is 0.
+ */
+u64 sw_ratio_x100(u64 num, u64 den);
+
+/**
+ * struct sw_sis_counts - select_idle_sibling() counters (Mel Gorman's
+ * 2021 SIS schedstats, as used for the 2022 SIS filter results)
+ * @search: calls of select_idle_sibling().
+ * @domain_search: calls that fell through to scanning the LLC domain.
+ * @scanned: runqueues examined; the fast path (target, prev, recent)
+ *	counts as one when it succeeds.
+ * @failed: calls that found no idle CPU.
+ */
+struct sw_sis_counts {
+	u64 search;
+	u64 domain_search;
+	u64 scanned;
+	u64 failed;
+};
+
+/**
+ * struct sw_sis_metrics - derived SIS metrics, each in units of 0.01 %
+ * @search_eff: "SIS Search Efficiency" = search / scanned.
+ * @domain_eff: "SIS Domain Search Eff" = domain_search / domain_scanned,
+ *	where domain_scanned = scanned - (search - domain_search).
+ * @fast_success: "SIS Fast Success Rate" = (search - domain_search) / search.
+ * @success: "SIS Success Rate" = (search - failed) / search.
+ *
+ * Definitions as computed by mmtests for the numbers quoted in the 2022
+ * thread. A zero denominator reports 10000 (100 %, nothing was wasted).
+ */
+struct sw_sis_metrics {
+	u64 search_eff;
+	u64 domain_eff;
+	u64 fast_success;
+	u64 success;
+};
+
+/**
+ * sw_sis_metrics() - derive the SIS efficiency metrics from counters
+ * @c: counter deltas over the measured interval.
+ *
+ * Differences of counters that a racy snapshot left inconsistent are
+ * clamped at 0.
+ *
+ * Return: the metrics, see &struct sw_sis_metrics.
+ */
+struct sw_sis_metrics sw_sis_metrics(const struct sw_sis_counts *c);
+
+/* ---------------------------------------------------------------------- */
+/* NUMA placement retry after an affine wakeup (2018)                      */
+/* ---------------------------------------------------------------------- */
+
+/**
+ * enum sw_numa_retry - gate on NUMA placement retries
+ * @SW_NUMA_OFF: no gate (current mainline: the 2018 change was reverted).
+ * @SW_NUMA_AS_MERGED: the 2018 comparison as merged, which defers almost
+ *	every retry and so disables active NUMA placement.
+ * @SW_NUMA_CORRECTED: defer only while a backoff set by an affine wakeup
+ *	is still in the future.
+ * @SW_NUMA_NR: number of modes.
+ */
+enum sw_numa_retry {
+	SW_NUMA_OFF,
+	SW_NUMA_AS_MERGED,
+	SW_NUMA_CORRECTED,
+	SW_NUMA_NR
+};
+
+/* "off", "as-merged", "corrected" */
+extern const char * const sw_numa_retry_names[SW_NUMA_NR];
+
+/**
+ * sw_msecs_to_jiffies() - msecs_to_jiffies() for a given @hz
+ * @ms: milliseconds.
+ * @hz: jiffies per second.
+ *
+ * Rounds up like the kernel; values of @ms that are negative as an int
+ * give MAX_JIFFY_OFFSET, like the kernel. @hz of 0 gives 0.
+ *
+ * Return: jiffies.
+ */
+unsigned long sw_msecs_to_jiffies(unsigned int ms, unsigned long hz);
+
+/**
+ * sw_numa_retry_interval() - periodic placement retry interval
+ * @scan_period_ms: the task's numa_scan_period.
+ * @hz: jiffies per second.
+ *
+ * As numa_migrate_preferred(): min(one second, scan period / 16).
+ *
+ * Return: interval in jiffies.
+ */
+unsigned long sw_numa_retry_interval(unsigned int scan_period_ms,
+				     unsigned long hz);
+
+/**
+ * sw_numa_backoff() - placement backoff after an affine wakeup
+ * @scan_delay_ms: sysctl numa_balancing_scan_delay_ms.
+ * @scan_period_ms: the task's numa_scan_period.
+ * @hz: jiffies per second.
+ *
+ * As the 2018 update_wa_numa_placement(): max(scan delay, 4 * scan period),
+ * giving the two-pass fault filter time to move hot data. The product is
+ * computed in 64 bits (the kernel shifts an unsigned int) and anything
+ * beyond INT_MAX ms saturates at MAX_JIFFY_OFFSET.
+ *
+ * Return: backoff in jiffies, to be added to now.
+ */
+unsigned long sw_numa_backoff(unsigned int scan_delay_ms,
+			      unsigned int scan_period_ms, unsigned long hz);
+
+/**
+ * sw_numa_backoff_applies() - does an affine wakeup set the backoff
+ * @preferred_nid: the task's numa_preferred_nid (negative: none).
+ * @prev_nid: node of the wakee's previous CPU.
+ * @target_nid: node of the CPU chosen for the wakee.
+ *
+ * The 2018 patch backs off only tasks with a preferred node whose wakeup
+ * changed node; other wakeups are neutral for NUMA balancing.
+ *
+ * Return: true if the backoff should be armed.
+ */
+bool sw_numa_backoff_applies(int preferred_nid, int prev_nid, int target_nid);
+
+/**
+ * sw_numa_defer_retry() - skip this NUMA placement attempt?
+ * @mode: gate, see &enum sw_numa_retry; unknown modes act as OFF.
+ * @now: current jiffies.
+ * @stored_retry: the task's numa_migrate_retry.
+ * @interval: sw_numa_retry_interval() of the task.
+ *
+ * AS_MERGED: new = now + interval; defer when new is after the stored
+ * value. The placement path runs once the stored time has passed, so this
+ * is nearly always true (Srikar Dronamraju, 2018). The merged code used a
+ * plain '>' on jiffies; this uses the wrap-safe time_after().
+ * CORRECTED: defer while the stored time is still in the future.
+ *
+ * When this returns false the caller stores now + @interval and tries the
+ * placement.
+ *
+ * Return: true to skip the placement attempt.
+ */
+bool sw_numa_defer_retry(enum sw_numa_retry mode, unsigned long now,
+			 unsigned long stored_retry, unsigned long interval);
+
+#endif /* _SMARTWAKE_POLICY_H */

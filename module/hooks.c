@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftrace hooks, with livepatch's discipline: filter on the exact address,
+ * register, and on any failure undo every step already taken, in reverse.
+ *
+ * A redirecting hook rewrites the saved instruction pointer so the traced
+ * function's caller lands in the module's replacement. The replacement may
+ * call the original: that call arrives here from inside this module and is
+ * let through (FTRACE_OPS_FL_RECURSION keeps re-entry safe).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ftrace.h>
+#include <linux/module.h>
+#include <linux/seq_file.h>
+#include "sw.h"
+
+static void notrace sw_redirect(unsigned long ip, unsigned long parent_ip,
+				struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct sw_hook *h = container_of(op, struct sw_hook, ops);
+
+	if (!within_module(parent_ip, THIS_MODULE))
+		ftrace_regs_set_instruction_pointer(fregs,
+						    (unsigned long)h->replacement);
+}
+
+static struct sw_hook sw_hooks[] = {
+	{
+		.name = "select_task_rq_fair",
+		.target = &sw_sym_select_task_rq_fair,
+		.replacement = sw_select_task_rq_fair,
+	},
+};
+
+static void sw_hook_undo(struct sw_hook *h)
+{
+	int ret;
+
+	if (h->registered) {
+		ret = unregister_ftrace_function(&h->ops);
+		WARN(ret, "unregistering hook on %s failed: %d\n", h->name, ret);
+		h->registered = false;
+	}
+	if (h->filtered) {
+		ret = ftrace_set_filter_ip(&h->ops, *h->target, 1, 0);
+		WARN(ret, "removing filter on %s failed: %d\n", h->name, ret);
+		h->filtered = false;
+	}
+}
+
+static int sw_hook_do(struct sw_hook *h)
+{
+	int ret;
+
+	h->ops.func = h->replacement ? sw_redirect : h->observe;
+	h->ops.flags = FTRACE_OPS_FL_RECURSION;
+	if (h->replacement)
+		h->ops.flags |= FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY;
+
+	ret = ftrace_set_filter_ip(&h->ops, *h->target, 0, 0);
+	if (ret) {
+		pr_err("cannot trace %s (filter: %d)\n", h->name, ret);
+		return ret;
+	}
+	h->filtered = true;
+
+	ret = register_ftrace_function(&h->ops);
+	if (ret) {
+		if (ret == -EBUSY)
+			pr_err("%s is already modified by another ftrace user (livepatch?); not loading\n",
+			       h->name);
+		else
+			pr_err("cannot hook %s: %d\n", h->name, ret);
+		sw_hook_undo(h);
+		return ret;
+	}
+	h->registered = true;
+	return 0;
+}
+
+/**
+ * sw_hooks_enable() - install every hook, or none
+ *
+ * Return: 0, or the first error after every installed hook is undone.
+ */
+int sw_hooks_enable(void)
+{
+	int i, ret;
+
+	for (i = 0; i < ARRAY_SIZE(sw_hooks); i++) {
+		ret = sw_hook_do(&sw_hooks[i]);
+		if (ret) {
+			while (--i >= 0)
+				sw_hook_undo(&sw_hooks[i]);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/**
+ * sw_hooks_disable() - remove every hook, newest first
+ *
+ * The caller must still wait for CPUs executing a replacement: all of them
+ * run with preemption disabled, so synchronize_rcu() is enough.
+ */
+void sw_hooks_disable(void)
+{
+	int i;
+
+	for (i = ARRAY_SIZE(sw_hooks) - 1; i >= 0; i--)
+		sw_hook_undo(&sw_hooks[i]);
+}
+
+int sw_hooks_show(struct seq_file *m)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(sw_hooks); i++)
+		seq_printf(m, "%s %s %s\n", sw_hooks[i].name,
+			   sw_hooks[i].replacement ? "redirect" : "observe",
+			   sw_hooks[i].registered ? "on" : "off");
+	return 0;
+}

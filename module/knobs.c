@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Run-time knobs: one table, one debugfs file per row, one strict parser.
+ *
+ * A write is accepted only if it is exactly a name from the row's list or a
+ * decimal number in the row's range, optionally followed by one newline (as
+ * echo writes it). Anything else (empty, whitespace, signs, hex, trailing
+ * garbage, NUL bytes, writes at an offset, overlong writes) returns -EINVAL
+ * and leaves the value unchanged.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ctype.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/mutex.h>
+#include <linux/seq_file.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include "sw.h"
+
+/* Longest accepted write, newline included. */
+#define SW_KNOB_MAX_LEN 32
+
+int sw_enabled = 1;
+
+static const struct sw_knob sw_knobs[] = {
+	{
+		.name = "enabled", .val = &sw_enabled,
+		.numeric = true, .min = 0, .max = 1,
+		.help = "0: the hook calls straight through to the kernel; 1: normal",
+	},
+};
+
+/* Serialises writers so an apply() callback sees a stable old value. */
+static DEFINE_MUTEX(sw_knob_lock);
+
+static int sw_parse_number(const char *s, size_t len, int *out)
+{
+	char tmp[SW_KNOB_MAX_LEN];
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (!isdigit(s[i]))
+			return -EINVAL;
+	memcpy(tmp, s, len);
+	tmp[len] = '\0';
+	/* kstrtoint reports overflow as -ERANGE; all bad input is -EINVAL. */
+	return kstrtoint(tmp, 10, out) ? -EINVAL : 0;
+}
+
+/**
+ * sw_knob_parse() - parse one write to a knob
+ * @k:   the knob
+ * @buf: the bytes written (not NUL-terminated)
+ * @len: their number
+ * @val: the new value on success
+ * @num: the new number for a names+number knob that selected a number
+ *
+ * Return: 0 or -EINVAL; @val and @num are untouched on error.
+ */
+static int sw_knob_parse(const struct sw_knob *k, const char *buf, size_t len,
+			 int *val, int *num)
+{
+	int i, n;
+
+	if (len && buf[len - 1] == '\n')
+		len--;
+	if (!len || len >= SW_KNOB_MAX_LEN)
+		return -EINVAL;
+	for (i = 0; i < len; i++)
+		if (!isgraph(buf[i]))
+			return -EINVAL;
+
+	for (i = 0; i < k->nr_names; i++) {
+		if (strlen(k->names[i]) == len && !memcmp(k->names[i], buf, len)) {
+			if (k->numeric && i == k->fixed_idx)
+				continue;	/* that slot is spelled as a number */
+			*val = i;
+			return 0;
+		}
+	}
+	if (!k->numeric || sw_parse_number(buf, len, &n))
+		return -EINVAL;
+	if (n < k->min || n > k->max)
+		return -EINVAL;
+	if (k->nr_names) {
+		*val = k->fixed_idx;
+		*num = n;
+	} else {
+		*val = n;
+	}
+	return 0;
+}
+
+/**
+ * sw_knob_write() - validate and apply a write to a knob
+ * @k:   the knob
+ * @buf: the bytes written
+ * @len: their number
+ *
+ * Return: 0, or a negative errno with the knob unchanged.
+ */
+int sw_knob_write(const struct sw_knob *k, const char *buf, size_t len)
+{
+	int val, num = 0, ret;
+
+	ret = sw_knob_parse(k, buf, len, &val, &num);
+	if (ret)
+		return ret;
+
+	mutex_lock(&sw_knob_lock);
+	if (k->apply)
+		ret = k->apply(k, *k->val, val);
+	if (!ret) {
+		if (k->num && val == k->fixed_idx)
+			WRITE_ONCE(*k->num, num);
+		WRITE_ONCE(*k->val, val);
+	}
+	mutex_unlock(&sw_knob_lock);
+	return ret;
+}
+
+static void sw_knob_print(struct seq_file *m, const struct sw_knob *k)
+{
+	int v = READ_ONCE(*k->val);
+
+	if (k->nr_names && k->num && v == k->fixed_idx)
+		seq_printf(m, "%d", READ_ONCE(*k->num));
+	else if (k->nr_names)
+		seq_puts(m, k->names[v]);
+	else
+		seq_printf(m, "%d", v);
+}
+
+static int sw_knob_show(struct seq_file *m, void *unused)
+{
+	sw_knob_print(m, m->private);
+	seq_putc(m, '\n');
+	return 0;
+}
+
+static int sw_knob_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, sw_knob_show, inode->i_private);
+}
+
+static ssize_t sw_knob_fwrite(struct file *file, const char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	const struct sw_knob *k = file_inode(file)->i_private;
+	char buf[SW_KNOB_MAX_LEN];
+	int ret;
+
+	/* Partial writes at an offset or overlong writes are never valid. */
+	if (*ppos || !count || count >= SW_KNOB_MAX_LEN)
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	ret = sw_knob_write(k, buf, count);
+	if (ret)
+		return ret;
+	*ppos += count;
+	return count;
+}
+
+static const struct file_operations sw_knob_fops = {
+	.owner = THIS_MODULE,
+	.open = sw_knob_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.write = sw_knob_fwrite,
+};
+
+/* "knobs": every knob with its value, accepted values and help. */
+static int sw_knobs_list_show(struct seq_file *m, void *unused)
+{
+	int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(sw_knobs); i++) {
+		const struct sw_knob *k = &sw_knobs[i];
+
+		seq_printf(m, "%-16s ", k->name);
+		sw_knob_print(m, k);
+		seq_puts(m, "  [");
+		for (j = 0; j < k->nr_names; j++) {
+			if (k->numeric && j == k->fixed_idx)
+				continue;
+			seq_printf(m, "%s%s", j ? "|" : "", k->names[j]);
+		}
+		if (k->numeric)
+			seq_printf(m, "%s%d..%d", k->nr_names ? "|" : "",
+				   k->min, k->max);
+		seq_printf(m, "]  %s\n", k->help);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sw_knobs_list);
+
+/**
+ * sw_knobs_init() - create one debugfs file per knob, plus "knobs"
+ * @dir: the module's debugfs directory
+ *
+ * Return: 0 (debugfs failures are not fatal, as elsewhere in the kernel).
+ */
+int sw_knobs_init(struct dentry *dir)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(sw_knobs); i++)
+		debugfs_create_file(sw_knobs[i].name, 0644, dir,
+				    (void *)&sw_knobs[i], &sw_knob_fops);
+	debugfs_create_file("knobs", 0444, dir, NULL, &sw_knobs_list_fops);
+	return 0;
+}

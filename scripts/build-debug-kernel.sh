@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# Build the smartwake debug/KUnit kernel (x86_64 allnoconfig + the fragment
+# scripts/debug-kernel.config) from the cached linux-source-6.12 of the stock
+# Debian version, out of tree, into the cache:
+#   $SW_CACHE/debug-<debian-version>-<hash>/build   (make O=, bzImage, M= target)
+# <hash> is the first 12 hex digits of the sha256 of the fragment's meaningful
+# lines (comments and blank lines other than "# CONFIG_X is not set" do not
+# count), the build recipe version and the compiler version.
+# Out-of-tree modules then build with: make -C <build dir> M=<module dir>
+#
+# Usage: scripts/build-debug-kernel.sh [--print-dir] [--help]
+#   --print-dir  print the build dir of a complete build; exit 1 if not built
+# Env: SW_JOBS=N overrides the make parallelism (default: nproc).
+
+# shellcheck source=scripts/common.sh source-path=SCRIPTDIR/..
+. "$(dirname "$0")/common.sh"
+
+# Bump when the steps below change in a way that needs a fresh build dir.
+recipe=1
+frag=$SW_TOP/scripts/debug-kernel.config
+
+usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; }
+
+print_dir=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--print-dir) print_dir=1; shift ;;
+	-h|--help) usage; exit 0 ;;
+	*) sw_die "unknown argument: $1 (try --help)" ;;
+	esac
+done
+
+[ -r "$frag" ] || sw_die "missing config fragment $frag"
+
+if [ ! -s "$(sw_current_file)" ]; then
+	[ "$print_dir" -eq 1 ] && exit 1
+	sw_log "no cached stock kernel source; running fetch-kernel.sh"
+	"$SW_TOP/scripts/fetch-kernel.sh"
+fi
+sw_stock_env
+[ -f "$SW_KSRC/Makefile" ] || sw_die "kernel source missing at $SW_KSRC; run scripts/fetch-kernel.sh"
+
+# The lines that change the resulting .config, in order.
+frag_lines() {
+	grep -v -e '^[[:space:]]*$' -e '^[[:space:]]*#' "$frag" || true
+	grep -E '^# CONFIG_[A-Za-z0-9_]+ is not set' "$frag" || true
+}
+
+cc_version=$(gcc --version | head -n 1)
+hash=$({
+	frag_lines
+	printf 'recipe=%s\ncc=%s\n' "$recipe" "$cc_version"
+} | sha256sum | cut -c1-12)
+key="$SW_VERSION-$hash"
+dir="$SW_CACHE/debug-$key"
+build="$dir/build"
+bzimage="$build/arch/x86/boot/bzImage"
+
+report() {
+	printf 'build dir: %s\n' "$build"
+	printf 'bzImage:   %s\n' "$bzimage"
+}
+
+if [ "$print_dir" -eq 1 ]; then
+	[ -f "$dir/.complete" ] || exit 1
+	printf '%s\n' "$build"
+	exit 0
+fi
+
+if [ -f "$dir/.complete" ]; then
+	report
+	exit 0
+fi
+
+mkdir -p "$build"
+# One builder per cache dir; a second caller waits, then finds it complete.
+exec 9>"$dir/.lock"
+if ! flock -n 9; then
+	sw_log "another build of $dir is running; waiting for it"
+	flock 9
+fi
+if [ -f "$dir/.complete" ]; then
+	report
+	exit 0
+fi
+
+log="$dir/build.log"
+kmake() {
+	make -C "$SW_KSRC" O="$build" ARCH=x86_64 "$@"
+}
+# Run a step with its output in the log; on failure show the tail and stop.
+step() {
+	local what=$1
+	shift
+	sw_log "$what (log: $log)"
+	if ! "$@" >>"$log" 2>&1; then
+		tail -n 40 "$log" >&2
+		sw_die "$what failed; the build dir is kept for an incremental retry"
+	fi
+}
+
+# Every "CONFIG_X=v" and "# CONFIG_X is not set" of the fragment must hold in
+# the final .config; print the ones that do not.
+config_mismatches() {
+	local cfg=$build/.config line sym got
+	while IFS= read -r line; do
+		case $line in
+		CONFIG_*=*)
+			grep -qxF -- "$line" "$cfg" && continue
+			sym=${line%%=*}
+			;;
+		'# CONFIG_'*' is not set')
+			sym=${line#\# }
+			sym=${sym%% *}
+			grep -q "^$sym=" "$cfg" || continue
+			;;
+		*) continue ;;
+		esac
+		got=$(grep -E "^(# )?${sym}[= ]" "$cfg" || true)
+		printf '  wanted: %s\n     got: %s\n' "$line" "${got:-(absent: dependency missing or symbol gone)}"
+	done < <(frag_lines)
+}
+
+# A previous run that stopped half-way leaves $build without .complete: kbuild
+# rebuilds whatever has no .cmd record (a killed compile never wrote one), so
+# simply continue in the same dir.
+if [ -e "$build/.config" ]; then
+	sw_log "resuming the incomplete build in $build"
+fi
+cp "$frag" "$dir/debug-kernel.config"
+printf '=== %s: start (recipe %s, %s)\n' "$(date -Is)" "$recipe" "$cc_version" >>"$log"
+start=$(date +%s)
+
+step "configuring (allnoconfig + fragment)" \
+	kmake KCONFIG_ALLCONFIG="$dir/debug-kernel.config" allnoconfig
+bad=$(config_mismatches)
+if [ -n "$bad" ]; then
+	printf '%s\n' "$bad" >&2
+	# The same key always yields the same .config: this dir is useless.
+	cp "$build/.config" "/tmp/smartwake-debug-$key.config" 2>/dev/null || true
+	rm -rf "$dir"
+	sw_die "options of $frag did not stick (resulting config: /tmp/smartwake-debug-$key.config)"
+fi
+
+jobs=${SW_JOBS:-$(nproc)}
+step "building vmlinux, bzImage and modules with -j$jobs (takes a while)" \
+	kmake -j"$jobs" all
+step "preparing for out-of-tree modules" kmake -j"$jobs" modules_prepare
+
+[ -s "$bzimage" ] || sw_die "no bzImage at $bzimage"
+[ -f "$build/Module.symvers" ] || sw_die "no Module.symvers in $build"
+[ -x "$build/scripts/mod/modpost" ] || sw_die "no modpost in $build"
+
+secs=$(($(date +%s) - start))
+{
+	printf 'debian_version=%s\n' "$SW_VERSION"
+	printf 'key=%s\n' "$key"
+	printf 'kernelrelease=%s\n' "$(cat "$build/include/config/kernel.release")"
+	printf 'source=%s\n' "$SW_KSRC"
+	printf 'cc=%s\n' "$cc_version"
+	printf 'build_seconds=%s\n' "$secs"
+} >"$dir/info"
+touch "$dir/.complete"
+sw_log "built in $((secs / 60)) min $((secs % 60)) s"
+report

@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# Boot a QEMU guest (TCG, single-threaded: multi-threaded TCG crashes while
+# kernel text is live-patched) on a busybox initramfs holding the modules,
+# the tools and guest/, run one guest script in it and return its verdict.
+#
+# Usage: scripts/guest-run.sh [options] GUEST_SCRIPT [ARGS...]
+#   --kernel stock|debug   kernel to boot (default stock: Debian's cloud 6.12)
+#   --topo NAME            smp2 | smp4 (default) | numa2 (8 CPUs, 2 sockets,
+#                          2 NUMA nodes, LLC of 4) | flat4 (4 sockets, no LLC)
+#   --smp SPEC             raw -smp value (overrides --topo's CPUs)
+#   --mem MB               guest memory (default 1024)
+#   --timeout SECS         kill the guest after this long (default 900)
+#   --log FILE             console log (default build/logs/<script>-<topo>.log)
+#   --ko FILE              module to put in /lib/smartwake (repeatable;
+#                          default: the smartwake build for that kernel)
+#   --append ARGS          extra kernel command line
+#   --verbose              print the whole console, not just the guest part
+#   -h, --help             this text
+# GUEST_SCRIPT is a file name under guest/ (e.g. e2e.sh).
+# Exit status: the guest script's; 124 on timeout; 125 if the guest died
+# without reporting.
+. "$(dirname "$0")/common.sh"
+
+kernel=stock topo=smp4 smp= mem=1024 timeout=900 log= verbose=0 append=
+kos=()
+usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; }
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) kernel=$2; shift 2 ;;
+	--topo) topo=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--log) log=$2; shift 2 ;;
+	--ko) kos+=("$2"); shift 2 ;;
+	--append) append=$2; shift 2 ;;
+	--verbose) verbose=1; shift ;;
+	-h|--help) usage; exit 0 ;;
+	--) shift; break ;;
+	-*) usage >&2; sw_die "unknown option $1" ;;
+	*) break ;;
+	esac
+done
+[ $# -ge 1 ] || { usage >&2; exit 2; }
+script=$1; shift
+[ -f "$SW_TOP/guest/$script" ] || sw_die "no guest script guest/$script"
+
+case $kernel in
+stock)
+	sw_stock_env
+	vmlinuz=$SW_VMLINUZ
+	[ ${#kos[@]} -gt 0 ] || kos=("$SW_TOP/module/smartwake.ko")
+	;;
+debug)
+	bdir=$("$SW_TOP/scripts/build-debug-kernel.sh" --print-dir) ||
+		sw_die "debug kernel not built (make debug-kernel)"
+	vmlinuz=$bdir/arch/x86/boot/bzImage
+	if [ ${#kos[@]} -eq 0 ]; then
+		kos=("$SW_TOP/build/debug/module/smartwake.ko")
+		[ -f "$SW_TOP/build/debug/kunit/smartwake_policy_kunit.ko" ] &&
+			kos+=("$SW_TOP/build/debug/kunit/smartwake_policy_kunit.ko")
+	fi
+	;;
+*) sw_die "--kernel must be stock or debug" ;;
+esac
+[ -f "$vmlinuz" ] || sw_die "kernel image $vmlinuz missing"
+
+topo_args=()
+case $topo in
+smp2) topo_args=(-smp "${smp:-2}") ;;
+smp4) topo_args=(-smp "${smp:-4}") ;;
+flat4) topo_args=(-smp "${smp:-4,sockets=4}") ;;
+numa2)
+	half=$((mem / 2))
+	topo_args=(-smp "${smp:-8,sockets=2,cores=4}"
+		-object "memory-backend-ram,id=m0,size=${half}M"
+		-object "memory-backend-ram,id=m1,size=$((mem - half))M"
+		-numa node,nodeid=0,cpus=0-3,memdev=m0
+		-numa node,nodeid=1,cpus=4-7,memdev=m1)
+	;;
+*) sw_die "unknown topology $topo (smp2|smp4|numa2|flat4)" ;;
+esac
+
+mkdir -p "$SW_TOP/build/logs"
+[ -n "$log" ] || log="$SW_TOP/build/logs/${script%.sh}-$kernel-$topo.log"
+work=$(mktemp -d "${TMPDIR:-/tmp}/smartwake-guest.XXXXXX")
+qpid=
+cleanup() {
+	# Only the QEMU this script started, by its PID.
+	if [ -n "$qpid" ] && kill -0 "$qpid" 2>/dev/null; then
+		kill "$qpid" 2>/dev/null || true
+		sleep 1
+		kill -9 "$qpid" 2>/dev/null || true
+	fi
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# ---- initramfs -----------------------------------------------------------
+root=$work/root
+mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,run,guest,lib/smartwake}
+busybox=$(command -v busybox || echo /bin/busybox)
+cp "$busybox" "$root/bin/busybox"
+for ko in "${kos[@]}"; do
+	[ -f "$ko" ] || sw_die "module $ko missing (build it first)"
+	cp "$ko" "$root/lib/smartwake/"
+done
+for t in "$SW_TOP"/tools/wakeload "$SW_TOP"/tools/udpstream "$SW_TOP"/tools/numatouch \
+	"$SW_TOP"/tools/smartwake; do
+	[ -x "$t" ] && cp "$t" "$root/bin/"
+done
+cp "$SW_TOP"/guest/*.sh "$root/guest/"
+printf '%q ' "$script" "$@" >"$root/guest/cmdline"
+cat >"$root/init" <<'INIT'
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+export PATH=/bin:/sbin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mount -t tmpfs tmp /tmp
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+ip link set lo up 2>/dev/null
+cd /guest
+echo "SMARTWAKE-GUEST-START $(uname -r) cpus=$(nproc)"
+eval "set -- $(cat /guest/cmdline)"
+script=$1; shift
+sh "/guest/$script" "$@"
+echo "SMARTWAKE-GUEST-EXIT $?"
+sync
+poweroff -f
+INIT
+chmod +x "$root/init"
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initramfs.gz"
+
+# ---- boot ----------------------------------------------------------------
+cmdline="console=ttyS0 panic=-1 quiet loglevel=4 rdinit=/init $append"
+sw_log "booting $kernel kernel, topology $topo, guest/$script $* (log: $log)"
+start=$(date +%s)
+qemu-system-x86_64 -accel tcg,thread=single ${SW_QEMU_CPU:+-cpu $SW_QEMU_CPU} -m "$mem" "${topo_args[@]}" \
+	-kernel "$vmlinuz" -initrd "$work/initramfs.gz" -append "$cmdline" \
+	-nographic -no-reboot -nic none </dev/null >"$log" 2>&1 &
+qpid=$!
+while kill -0 "$qpid" 2>/dev/null; do
+	if [ $(($(date +%s) - start)) -ge "$timeout" ]; then
+		sw_log "timeout after ${timeout}s: killing QEMU $qpid"
+		rc=124
+		break
+	fi
+	sleep 1
+done
+wait "$qpid" 2>/dev/null || true
+qpid=
+tr -d '\r' <"$log" >"$log.tmp" && mv "$log.tmp" "$log"
+if [ $verbose -eq 1 ]; then
+	cat "$log"
+else
+	sed -n '/SMARTWAKE-GUEST-START/,$p' "$log"
+fi
+if [ "${rc:-}" != 124 ]; then
+	rc=$(sed -n 's/^SMARTWAKE-GUEST-EXIT \([0-9]*\).*/\1/p' "$log" | tail -n 1)
+	if [ -z "$rc" ]; then
+		sw_log "guest died without reporting; last console lines:"
+		tail -n 30 "$log" >&2
+		rc=125
+	fi
+fi
+sw_log "guest/$script on $kernel/$topo: exit $rc after $(($(date +%s) - start))s"
+exit "$rc"

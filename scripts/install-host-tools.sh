@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Install the host packages smartwake needs, only those that are missing.
+# Nothing here touches /boot or /lib/modules: kernels are extracted into the
+# cache by fetch-kernel.sh, never installed.
+. "$(dirname "$0")/common.sh"
+
+# command-or-file -> Debian package
+need=(
+	"qemu-system-x86_64:qemu-system-x86"
+	"/bin/busybox:busybox-static"
+	"gcc:gcc" "make:make" "bc:bc" "flex:flex" "bison:bison"
+	"/usr/include/libelf.h:libelf-dev" "/usr/include/openssl/ssl.h:libssl-dev"
+	"pahole:dwarves" "cpio:cpio" "depmod:kmod" "xz:xz-utils"
+	"rsync:rsync" "python3:python3" "perl:perl" "dpkg-deb:dpkg"
+	"apt-get:apt" "file:file" "gzip:gzip"
+)
+missing=()
+for e in "${need[@]}"; do
+	what=${e%%:*} pkg=${e#*:}
+	case $what in
+	/*) [ -e "$what" ] && continue ;;
+	*) command -v "$what" >/dev/null 2>&1 && continue ;;
+	esac
+	# busybox-static is required even when a dynamic busybox exists
+	missing+=("$pkg")
+done
+# A dynamic /bin/busybox would not run in the initramfs.
+if [ -e /bin/busybox ] && ! file -L /bin/busybox 2>/dev/null | grep -q 'statically linked'; then
+	missing+=(busybox-static)
+fi
+if [ ${#missing[@]} -eq 0 ]; then
+	sw_log "host tools present"
+	exit 0
+fi
+sw_log "installing host packages: ${missing[*]}"
+SUDO=
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq || sw_log "apt-get update failed; trying with existing lists"
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

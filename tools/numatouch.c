@@ -1,0 +1,525 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * numatouch - memory-touching load that feeds automatic NUMA balancing.
+ *
+ * Each task (a process, so each has its own mm and its own NUMA scanner)
+ * maps MB of anonymous memory and writes one byte per page, pass after
+ * pass, until the deadline.  To make the balancer see remote accesses the
+ * memory can be kept on another node than the CPUs the task runs on:
+ *
+ *   --bind-node N   mbind(MPOL_BIND) the area to node N.  A plain
+ *                   MPOL_BIND area is skipped by the NUMA scanner
+ *                   (task_numa_work() wants MPOL_F_MOF), so this also
+ *                   passes MPOL_F_NUMA_BALANCING (5.12+): faults are then
+ *                   taken and counted, but pages stay on node N, so the
+ *                   task's preferred node becomes N.
+ *   --alloc-cpus L  first-touch the memory while running on L, then move
+ *                   to --cpus: the memory starts remote but stays
+ *                   migratable (default policy).
+ *
+ * Prints one line: numatouch: tasks=.. passes=.. secs=..
+ * (passes = completed whole-area passes summed over the tasks).
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <linux/mempolicy.h>
+#include <math.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef MPOL_F_NUMA_BALANCING
+#define MPOL_F_NUMA_BALANCING	(1 << 13)
+#endif
+
+#define PROG		"numatouch"
+#define EXIT_USAGE	2
+#define MAX_TASKS	1024
+#define MAX_NODE	1022	/* the kernel reads maxnode - 1 bits */
+#define SETUP_TIMEOUT	120.0	/* first touch of big areas under TCG is slow */
+#define EXIT_GRACE	2.0
+#define STOP_CHECK	256	/* pages between looks at the stop flag */
+
+static struct {
+	double secs;
+	long mb;
+	int tasks;
+	int bind_node;			/* -1: no policy */
+	bool have_cpus, have_alloc_cpus;
+	cpu_set_t cpus, alloc_cpus, start_cpus;
+} cfg = { .secs = 5.0, .mb = 64, .tasks = 1, .bind_node = -1 };
+
+struct slot {
+	unsigned long passes;
+} __attribute__((aligned(64)));
+
+struct shared {
+	int ready __attribute__((aligned(64)));
+	int failed;
+	int stop;
+	struct slot slot[MAX_TASKS];
+};
+
+static struct shared *sh;
+static pid_t main_pid, pgid;
+static pid_t kids[MAX_TASKS];
+static bool reaped[MAX_TASKS];
+static int nkids;
+static int gate[2] = { -1, -1 };
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: " PROG " [-t SECS] [-m MB] [-n TASKS] [--cpus LIST] [--bind-node N]\n"
+"                 [--alloc-cpus LIST]\n"
+"\n"
+"Memory-touching load for NUMA hinting faults: each of TASKS processes\n"
+"maps MB of anonymous memory and writes one byte per page in a loop\n"
+"until SECS have passed. Prints one line:\n"
+"  " PROG ": tasks=.. passes=.. secs=..\n"
+"\n"
+"  -t, --time SECS         run time, fractional ok (default 5)\n"
+"  -m, --mb MB             memory per task in MiB (default 64)\n"
+"  -n, --tasks TASKS       number of processes (default 1)\n"
+"      --cpus LIST         pin the tasks to LIST, e.g. 0-3 or 1,2\n"
+"      --bind-node N       keep the memory on node N: mbind(MPOL_BIND |\n"
+"                          MPOL_F_NUMA_BALANCING) so the NUMA scanner still\n"
+"                          samples it (falls back to plain MPOL_BIND, which\n"
+"                          it skips, with a warning on kernels before 5.12)\n"
+"      --alloc-cpus LIST   first-touch the memory on LIST, then run on\n"
+"                          --cpus (remote but migratable memory)\n"
+"  -h, --help              this text\n"
+"\n"
+"Pick CPUs of another node than the memory's so the accesses are remote;\n"
+"kernel.numa_balancing must be 1 for hinting faults to happen.\n"
+"Exit: 0 done; 1 runtime failure; 2 bad arguments; 128+sig if stopped by\n"
+"SIGINT/SIGTERM/SIGHUP (the line is still printed for the time run).\n");
+}
+
+static void __attribute__((noreturn, format(printf, 1, 2)))
+bad_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, PROG ": ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n\n");
+	usage(stderr);
+	exit(EXIT_USAGE);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static long parse_long(const char *opt, const char *s, long min, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		bad_usage("%s: expected an integer in [%ld, %ld], got '%s'",
+			  opt, min, max, s);
+	return v;
+}
+
+static double parse_secs(const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v <= 0 || v > 1e6)
+		bad_usage("-t: expected seconds > 0, got '%s'", s);
+	return v;
+}
+
+/* "0-3,8,10-11" -> set; every CPU must be one we may run on now. */
+static void parse_cpulist(const char *opt, const char *s, cpu_set_t *set)
+{
+	const char *p = s;
+	cpu_set_t allowed;
+	unsigned long a, b, c;
+	char *end;
+
+	CPU_ZERO(set);
+	while (*p) {
+		if (!isdigit((unsigned char)*p))
+			goto bad;
+		a = strtoul(p, &end, 10);
+		b = a;
+		if (*end == '-') {
+			p = end + 1;
+			if (!isdigit((unsigned char)*p))
+				goto bad;
+			b = strtoul(p, &end, 10);
+		}
+		if (b < a || b >= CPU_SETSIZE)
+			goto bad;
+		for (c = a; c <= b; c++)
+			CPU_SET(c, set);
+		if (*end == ',' && end[1])
+			end++;
+		else if (*end)
+			goto bad;
+		p = end;
+	}
+	if (!CPU_COUNT(set))
+		goto bad;
+	if (sched_getaffinity(0, sizeof(allowed), &allowed) == 0) {
+		for (c = 0; c < CPU_SETSIZE; c++)
+			if (CPU_ISSET(c, set) && !CPU_ISSET(c, &allowed))
+				bad_usage("%s: CPU %lu is not online/allowed", opt, c);
+	}
+	return;
+bad:
+	bad_usage("%s: bad CPU list '%s' (want e.g. 0-3 or 1,2)", opt, s);
+}
+
+static void die(const char *what)
+{
+	fprintf(stderr, PROG ": %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+/* ---- tasks -------------------------------------------------------- */
+
+static void __attribute__((noreturn)) task_fail(int idx, const char *what)
+{
+	fprintf(stderr, PROG ": task %d: %s: %s\n", idx, what, strerror(errno));
+	__atomic_store_n(&sh->failed, 1, __ATOMIC_RELAXED);
+	kill(main_pid, SIGUSR1);
+	_exit(1);
+}
+
+static void bind_area(int idx, void *p, size_t len)
+{
+	unsigned long mask[(MAX_NODE + 2) / (8 * sizeof(unsigned long))] = { 0 };
+	unsigned long maxnode = sizeof(mask) * 8;
+	int node = cfg.bind_node;
+
+	mask[node / (8 * sizeof(long))] |= 1UL << (node % (8 * sizeof(long)));
+	if (syscall(SYS_mbind, p, len, MPOL_BIND | MPOL_F_NUMA_BALANCING,
+		    mask, maxnode, 0) == 0)
+		return;
+	if (errno != EINVAL)
+		task_fail(idx, "mbind");
+	/* pre-5.12, or node N not usable: tell which by trying plain BIND */
+	if (syscall(SYS_mbind, p, len, MPOL_BIND, mask, maxnode, 0))
+		task_fail(idx, "mbind(MPOL_BIND)");
+	if (idx == 0)
+		fprintf(stderr, PROG ": warning: MPOL_F_NUMA_BALANCING refused; "
+			"the NUMA scanner will skip the bound memory\n");
+}
+
+static void task(int idx)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t len = (size_t)cfg.mb << 20, npages = len / page, i;
+	unsigned long passes = 0;
+	volatile char *mem;
+	char c;
+
+	mem = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (mem == MAP_FAILED)
+		task_fail(idx, "mmap");
+	if (cfg.bind_node >= 0)
+		bind_area(idx, (void *)mem, len);
+
+	/* first touch decides where the pages live */
+	if (cfg.have_alloc_cpus &&
+	    sched_setaffinity(0, sizeof(cfg.alloc_cpus), &cfg.alloc_cpus))
+		task_fail(idx, "sched_setaffinity(--alloc-cpus)");
+	else if (!cfg.have_alloc_cpus && cfg.have_cpus &&
+		 sched_setaffinity(0, sizeof(cfg.cpus), &cfg.cpus))
+		task_fail(idx, "sched_setaffinity(--cpus)");
+	for (i = 0; i < npages; i++)
+		mem[i * page] = 1;
+	/* then run where asked, or wherever we could run at start */
+	if (cfg.have_alloc_cpus &&
+	    sched_setaffinity(0, sizeof(cpu_set_t),
+			      cfg.have_cpus ? &cfg.cpus : &cfg.start_cpus))
+		task_fail(idx, "sched_setaffinity(--cpus)");
+
+	__atomic_add_fetch(&sh->ready, 1, __ATOMIC_RELEASE);
+	while (read(gate[0], &c, 1) < 0 && errno == EINTR)
+		;
+
+	for (;;) {
+		for (i = 0; i < npages; i++) {
+			mem[i * page]++;
+			if (!(i % STOP_CHECK) &&
+			    __atomic_load_n(&sh->stop, __ATOMIC_RELAXED))
+				return;
+		}
+		__atomic_store_n(&sh->slot[idx].passes, ++passes,
+				 __ATOMIC_RELAXED);
+	}
+}
+
+/* ---- parent ------------------------------------------------------- */
+
+static void spawn(int idx)
+{
+	sigset_t none;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != main_pid)
+			_exit(1);
+		setpgid(0, pgid);
+		close(gate[1]);
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		task(idx);
+		_exit(0);
+	}
+	if (!pgid)
+		pgid = pid;
+	setpgid(pid, pgid);
+	kids[nkids++] = pid;
+}
+
+static int reap_nohang(void)
+{
+	int i, n = 0, st;
+	pid_t pid;
+
+	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+		for (i = 0; i < nkids; i++)
+			if (kids[i] == pid)
+				reaped[i] = true;
+		n++;
+	}
+	return n;
+}
+
+static bool all_reaped(void)
+{
+	int i;
+
+	for (i = 0; i < nkids; i++)
+		if (!reaped[i])
+			return false;
+	return true;
+}
+
+static void kill_all(void)
+{
+	int i;
+
+	if (pgid)
+		kill(-pgid, SIGKILL);
+	for (i = 0; i < nkids; i++) {
+		if (reaped[i])
+			continue;
+		kill(kids[i], SIGKILL);
+		while (waitpid(kids[i], NULL, 0) < 0 && errno == EINTR)
+			;
+		reaped[i] = true;
+	}
+	pgid = 0;
+}
+
+static void __attribute__((noreturn)) finish(int code)
+{
+	kill_all();
+	fflush(stdout);
+	exit(code);
+}
+
+/* Sleep until @until or a signal; 0 timeout, >0 signal, -1 failure. */
+static int wait_until(const sigset_t *set, double until, bool child_exit_ok)
+{
+	struct timespec ts;
+	double left;
+	int sig;
+
+	for (;;) {
+		left = until - now();
+		if (left <= 0)
+			return 0;
+		ts.tv_sec = (time_t)left;
+		ts.tv_nsec = (long)((left - ts.tv_sec) * 1e9);
+		sig = sigtimedwait(set, NULL, &ts);
+		if (sig < 0) {
+			if (errno == EAGAIN || errno == EINTR)
+				continue;
+			die("sigtimedwait");
+		}
+		if (sig == SIGCHLD) {
+			if (reap_nohang() && !child_exit_ok) {
+				fprintf(stderr, PROG ": a task exited early\n");
+				return -1;
+			}
+			if (all_reaped())
+				return 0;
+		} else if (sig == SIGUSR1) {
+			if (__atomic_load_n(&sh->failed, __ATOMIC_RELAXED))
+				return -1;
+		} else {
+			return sig;
+		}
+	}
+}
+
+enum { O_CPUS = 256, O_BIND_NODE, O_ALLOC_CPUS };
+
+static void check_node(int node)
+{
+	char path[64];
+	struct stat st;
+
+	/* only judge when sysfs can tell; otherwise mbind will */
+	if (stat("/sys/devices/system/node", &st))
+		return;
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d", node);
+	if (stat(path, &st))
+		bad_usage("--bind-node: node %d does not exist", node);
+}
+
+static void parse_args(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "time", required_argument, NULL, 't' },
+		{ "mb", required_argument, NULL, 'm' },
+		{ "tasks", required_argument, NULL, 'n' },
+		{ "cpus", required_argument, NULL, O_CPUS },
+		{ "bind-node", required_argument, NULL, O_BIND_NODE },
+		{ "alloc-cpus", required_argument, NULL, O_ALLOC_CPUS },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":t:m:n:h", lopts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			cfg.secs = parse_secs(optarg);
+			break;
+		case 'm':
+			cfg.mb = parse_long("-m", optarg, 1, 1L << 20);
+			break;
+		case 'n':
+			cfg.tasks = parse_long("-n", optarg, 1, MAX_TASKS);
+			break;
+		case O_CPUS:
+			parse_cpulist("--cpus", optarg, &cfg.cpus);
+			cfg.have_cpus = true;
+			break;
+		case O_ALLOC_CPUS:
+			parse_cpulist("--alloc-cpus", optarg, &cfg.alloc_cpus);
+			cfg.have_alloc_cpus = true;
+			break;
+		case O_BIND_NODE:
+			cfg.bind_node = parse_long("--bind-node", optarg, 0, MAX_NODE);
+			check_node(cfg.bind_node);
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		case ':':
+			bad_usage("option %s needs an argument", argv[optind - 1]);
+		default:
+			if (optopt && optopt < 128)
+				bad_usage("unknown option -%c", optopt);
+			bad_usage("unknown option %s", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		bad_usage("unexpected argument '%s'", argv[optind]);
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long passes = 0;
+	double t0, t1, setup_end;
+	sigset_t set;
+	int i, r, sig;
+
+	parse_args(argc, argv);
+	main_pid = getpid();
+	if (sched_getaffinity(0, sizeof(cfg.start_cpus), &cfg.start_cpus))
+		die("sched_getaffinity");
+
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED)
+		die("mmap");
+
+	/* collect signals synchronously; children unblock them */
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+
+	if (pipe(gate))
+		die("pipe");
+	for (i = 0; i < cfg.tasks; i++)
+		spawn(i);
+
+	setup_end = now() + SETUP_TIMEOUT;
+	while (__atomic_load_n(&sh->ready, __ATOMIC_ACQUIRE) < cfg.tasks) {
+		if (now() > setup_end) {
+			fprintf(stderr, PROG ": tasks did not start in %.0fs\n",
+				SETUP_TIMEOUT);
+			finish(1);
+		}
+		r = wait_until(&set, now() + 0.005, false);
+		if (r < 0)
+			finish(1);
+		if (r > 0)
+			finish(128 + r);
+	}
+
+	t0 = now();
+	close(gate[1]);
+	sig = wait_until(&set, t0 + cfg.secs, false);
+	if (sig < 0)
+		finish(1);
+	__atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
+	t1 = now();
+	for (i = 0; i < cfg.tasks; i++)
+		passes += __atomic_load_n(&sh->slot[i].passes, __ATOMIC_RELAXED);
+
+	/* tasks look at the stop flag every STOP_CHECK pages */
+	if (!sig)
+		wait_until(&set, now() + EXIT_GRACE, true);
+	kill_all();
+
+	printf(PROG ": tasks=%d passes=%lu secs=%.3f\n", cfg.tasks, passes,
+	       t1 - t0);
+	fflush(stdout);
+	return sig ? 128 + sig : 0;
+}
