@@ -14,6 +14,8 @@
 #   --ko FILE              module to put in /lib/smartwake (repeatable;
 #                          default: the smartwake build for that kernel)
 #   --append ARGS          extra kernel command line
+#   --bin PATH             host program to put in the guest's /bin, with the
+#                          shared libraries ldd lists (repeatable)
 #   --verbose              print the whole console, not just the guest part
 #   -h, --help             this text
 # GUEST_SCRIPT is a file name under guest/ (e.g. e2e.sh).
@@ -23,7 +25,8 @@
 
 kernel=stock topo=smp4 smp= mem=1024 timeout=900 log= verbose=0 append=
 kos=()
-usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; }
+bins=()
+usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
@@ -34,6 +37,7 @@ while [ $# -gt 0 ]; do
 	--log) log=$2; shift 2 ;;
 	--ko) kos+=("$2"); shift 2 ;;
 	--append) append=$2; shift 2 ;;
+	--bin) bins+=("$2"); shift 2 ;;
 	--verbose) verbose=1; shift ;;
 	-h|--help) usage; exit 0 ;;
 	--) shift; break ;;
@@ -111,6 +115,15 @@ for t in "$SW_TOP"/tools/wakeload "$SW_TOP"/tools/udpstream "$SW_TOP"/tools/numa
 	[ -x "$t" ] && cp "$t" "$root/bin/"
 done
 cp "$SW_TOP"/guest/*.sh "$root/guest/"
+# Dynamically linked programs from the host, with their libraries and loader.
+for b in "${bins[@]}"; do
+	p=$(command -v "$b") || sw_die "--bin $b: not found"
+	cp -L "$p" "$root/bin/"
+	for lib in $(ldd "$p" 2>/dev/null | grep -oE '/[^ ]+'); do
+		mkdir -p "$root$(dirname "$lib")"
+		cp -Ln "$lib" "$root$lib"
+	done
+done
 printf '%q ' "$script" "$@" >"$root/guest/cmdline"
 cat >"$root/init" <<'INIT'
 #!/bin/busybox sh
