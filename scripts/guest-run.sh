@@ -53,7 +53,11 @@ case $kernel in
 stock)
 	sw_stock_env
 	vmlinuz=$SW_VMLINUZ
-	[ ${#kos[@]} -gt 0 ] || kos=("$SW_TOP/module/smartwake.ko")
+	if [ ${#kos[@]} -eq 0 ]; then
+		kos=("$SW_TOP/module/smartwake.ko")
+		[ -f "$SW_TOP/module/testing/sw_conflict.ko" ] &&
+			kos+=("$SW_TOP/module/testing/sw_conflict.ko")
+	fi
 	;;
 debug)
 	bdir=$("$SW_TOP/scripts/build-debug-kernel.sh" --print-dir) ||
@@ -61,6 +65,8 @@ debug)
 	vmlinuz=$bdir/arch/x86/boot/bzImage
 	if [ ${#kos[@]} -eq 0 ]; then
 		kos=("$SW_TOP/build/debug/module/smartwake.ko")
+		[ -f "$SW_TOP/build/debug/module/testing/sw_conflict.ko" ] &&
+			kos+=("$SW_TOP/build/debug/module/testing/sw_conflict.ko")
 		[ -f "$SW_TOP/build/debug/kunit/smartwake_policy_kunit.ko" ] &&
 			kos+=("$SW_TOP/build/debug/kunit/smartwake_policy_kunit.ko")
 	fi
