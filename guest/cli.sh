@@ -1,0 +1,163 @@
+# The smartwake CLI against the real module: error messages without the
+# module or without debugfs, status, set (all or nothing, both the CLI's
+# own check and a write the kernel refuses), stats --json, --watch, reset,
+# ab with a real load, scheduler features restored.
+# The JSON of "stats --json" is also printed between markers for the host
+# (scripts/cli-test.sh --guest) to parse with python.
+. ./lib.sh
+SW=/bin/smartwake
+FEAT=/sys/kernel/debug/sched/features
+out=/tmp/cli.out
+
+# run CMD...: output (stdout+stderr) to $out, status to $rc
+run() {
+	"$@" >$out 2>&1
+	rc=$?
+	sed 's/^/    /' $out
+}
+has() { grep -q -- "$1" $out; }
+
+[ -x $SW ] || { not_ok "/bin/smartwake present"; summary; exit 1; }
+
+# --- without the module, without debugfs ----------------------------------
+run $SW status
+check "status without the module: exit 1" eq "$rc" 1
+check "... says the module is not loaded" has "module is not loaded"
+umount /sys/kernel/debug
+run $SW stats
+check "stats without debugfs: exit 1" eq "$rc" 1
+check "... says debugfs is not mounted" has "debugfs is not mounted"
+mount -t debugfs debugfs /sys/kernel/debug
+run $SW frobnicate
+check "unknown command: exit 2" eq "$rc" 2
+run $SW help ab
+check "help ab: exit 0" eq "$rc" 0
+
+# --- status ----------------------------------------------------------------
+check "insmod" sw_insmod
+run $SW status
+check "status: exit 0" eq "$rc" 0
+check "status names the kernel release" has "kernel   $(uname -r)"
+check "status shows the hook" has "select_task_rq_fair"
+nk=$(grep -c . $SW_DBG/knobs)
+shown=$(sed -n 's/^knobs (\([0-9]*\)):$/\1/p' $out)
+check "status lists every knob ($nk)" eq "$shown" "$nk"
+if [ -e $SW_DBG/policy ]; then
+	check "status shows the policy" has "^policy   $(knob policy)\$"
+else
+	check "status says there is no policy knob" has "no policy knob"
+fi
+
+# --- set -------------------------------------------------------------------
+run $SW set enabled=0
+check "set enabled=0: exit 0" eq "$rc" 0
+check "enabled reads back 0" eq "$(knob enabled)" 0
+set_knob enabled 1
+run $SW set enabled=0 enabled=7
+check "set enabled=0 enabled=7: exit 2 (CLI check)" eq "$rc" 2
+check "... enabled unchanged (1)" eq "$(knob enabled)" 1
+run $SW set enabled=0 no_such_knob=1
+check "set with an unknown knob: exit 2" eq "$rc" 2
+check "... enabled unchanged (1)" eq "$(knob enabled)" 1
+# Passes the CLI's check (a number in 0..1) but the module refuses writes
+# of 32 bytes or more: enabled=0 is written first, then must be undone.
+long=00000000000000000000000000000001
+run $SW set enabled=0 enabled=$long
+check "set enabled=0 enabled=0..01 (32 bytes): exit 1 (kernel -EINVAL)" eq "$rc" 1
+check "... the kernel's error is reported" has "Invalid argument"
+check "... enabled restored to 1" eq "$(knob enabled)" 1
+# Several knobs: the ones already written are put back, in a real module.
+if [ -e $SW_DBG/policy ] && [ -e $SW_DBG/factor ] && [ -e $SW_DBG/wa_bias ]; then
+	p0=$(knob policy) f0=$(knob factor) w0=$(knob wa_bias)
+	run $SW set policy=smartwake factor=7 wa_bias=$long
+	check "set policy=smartwake factor=7 wa_bias=<32 bytes>: exit 1" eq "$rc" 1
+	check "... policy, factor, wa_bias unchanged ($p0 $f0 $w0)" \
+		eq "$(knob policy) $(knob factor) $(knob wa_bias)" "$p0 $f0 $w0"
+fi
+
+# scheduler features
+if [ -e $FEAT ] && grep -qw TTWU_QUEUE $FEAT; then
+	run $SW set feature:NO_TTWU_QUEUE
+	check "set feature:NO_TTWU_QUEUE: exit 0" eq "$rc" 0
+	check "... NO_TTWU_QUEUE in $FEAT" grep -qw NO_TTWU_QUEUE $FEAT
+	run $SW set feature:TTWU_QUEUE
+	check "... and back" grep -qw TTWU_QUEUE $FEAT
+	run $SW set feature:NO_NO_SUCH_FEATURE
+	check "unknown feature: exit 2" eq "$rc" 2
+else
+	echo "  (no TTWU_QUEUE in $FEAT: feature checks skipped)"
+fi
+
+# --- stats -----------------------------------------------------------------
+wakeload pipe -t 1 >/dev/null
+run $SW stats
+check "stats: exit 0" eq "$rc" 0
+check "stats shows select_calls" has "^select_calls  *[0-9]"
+$SW stats --json >/tmp/stats.json
+rc=$?
+check "stats --json: exit 0" eq "$rc" 0
+echo "SMARTWAKE-JSON-BEGIN"
+cat /tmp/stats.json
+echo "SMARTWAKE-JSON-END"
+# The structure of the flat object: "{", one "name": number|"string" per
+# line with commas between, "}".
+json_ok() {
+	awk -v want="$(grep -c . $SW_DBG/stats)" '
+		NR == 1 { if ($0 != "{") bad = "first line " $0; next }
+		/^}$/ { closed = NR; next }
+		{
+			if (closed) bad = "text after }"
+			if ($0 !~ /^  "[A-Za-z0-9_]+": (-?(0|[1-9][0-9]*)(\.[0-9]+)?|"[^"\\]*"),?$/)
+				bad = "bad member " $0
+			comma = ($0 ~ /,$/)
+			if (n && !lastcomma) bad = "missing comma before " $0
+			lastcomma = comma
+			n++
+		}
+		END {
+			if (!closed) bad = "no closing }"
+			if (lastcomma) bad = "trailing comma"
+			if (n != want) bad = "members " n " != stats lines " want
+			if (bad) { print "  json: " bad; exit 1 }
+		}' /tmp/stats.json
+}
+check "stats --json is a flat JSON object with every stats line" json_ok
+check "stats --json has select_calls" grep -q '^  "select_calls": [0-9]' /tmp/stats.json
+wakeload pipe -t 3 >/dev/null &
+wl=$!
+run $SW stats --watch 1 --count 2
+wait $wl
+check "stats --watch 1 --count 2: exit 0" eq "$rc" 0
+check "... two intervals" eq "$(grep -c '^--- ' $out)" 2
+check "... select_calls rising at > 100/s" \
+	eval "awk '\$1 == \"select_calls\" && \$3 > 100 { f = 1 } END { exit !f }' $out"
+run $SW stats --watch 0
+check "stats --watch 0: exit 2" eq "$rc" 2
+
+run $SW reset
+check "reset: exit 0" eq "$rc" 0
+check "reset zeroes select_calls (< 1000 left)" eval '[ "$(stat select_calls)" -lt 1000 ]'
+
+# --- ab --------------------------------------------------------------------
+feat_b=
+if [ -e $FEAT ] && grep -qw TTWU_QUEUE $FEAT; then
+	feat_b=feature:NO_TTWU_QUEUE
+fi
+run $SW ab --a 'enabled=1' --b "enabled=0 $feat_b" --runs 2 -- wakeload pipe -t 1
+check "ab: exit 0" eq "$rc" 0
+check "ab: four runs" eq "$(grep -c '^run [12]/2 ' $out)" 4
+check "ab: median line for A" has "^A  *[0-9.]*  *[0-9.]*\.\.[0-9.]*  *2  *1\.000\$"
+check "ab: median line for B" has "^B  *[0-9.]*  *[0-9.]*\.\.[0-9.]*  *2  *[0-9.]*\$"
+check "ab: ratio B/A" has "^ratio B/A (medians): [0-9][0-9.]*\$"
+check "ab: unit ops_per_sec" has "^unit: ops_per_sec"
+check "ab: select_calls delta shown" has "^select_calls  *[0-9][0-9]*  *[0-9]"
+check "ab: enabled restored" eq "$(knob enabled)" 1
+[ -n "$feat_b" ] && check "ab: TTWU_QUEUE restored" grep -qw TTWU_QUEUE $FEAT
+run $SW ab --a '' --b 'enabled=0' --runs 1 -- sh -c 'exit 3'
+check "ab with a failing command: exit 1" eq "$rc" 1
+check "... enabled restored" eq "$(knob enabled)" 1
+
+rmmod smartwake
+check "rmmod" eval '[ ! -e $SW_DBG ]'
+check "kernel log clean" dmesg_clean
+summary
