@@ -506,13 +506,13 @@ static bool knob_accepts(const struct knob *k, const char *val)
 
 /*
  * The state of feature @base in the features file: "BASE" or "NO_BASE"
- * into @tok. Returns 0, -ENOENT if the kernel has no such feature, or
- * -errno if the file cannot be read.
+ * into @tok. Returns 0, 1 if the kernel has no such feature, or -errno if
+ * the file cannot be read.
  */
 static int feature_state(const char *base, char *tok, size_t size)
 {
 	char *buf, *t, *save = NULL;
-	int ret = -ENOENT;
+	int ret = 1;
 
 	buf = read_file(features_path);
 	if (!buf)
@@ -593,7 +593,7 @@ static int parse_setting(const char *text, struct setting *s, char *why,
 		snprintf(name, sizeof(name), "%s", base);
 		snprintf(val, sizeof(val), "%s", f);
 		ret = feature_state(name, tok, sizeof(tok));
-		if (ret == -ENOENT) {
+		if (ret == 1) {
 			snprintf(why, why_size,
 				 "'%s': the kernel has no scheduler feature %s (see %s)",
 				 text, name, features_path);

@@ -1,0 +1,321 @@
+#!/usr/bin/env bash
+# Tests of the smartwake CLI (tools/smartwake).
+#
+# Usage: scripts/cli-test.sh              host tests on a fake debugfs tree
+#        scripts/cli-test.sh --guest [GUEST-RUN OPTIONS]
+#                                         guest/cli.sh against the real module
+#                                         (smp2 guest), then its "stats --json"
+#                                         output parsed by python3 on the host
+#
+# The host tests point SMARTWAKE_DEBUGFS and SMARTWAKE_SCHED_FEATURES at a
+# temporary directory that imitates the module's files (knobs listing, one
+# file per knob, stats, hooks, reset) and the sched features file. They
+# cover argument handling, help, exit codes, error messages, stats --json,
+# set's all-or-nothing behaviour and ab. Prints "N passed, N failed"; exits
+# non-zero on any failure.
+. "$(dirname "$0")/common.sh"
+set +e
+
+case ${1:-} in
+-h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+esac
+
+make -s -C "$SW_TOP/tools" smartwake >/dev/null || sw_die "cannot build tools/smartwake"
+SW=$SW_TOP/tools/smartwake
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   - $*"; }
+not_ok() { fail=$((fail + 1)); echo "FAIL - $*"; }
+check() {
+	local d=$1
+	shift
+	if "$@"; then ok "$d"; else not_ok "$d"; fi
+}
+summary() {
+	echo "$pass passed, $fail failed"
+	[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
+}
+
+# ---- guest mode -----------------------------------------------------------
+if [ "${1:-}" = --guest ]; then
+	shift
+	log=$(mktemp "${TMPDIR:-/tmp}/smartwake-cli.XXXXXX")
+	trap 'rm -f "$log" "$log.json"' EXIT
+	"$SW_TOP/scripts/guest-run.sh" --topo smp2 --timeout 600 "$@" cli.sh | tee "$log"
+	rc=${PIPESTATUS[0]}
+	check "guest/cli.sh passed (exit $rc)" [ "$rc" -eq 0 ]
+	sed -n '/^SMARTWAKE-JSON-BEGIN$/,/^SMARTWAKE-JSON-END$/p' "$log" | sed '1d;$d' >"$log.json"
+	check "guest stats --json output captured" [ -s "$log.json" ]
+	check "guest stats --json parses with python3 -m json.tool" \
+		eval 'python3 -m json.tool "$log.json" >/dev/null'
+	check "guest stats --json: select_calls is an integer, derived values numbers" \
+		python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert isinstance(d["select_calls"], int)
+assert all(isinstance(v, (int, float)) for v in d.values())
+' "$log.json"
+	summary
+	exit
+fi
+
+# ---- the fake tree ----------------------------------------------------------
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/smartwake-cli.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+D=$tmp/sw
+F=$tmp/features
+mkdir -p "$D"
+# name|value|accepted|help
+knobs_def='enabled|1|0..1|0: the hook calls straight through to the kernel; 1: normal
+policy|stock|stock|smartwake|stock: kernel placement; smartwake: the module path
+wake_wide|mainline|off|v2013|mainline|wake_wide test
+factor|llc|llc|node|online|1..1024|wake_wide factor: LLC, node, online or N
+sis_filter|0|0..1|2022 SIS filter'
+fresh_tree() {
+	rm -rf "$D"
+	mkdir -p "$D"
+	echo "$knobs_def" | while IFS= read -r l; do
+		n=${l%%|*} r=${l#*|}
+		v=${r%%|*}
+		echo "$v" >"$D/$n"
+	done
+	relist
+	printf 'select_calls 100\npassthrough 5\nsis_calls 0\nsis_search_efficiency_pct 27.35\n' >"$D/stats"
+	echo "select_task_rq_fair redirect on" >"$D/hooks"
+	: >"$D/reset"
+	echo "PLACE_LAG RUN_TO_PARITY TTWU_QUEUE NO_HRTICK WA_IDLE WA_BIAS" >"$F"
+}
+# relist: rewrite "knobs" from the knob files, as the module would show it
+relist() {
+	echo "$knobs_def" | while IFS= read -r l; do
+		n=${l%%|*} r=${l#*|}
+		r=${r#*|} help=${r##*|}
+		acc=${r%|*}
+		v=$(if [ -L "$D/$n" ]; then echo 1; else cat "$D/$n"; fi)
+		printf '%-16s %s  [%s]  %s\n' "$n" "$v" "$acc" "$help"
+	done >"$D/knobs"
+}
+snap() { (cd "$D" && for f in enabled policy wake_wide factor sis_filter; do
+	printf '%s=%s ' "$f" "$(if [ -L $f ]; then echo link; else cat $f; fi)"; done
+	# a plain file keeps only the last word written to it: the state of
+	# TTWU_QUEUE is its last mention
+	grep -oE '(NO_)?TTWU_QUEUE' "$F" | tail -n 1); }
+export SMARTWAKE_DEBUGFS=$D SMARTWAKE_SCHED_FEATURES=$F
+out=$tmp/out
+# run CMD...: stdout+stderr to $out, status in $rc
+run() { "$@" >"$out" 2>&1; rc=$?; }
+has() { grep -qE -- "$1" "$out"; }
+fresh_tree
+
+# ---- arguments, help, exit codes -------------------------------------------
+for c in "--help" "help" "help status" "help set" "help stats" "help reset" "help ab" \
+	"status --help" "set --help" "stats --help" "reset --help" "ab --help" "ab -h"; do
+	# shellcheck disable=SC2086
+	run $SW $c
+	check "smartwake $c: exit 0 with usage text" eval '[ $rc -eq 0 ] && has "^usage: smartwake"'
+done
+run $SW
+check "no command: exit 2" [ $rc -eq 2 ]
+run $SW frobnicate
+check "unknown command: exit 2, named" eval '[ $rc -eq 2 ] && has "unknown command .frobnicate."'
+run $SW help frobnicate
+check "help for an unknown command: exit 2" [ $rc -eq 2 ]
+for c in "stats --bogus" "stats extra" "stats --watch" "stats --watch 0" "stats --watch x" \
+	"stats --count 2" "stats --watch 1 --count 0" "status extra" "reset extra" \
+	"set" "set enabled" "set =1" "ab" "ab --a x=1" "ab --a enabled=1 --b enabled=0" \
+	"ab --a= --b= --runs 0 -- true" "ab --a= --b= --runs x -- true" "ab --a= --a= -- true" \
+	"ab --a= --b= --bogus -- true" "ab --a= --b= --metric ( -- true" \
+	"ab --a= --b= --side nocolon -- true" "ab --a= --b= --side A:x=1 -- true" \
+	"ab --a= --b= --timeout -1 -- true"; do
+	# shellcheck disable=SC2086
+	run $SW $c
+	check "smartwake $c: exit 2" [ $rc -eq 2 ]
+done
+
+# ---- missing module / debugfs ------------------------------------------------
+run env SMARTWAKE_DEBUGFS=$tmp/nonexistent $SW status
+check "status, no module dir: exit 1" [ $rc -eq 1 ]
+check "... message names the directory and the module" \
+	has "no smartwake directory at $tmp/nonexistent .*module loaded"
+run env SMARTWAKE_DEBUGFS=$tmp/nonexistent $SW stats --json
+check "stats --json, no module dir: exit 1, nothing on stdout" \
+	eval '[ $rc -eq 1 ] && [ -z "$(env SMARTWAKE_DEBUGFS=$tmp/nonexistent $SW stats --json 2>/dev/null)" ]'
+run env -u SMARTWAKE_DEBUGFS $SW status
+if awk '$2 == "/sys/kernel/debug" && $3 == "debugfs" { f = 1 } END { exit !f }' /proc/self/mounts; then
+	check "default dir, debugfs mounted, no module: 'not loaded' message" \
+		eval '[ $rc -eq 1 ] && has "module is not loaded .*insmod"'
+else
+	check "default dir, debugfs not mounted: 'not mounted' message" \
+		eval '[ $rc -eq 1 ] && has "debugfs is not mounted on /sys/kernel/debug"'
+fi
+
+# ---- status ------------------------------------------------------------------
+run $SW status
+check "status: exit 0" [ $rc -eq 0 ]
+check "status: kernel release" has "^kernel +$(uname -r)$"
+check "status: policy" has "^policy +stock$"
+check "status: every knob (5) with value and accepted values" \
+	eval 'has "^knobs \(5\):" && has "^  factor +llc +\[llc\|node\|online\|1\.\.1024\] +wake_wide factor"'
+check "status: hooks" has "^  select_task_rq_fair +redirect +on$"
+grep -v '^policy' "$D/knobs" >"$tmp/k" && mv "$tmp/k" "$D/knobs"
+run $SW status
+check "status without a policy knob: says so, exit 0" \
+	eval '[ $rc -eq 0 ] && has "no policy knob"'
+relist
+
+# ---- stats -------------------------------------------------------------------
+run $SW stats
+check "stats: exit 0, name value lines" eval '[ $rc -eq 0 ] && has "^select_calls +100$" && has "^sis_search_efficiency_pct +27.35$"'
+$SW stats --json >"$tmp/j" 2>&1
+check "stats --json parses with python3 -m json.tool" eval 'python3 -m json.tool "$tmp/j" >/dev/null'
+check "stats --json: integers and decimals as numbers" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d == {"select_calls": 100, "passthrough": 5, "sis_calls": 0, "sis_search_efficiency_pct": 27.35}, d
+' "$tmp/j"
+echo "odd_line n/a" >>"$D/stats"
+$SW stats --json >"$tmp/j" 2>&1
+check "stats --json: a non-numeric value becomes a string" python3 -c '
+import json, sys
+assert json.load(open(sys.argv[1]))["odd_line"] == "n/a"' "$tmp/j"
+sed -i '/^odd_line/d' "$D/stats"
+# the counters rise while --watch runs
+( for i in 1 2 3 4 5 6; do sleep 0.1; sed -i "s/^select_calls .*/select_calls $((100 + i * 50))/" "$D/stats"; done ) &
+run $SW stats --watch 0.3 --count 2
+wait
+check "stats --watch 0.3 --count 2: exit 0, two intervals" eval '[ $rc -eq 0 ] && [ $(grep -c "^--- " "$out") -eq 2 ]'
+check "... select_calls with a positive rate, derived line without" \
+	eval 'awk '\''$1 == "select_calls" && $3 > 0 { a = 1 } $1 == "sis_search_efficiency_pct" && NF == 2 { b = 1 } END { exit !(a && b) }'\'' "$out"'
+$SW stats --json --watch 0.1 --count 3 >"$tmp/j" 2>&1
+check "stats --json --watch: 3 JSON lines with values and rates" python3 -c '
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+assert len(lines) == 3, lines
+for l in lines:
+    d = json.loads(l)
+    assert d["values"]["select_calls"] >= 100 and "select_calls" in d["rates"]
+    assert "sis_search_efficiency_pct" not in d["rates"]
+' "$tmp/j"
+chmod 000 "$D/stats"
+if [ "$(id -u)" -ne 0 ]; then
+	run $SW stats
+	check "unreadable stats: exit 1" [ $rc -eq 1 ]
+fi
+chmod 644 "$D/stats"
+
+# ---- reset -------------------------------------------------------------------
+run $SW reset
+check "reset: exit 0, writes the reset file" eval '[ $rc -eq 0 ] && [ "$(cat "$D/reset")" = 1 ]'
+
+# ---- set ---------------------------------------------------------------------
+run $SW set enabled=0
+check "set enabled=0: exit 0, written" eval '[ $rc -eq 0 ] && [ "$(cat "$D/enabled")" = 0 ]'
+relist
+run $SW set enabled=1 policy=smartwake factor=node factor=12 wake_wide=off
+check "set five settings: exit 0, all written" \
+	eval '[ $rc -eq 0 ] && [ "$(cat $D/enabled $D/policy $D/factor $D/wake_wide | tr "\n" " ")" = "1 smartwake 12 off " ]'
+fresh_tree
+before=$(snap)
+for bad in "enabled=0 no_such_knob=1" "enabled=0 enabled=7" "policy=smartwake policy=fast" \
+	"enabled=0 factor=0" "factor=1025" "factor=-1" "factor=+1" "factor=0x10" "enabled=" \
+	"enabled=0 factor=LLC" "enabled=0 sis_filter=1 feature:NO_SUCH_FEATURE" \
+	"enabled=0 feature:" "enabled=0 wake_wide=mainline\ "; do
+	# shellcheck disable=SC2086
+	run $SW set $bad
+	check "set $bad: exit 2, nothing changed" eval '[ $rc -eq 2 ] && [ "$(snap)" = "$before" ]'
+done
+run $SW set enabled=0 no_such_knob=1
+check "... the unknown knob is named, with the known ones" \
+	has "no knob 'no_such_knob' \(knobs: enabled policy wake_wide factor sis_filter\)"
+run $SW set enabled=0 enabled=7
+check "... the refused value is named, with the accepted ones" \
+	has "enabled does not accept '7' \(accepted: 0\.\.1\)"
+# A write the "kernel" refuses after two changes: both are undone.
+ln -sf /dev/full "$D/sis_filter"
+before=$(snap)
+run $SW set enabled=0 policy=smartwake sis_filter=1
+check "set with a failing third write: exit 1" [ $rc -eq 1 ]
+check "... the failed write is reported" has "writing sis_filter=1: No space left on device"
+check "... the two earlier writes are undone" [ "$(snap)" = "$before" ]
+fresh_tree
+run $SW set feature:NO_TTWU_QUEUE
+check "set feature:NO_TTWU_QUEUE: exit 0, written" \
+	eval '[ $rc -eq 0 ] && [ "$(cat "$F")" = NO_TTWU_QUEUE ]'
+fresh_tree
+run env SMARTWAKE_SCHED_FEATURES=$tmp/nofeatures $SW set feature:NO_TTWU_QUEUE
+check "set feature: without a features file: exit 1, explained" \
+	eval '[ $rc -eq 1 ] && has "cannot read $tmp/nofeatures"'
+
+# ---- ab ----------------------------------------------------------------------
+fresh_tree
+before=$(snap)
+# shellcheck disable=SC2016
+bump='n=$(awk "\$1 == \"select_calls\" { print \$2 }" "$SMARTWAKE_DEBUGFS/stats"); sed -i "s/^select_calls .*/select_calls $((n + 7))/" "$SMARTWAKE_DEBUGFS/stats"'
+run $SW ab --a 'enabled=1' --b 'enabled=0 policy=smartwake feature:NO_TTWU_QUEUE' --runs 3 \
+	--csv "$tmp/ab.csv" -- bash -c 'echo "rate_per_sec=$RANDOM"; '"$bump"
+cat "$out" | sed 's/^/    /'
+check "ab on bash -c 'echo rate_per_sec=\$RANDOM': exit 0" [ $rc -eq 0 ]
+check "ab: alternates A B A B A B" \
+	eval '[ "$(sed -n "s/^run [0-9]\/3 \([AB]\) .*/\1/p" "$out" | tr -d "\n")" = ABABAB ]'
+check "ab: median and min..max per side" \
+	eval 'has "^A +[0-9.]+ +[0-9.]+\.\.[0-9.]+ +3 +1\.000$" && has "^B +[0-9.]+ +[0-9.]+\.\.[0-9.]+ +3 +[0-9.]+$"'
+check "ab: ratio of medians" has "^ratio B/A \(medians\): [0-9]+\.[0-9]{3}$"
+check "ab: the ratio is median(B)/median(A)" python3 -c '
+import re, statistics, sys
+t = open(sys.argv[1]).read()
+a = [float(x) for x in re.findall(r"^run \d/3 A +([0-9.]+)", t, re.M)]
+b = [float(x) for x in re.findall(r"^run \d/3 B +([0-9.]+)", t, re.M)]
+r = float(re.search(r"^ratio B/A \(medians\): ([0-9.]+)", t, re.M).group(1))
+assert abs(r - statistics.median(b) / statistics.median(a)) < 0.001, (a, b, r)
+' "$out"
+check "ab: unit from the key" has "^unit: rate_per_sec$"
+check "ab: counter deltas summed per side (3 x 7)" has "^select_calls +21 +21$"
+check "ab: unchanged counters left out" eval '! has "^passthrough"'
+check "ab: knobs and features restored" [ "$(snap)" = "$before" ]
+check "ab --csv: header and 6 rows" \
+	eval '[ "$(head -n 1 "$tmp/ab.csv")" = "side,run,figure,unit,secs,select_calls,passthrough,sis_calls" ] && [ $(wc -l <"$tmp/ab.csv") -eq 7 ]'
+run $SW ab --a '' --b 'enabled=0' --runs 2 -- sh -c 'echo "# Running sched/messaging"; echo "Total time: 0.250 [sec]"'
+check "ab, no key=number: the last number, its unit" \
+	eval '[ $rc -eq 0 ] && has "^A +0\.2500 " && has "^unit: sec$"'
+run $SW ab --a '' --b '' --runs 1 -- sh -c 'echo "count=1 ops_per_sec=5 recv_mbps=7"'
+check "ab: the first *_per_sec key wins" has "^A +5\.0 "
+run $SW ab --a '' --b '' --runs 1 --metric recv_mbps -- sh -c 'echo "ops_per_sec=5 recv_mbps=7.5"'
+check "ab --metric KEY" eval '[ $rc -eq 0 ] && has "^A +7\.5000 " && has "^unit: recv_mbps$"'
+run $SW ab --a '' --b '' --runs 1 --metric 'Time' --unit s --lower-is-better -- echo 'Time: 1.5'
+check "ab --metric Time (KEY: n), --unit, --lower-is-better" \
+	eval '[ $rc -eq 0 ] && has "^A +1\.5000 " && has "^unit: s \(lower is better\)$"'
+run $SW ab --a '' --b '' --runs 1 --metric '([0-9.]+) Mbits/sec.*receiver' -- \
+	printf '[ 5] 0-2 sec 226 MBytes 947 Mbits/sec sender\n[ 5] 0-2 sec 226 MBytes 931 Mbits/sec 0.01 ms receiver\n'
+check "ab --metric REGEX with a group" eval '[ $rc -eq 0 ] && has "^A +931\.0 " && has "^unit: Mbits/sec$"'
+run $SW ab --a 'policy=stock' --b 'policy=smartwake' --side 'filter:policy=smartwake sis_filter=1' \
+	--side 'nope:policy=smartwake numa_retry=corrected' --skip-missing --runs 1 -- echo ops_per_sec=3
+check "ab --side, --skip-missing: absent knob reported as skipped, others run" \
+	eval '[ $rc -eq 0 ] && has "^side nope skipped: .*no knob .numa_retry." && has "^ratio filter/A \(medians\): 1\.000$" && has "^nope +skipped"'
+run $SW ab --a '' --b 'numa_retry=corrected' --runs 1 -- echo ops_per_sec=3
+check "ab, absent knob without --skip-missing: exit 2, named" \
+	eval '[ $rc -eq 2 ] && has "no knob .numa_retry."'
+before=$(snap)
+run $SW ab --a '' --b 'enabled=0 feature:NO_TTWU_QUEUE' --runs 2 -- sh -c 'exit 3'
+check "ab, failing command: exit 1, status named, settings restored" \
+	eval '[ $rc -eq 1 ] && has "exited with status 3" && [ "$(snap)" = "$before" ]'
+run $SW ab --a '' --b 'enabled=0' --runs 1 -- echo nothing here
+check "ab, no figure in the output: exit 1, explained" eval '[ $rc -eq 1 ] && has "no figure"'
+run $SW ab --a '' --b 'enabled=0' --runs 1 --timeout 0.5 -- sleep 5
+check "ab --timeout: the run is killed, exit 1" eval '[ $rc -eq 1 ] && has "timed out"'
+run $SW ab --a '' --b 'enabled=0' --runs 1 -- /nonexistent/cmd
+check "ab, command not found: exit 1, named" eval '[ $rc -eq 1 ] && has "cannot run /nonexistent/cmd"'
+# Ctrl-C in the middle: settings restored, 130
+$SW ab --a 'enabled=1' --b 'enabled=0' --runs 50 -- sh -c 'sleep 0.2; echo ops_per_sec=1' >"$out" 2>&1 &
+abpid=$!
+sleep 1
+kill -INT $abpid
+wait $abpid
+rc=$?
+check "ab interrupted: exit 130, settings restored" \
+	eval '[ $rc -eq 130 ] && [ "$(cat "$D/enabled")" = 1 ] && has "interrupted; settings restored"'
+run env SMARTWAKE_DEBUGFS=$tmp/nonexistent $SW ab --a '' --b 'feature:NO_TTWU_QUEUE' --runs 1 -- echo ops_per_sec=2
+check "ab with features only works without the module" eval '[ $rc -eq 0 ] && has "no module counters"'
+run env SMARTWAKE_DEBUGFS=$tmp/nonexistent $SW ab --a '' --b 'enabled=0' --runs 1 -- echo ops_per_sec=2
+check "ab with knobs without the module: exit 1, says so" \
+	eval '[ $rc -eq 1 ] && has "no smartwake directory"'
+
+summary
