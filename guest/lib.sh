@@ -4,8 +4,10 @@ SW_DBG=/sys/kernel/debug/smartwake
 SW_PASS=0
 SW_FAIL=0
 
-ok() { SW_PASS=$((SW_PASS + 1)); echo "ok   - $*"; }
-not_ok() { SW_FAIL=$((SW_FAIL + 1)); echo "FAIL - $*"; }
+# Guest uptime in seconds, without forking (TCG makes forks costly).
+uptime_s() { read -r _up _ </proc/uptime; echo "${_up%.*}"; }
+ok() { SW_PASS=$((SW_PASS + 1)); read -r _up _ </proc/uptime; echo "ok   - $* [${_up%.*}s]"; }
+not_ok() { SW_FAIL=$((SW_FAIL + 1)); read -r _up _ </proc/uptime; echo "FAIL - $* [${_up%.*}s]"; }
 # check DESCRIPTION COMMAND...: passes when COMMAND succeeds
 check() {
 	_d=$1

@@ -155,7 +155,7 @@ chmod +x "$root/init"
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initramfs.gz"
 
 # ---- boot ----------------------------------------------------------------
-cmdline="console=ttyS0 panic=-1 quiet loglevel=4 rdinit=/init $append"
+cmdline="console=ttyS0 panic=-1 tsc=reliable quiet loglevel=4 rdinit=/init $append"
 sw_log "booting $kernel kernel, topology $topo, guest/$script $* (log: $log)"
 start=$(date +%s)
 qemu-system-x86_64 -accel tcg,thread=single ${SW_QEMU_CPU:+-cpu $SW_QEMU_CPU} -m "$mem" "${topo_args[@]}" \

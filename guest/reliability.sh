@@ -1,0 +1,162 @@
+# Reliability: load/unload cycles under a wakeup storm while flipping knobs,
+# knob fuzzing, concurrent knob writers, CPU hotplug under load, hook
+# conflicts. Usage: reliability.sh [CYCLES] [HOTPLUG_ROUNDS]
+# (short form in make check: 30 and 10; make stress: 200 and 100).
+. ./lib.sh
+cycles=${1:-30}
+hp_rounds=${2:-10}
+
+# knob_names / knob_values NAME: from the module's own "knobs" listing.
+knob_names() { awk '{ print $1 }' $SW_DBG/knobs; }
+knob_values() {
+	sed -n "s/^$1 .*\[\([^]]*\)\].*/\1/p" $SW_DBG/knobs | tr '|' '\n' |
+		sed 's/^\([0-9]*\)\.\.\([0-9]*\)$/\1\n\2/'
+}
+all_loads_start() {
+	wakeload disp -d 1 -w 4 --switch -t 100000 >/dev/null 2>&1 &
+	l1=$!
+	wakeload msg -g 1 -s 2 -r 2 -t 100000 >/dev/null 2>&1 &
+	l2=$!
+}
+all_loads_stop() { kill $l1 $l2 2>/dev/null; wait $l1 $l2 2>/dev/null; }
+
+# ---- hook conflict: another IPMODIFY owner of select_task_rq_fair -------
+if [ -f /lib/smartwake/sw_conflict.ko ]; then
+	check "conflict module claims select_task_rq_fair" \
+		insmod /lib/smartwake/sw_conflict.ko
+	out=$(sw_insmod 2>&1)
+	rc=$?
+	echo "  insmod: $out"
+	check "insmod fails while another IPMODIFY user owns the function" \
+		eval '[ $rc -ne 0 ]'
+	check "the failure is EBUSY" eval 'echo "$out" | grep -q "busy"'
+	check "the log names the function" \
+		eval 'dmesg | grep -q "select_task_rq_fair is already modified"'
+	check "nothing of smartwake is hooked" \
+		eval '! grep -q smartwake /sys/kernel/tracing/enabled_functions'
+	check "no smartwake debugfs left" eval '[ ! -e $SW_DBG ]'
+	rmmod sw_conflict
+	check "smartwake loads once the function is free" sw_insmod
+	rmmod smartwake
+else
+	not_ok "sw_conflict.ko missing from the guest"
+fi
+
+# ---- load/unload cycles under load, flipping knobs ------------------------
+sw_insmod
+knobs=$(knob_names)
+rmmod smartwake
+all_loads_start
+fails=0
+i=0
+while [ $i -lt "$cycles" ]; do
+	sw_insmod || { fails=$((fails + 1)); i=$((i + 1)); continue; }
+	for k in $knobs; do
+		vals=$(knob_values "$k")
+		n=$(echo "$vals" | wc -l)
+		v=$(echo "$vals" | sed -n "$((i % n + 1))p")
+		set_knob "$k" "$v" || { echo "  cannot set $k=$v"; fails=$((fails + 1)); }
+	done
+	[ -e $SW_DBG/policy ] && set_knob policy smartwake
+	usleep 50000
+	cat $SW_DBG/stats >/dev/null
+	rmmod smartwake || fails=$((fails + 1))
+	i=$((i + 1))
+done
+all_loads_stop
+check "$cycles insmod/rmmod cycles under load with knob flips" eq "$fails" 0
+check "no hook left after the cycles" \
+	eval '! grep -q smartwake /sys/kernel/tracing/enabled_functions'
+
+# ---- knob fuzzing ------------------------------------------------------------
+sw_insmod
+big=$(head -c 65536 /dev/zero | tr '\0' 'a')
+for k in $knobs; do
+	bad=0
+	total=0
+	for v in $(knob_values "$k"); do
+		for w in " $v" "$v " "$v\n\n" "\t$v" "$v\t" "$v\0" "\0$v" "$v," \
+			"$v;" "$v#" "${v}x" "x${v}" "-$v" "+$v" "$v$v$v$v$v$v$v$v$v$v$v$v"; do
+			total=$((total + 1))
+			bad_write "$k" "$w" && bad=$((bad + 1))
+		done
+	done
+	for w in '\n' ' ' '\t' '-1' '-0' '+0' '0x1' '0X1' '1e3' '1.0' '1.5' \
+		'99999999999' '4294967296' '-2147483649' '9223372036854775808' \
+		'\001' '\377\376' 'none none' 'stock\nsmartwake' '0 1' 'on' 'off?' \
+		'true' 'NULL' '%%s' '\033[0m' 'ZZZ' '\\' '""' "''"; do
+		total=$((total + 1))
+		bad_write "$k" "$w" && bad=$((bad + 1))
+	done
+	total=$((total + 1))
+	bad_write "$k" "$big" && bad=$((bad + 1))
+	# A write at an offset: the first byte lands at position 1.
+	before=$(knob "$k")
+	total=$((total + 1))
+	if ! printf '%s' "$(knob_values "$k" | head -n 1)" |
+		dd of=$SW_DBG/$k bs=1 seek=1 conv=notrunc 2>/dev/null &&
+		[ "$(knob "$k")" = "$before" ]; then
+		bad=$((bad + 1))
+	fi
+	echo "  $k: $bad of $total bad writes refused"
+	check "knob $k refuses all $total (>= 50) bad writes" \
+		eval '[ $bad -eq $total ] && [ $total -ge 50 ]'
+done
+
+# ---- concurrent writers and readers while wakeups run -------------------------
+all_loads_start
+writers=""
+for k in $knobs; do
+	(
+		j=0
+		while [ $j -lt 10 ]; do
+			for v in $(knob_values "$k"); do set_knob "$k" "$v"; done
+			printf 'garbage' >"$SW_DBG/$k" 2>/dev/null
+			j=$((j + 1))
+		done
+	) &
+	writers="$writers $!"
+done
+(
+	j=0
+	while [ $j -lt 50 ]; do
+		cat $SW_DBG/stats $SW_DBG/knobs >/dev/null
+		j=$((j + 1))
+	done
+) &
+writers="$writers $!"
+wait $writers
+all_loads_stop
+check "concurrent knob writers and readers under load: module still answers" \
+	eval 'cat $SW_DBG/stats >/dev/null'
+
+# ---- CPU hotplug under load ----------------------------------------------------
+[ -e $SW_DBG/policy ] && set_knob policy smartwake
+set_knob enabled 1
+echo 1 >$SW_DBG/reset
+all_loads_start
+ncpu=$(nproc)
+hp_fail=0
+r=0
+while [ $r -lt "$hp_rounds" ]; do
+	c=$((r % (ncpu - 1) + 1))
+	echo 0 >/sys/devices/system/cpu/cpu$c/online || hp_fail=$((hp_fail + 1))
+	usleep 100000
+	# No runnable task may sit on the offline CPU (one awk over all
+	# /proc/PID/stat: after "(comm) ", field 37 is the CPU, 1 the state).
+	bad=$(cat /proc/[0-9]*/stat 2>/dev/null | sed 's/^.*) //' |
+		awk -v c="$c" '$1 == "R" && $37 == c { n++ } END { print n + 0 }')
+	[ "$bad" -eq 0 ] || { echo "  $bad runnable tasks on offline cpu $c"; hp_fail=$((hp_fail + 1)); }
+	echo 1 >/sys/devices/system/cpu/cpu$c/online || hp_fail=$((hp_fail + 1))
+	usleep 100000
+	r=$((r + 1))
+done
+all_loads_stop
+check "$hp_rounds CPU offline/online rounds under load" eq "$hp_fail" 0
+if grep -q '^invariant_violations ' $SW_DBG/stats; then
+	check "invariant_violations stays 0 across hotplug" \
+		eq "$(stat invariant_violations)" 0
+fi
+check "rmmod after hotplug" rmmod smartwake
+check "kernel log has no WARNING/BUG/Oops/Call Trace" dmesg_clean
+summary
