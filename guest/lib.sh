@@ -33,7 +33,7 @@ gt() { [ "$1" -gt "$2" ] 2>/dev/null; }
 eq() { [ "$1" = "$2" ]; }
 # dmesg_clean: no warning, bug, oops or call trace in the kernel log
 dmesg_clean() {
-	if dmesg | grep -E 'WARNING:|BUG:|Oops|Call Trace|general protection|lockdep'; then
+	if dmesg | grep -E 'WARNING:|BUG:|Oops|Call Trace|general protection fault|kmemleak: .* new suspected'; then
 		return 1
 	fi
 	return 0
