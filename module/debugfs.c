@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * debugfs layout, under /sys/kernel/debug/smartwake/:
- *   stats    one "name value" line per counter, summed over CPUs
+ *   stats    one "name value" line per counter, summed over CPUs, then
+ *            the derived SIS metrics (percentages with two decimals)
  *   reset    write anything to zero the counters
  *   knobs    every knob: value, accepted values, help
  *   hooks    every ftrace hook: target, kind, state
@@ -22,6 +23,8 @@ static int sw_stats_show(struct seq_file *m, void *unused)
 
 	for (i = 0; i < SW_NR_COUNTERS; i++)
 		seq_printf(m, "%s %llu\n", sw_counter_name(i), sw_counter_sum(i));
+	/* derived values after the raw counters, still "name value" */
+	sw_stats_show_derived(m);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sw_stats);

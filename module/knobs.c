@@ -24,13 +24,65 @@
 #define SW_KNOB_MAX_LEN 32
 
 int sw_enabled = 1;
+int sw_policy = SW_POLICY_STOCK;
+int sw_decay = SW_DECAY_HALVE;
+int sw_wide_mode = SW_WIDE_MAINLINE;
+int sw_factor_src = SW_FACTOR_LLC;
+int sw_factor_fixed = 1;
+int sw_wa_idle = 1;
+int sw_wa_weight = 1;
+int sw_wa_bias = 1;
+int sw_sync = 1;
+int sw_sis_filter;
+int sw_sis_sched_idle = 1;
+
+static const char * const sw_policy_names[SW_POLICY_NR] = {
+	[SW_POLICY_STOCK]	= "stock",
+	[SW_POLICY_SMARTWAKE]	= "smartwake",
+};
+
+/* A 0/1 knob; mainline's behaviour is the default of every one of them. */
+#define SW_BOOL_KNOB(_name, _var, _help)				\
+	{ .name = _name, .val = &(_var), .numeric = true,		\
+	  .min = 0, .max = 1, .help = _help }
 
 static const struct sw_knob sw_knobs[] = {
+	SW_BOOL_KNOB("enabled", sw_enabled,
+		     "0: the hook calls straight through to the kernel; 1: normal"),
 	{
-		.name = "enabled", .val = &sw_enabled,
-		.numeric = true, .min = 0, .max = 1,
-		.help = "0: the hook calls straight through to the kernel; 1: normal",
+		.name = "policy", .val = &sw_policy,
+		.names = sw_policy_names, .nr_names = SW_POLICY_NR,
+		.help = "stock: kernel placement; smartwake: wakeups take the module's path",
 	},
+	{
+		.name = "decay", .val = &sw_decay,
+		.names = sw_decay_names, .nr_names = SW_DECAY_NR,
+		.help = "wakee flip decay (halve = mainline record_wakee)",
+	},
+	{
+		.name = "wake_wide", .val = &sw_wide_mode,
+		.names = sw_wide_mode_names, .nr_names = SW_WIDE_NR,
+		.help = "wake_wide test: off, 2013 waker-only, mainline symmetric",
+	},
+	{
+		.name = "factor", .val = &sw_factor_src,
+		.names = sw_factor_src_names, .nr_names = SW_FACTOR_NR,
+		.numeric = true, .min = 1, .max = 1024,
+		.fixed_idx = SW_FACTOR_FIXED, .num = &sw_factor_fixed,
+		.help = "wake_wide factor: CPUs of the LLC (mainline), node, online, or N",
+	},
+	SW_BOOL_KNOB("wa_idle", sw_wa_idle,
+		     "wake_affine idle test (sched_feat WA_IDLE)"),
+	SW_BOOL_KNOB("wa_weight", sw_wa_weight,
+		     "wake_affine load test (sched_feat WA_WEIGHT)"),
+	SW_BOOL_KNOB("wa_bias", sw_wa_bias,
+		     "imbalance_pct bias towards prev (sched_feat WA_BIAS)"),
+	SW_BOOL_KNOB("sync", sw_sync,
+		     "honour WF_SYNC (the waker is about to sleep)"),
+	SW_BOOL_KNOB("sis_filter", sw_sis_filter,
+		     "2022 SIS filter: skip overloaded CPUs in the LLC scan"),
+	SW_BOOL_KNOB("sis_sched_idle", sw_sis_sched_idle,
+		     "CPUs running only SCHED_IDLE tasks count as idle (mainline)"),
 };
 
 /* Serialises writers so an apply() callback sees a stable old value. */

@@ -5,16 +5,20 @@
  */
 #include <linux/cpumask.h>
 #include <linux/percpu.h>
+#include <linux/seq_file.h>
 #include <linux/string.h>
 #include "sw.h"
 
 DEFINE_PER_CPU(struct sw_pcpu_stats, sw_stats);
 
-#define SW_COUNTER_NAME(n) #n,
+#define SW_COUNTER_STR(n) #n
+#define SW_COUNTER_NAME(n) SW_COUNTER_STR(n),
 static const char * const sw_counter_names[SW_NR_COUNTERS] = {
 	SW_COUNTERS(SW_COUNTER_NAME)
 };
+
 #undef SW_COUNTER_NAME
+#undef SW_COUNTER_STR
 
 const char *sw_counter_name(enum sw_counter c)
 {
@@ -42,4 +46,38 @@ void sw_counters_reset(void)
 	for_each_possible_cpu(cpu)
 		for (i = 0; i < SW_NR_COUNTERS; i++)
 			WRITE_ONCE(per_cpu_ptr(&sw_stats, cpu)->c[i], 0);
+}
+
+static void sw_print_pct(struct seq_file *m, const char *name, u64 x100)
+{
+	seq_printf(m, "%s %llu.%02llu\n", name, x100 / 100, x100 % 100);
+}
+
+/**
+ * sw_stats_show_derived() - print the 2022 thread's SIS metrics
+ * @m: the stats file
+ *
+ * Mel Gorman's definitions (see sw_sis_metrics()): a fast-path success
+ * counts as one runqueue examined, so "scanned" there is the domain scans'
+ * CPUs plus the target/prev/recent hits. Counters are read one by one, so
+ * the metrics of a running system are only approximately consistent.
+ */
+void sw_stats_show_derived(struct seq_file *m)
+{
+	struct sw_sis_counts c;
+	struct sw_sis_metrics r;
+	u64 fast = sw_counter_sum(SW_C_sis_fast_target) +
+		   sw_counter_sum(SW_C_sis_fast_prev) +
+		   sw_counter_sum(SW_C_sis_fast_recent);
+
+	c.search = sw_counter_sum(SW_C_sis_calls);
+	c.domain_search = sw_counter_sum(SW_C_sis_domain_scans);
+	c.scanned = sw_counter_sum(SW_C_sis_cpus_scanned) + fast;
+	c.failed = sw_counter_sum(SW_C_sis_scan_failed);
+	r = sw_sis_metrics(&c);
+
+	sw_print_pct(m, "sis_search_efficiency_pct", r.search_eff);
+	sw_print_pct(m, "sis_domain_search_efficiency_pct", r.domain_eff);
+	sw_print_pct(m, "sis_fast_success_pct", r.fast_success);
+	sw_print_pct(m, "sis_success_pct", r.success);
 }

@@ -4,14 +4,20 @@
  *
  * The policy math is in include/smartwake/policy.h (pure functions); this
  * header ties together the imperative shell: symbols, hooks, knobs,
- * counters and debugfs.
+ * counters, the wakeup path and debugfs.
+ *
+ * Files that read scheduler structures include <linux/mmu_context.h> and
+ * the kernel's private "sched.h" before this header; they then also get
+ * the runqueue accessors at the end.
  */
 #ifndef _SMARTWAKE_SW_H
 #define _SMARTWAKE_SW_H
 
 #include <linux/types.h>
 #include <linux/ftrace.h>
+#include <linux/jump_label.h>
 #include <linux/percpu.h>
+#include <smartwake/policy.h>
 
 /* ---- counters (stats.c) ------------------------------------------------
  * One X-macro list: the enum, the names printed in "stats" and the reset
@@ -19,7 +25,23 @@
  */
 #define SW_COUNTERS(C)							\
 	C(select_calls)		/* select_task_rq_fair entries seen */	\
-	C(passthrough)		/* handed to the original unchanged */
+	C(passthrough)		/* handed to the original by design */	\
+	C(wakeups)		/* WF_TTWU calls seen in smartwake mode */ \
+	C(wide_waker_master)	/* wake_wide: wide, waker has the flips */ \
+	C(wide_wakee_master)	/* wake_wide: wide, wakee has the flips */ \
+	C(affine_attempts)	/* wake_affine() evaluated */		\
+	C(affine_pulls)		/* ...and it chose the waking CPU */	\
+	C(sis_calls)		/* select_idle_sibling() runs */	\
+	C(sis_fast_target)	/* answered by an idle target */	\
+	C(sis_fast_prev)	/* answered by prev (idle or kthread) */ \
+	C(sis_fast_recent)	/* answered by recent_used_cpu */	\
+	C(sis_domain_scans)	/* fell through to the LLC scan */	\
+	C(sis_cpus_scanned)	/* CPUs examined by those scans */	\
+	C(sis_idle_found)	/* scans that found a CPU */		\
+	C(sis_scan_failed)	/* calls that found no idle CPU */	\
+	C(sis_overloaded_skipped) /* CPUs the 2022 filter removed */	\
+	C(fallback_original)	/* a wakeup the module left to the kernel */ \
+	C(invariant_violations)	/* module answer not allowed/active */
 
 #define SW_COUNTER_ENUM(n) SW_C_##n,
 enum sw_counter { SW_COUNTERS(SW_COUNTER_ENUM) SW_NR_COUNTERS };
@@ -44,6 +66,7 @@ static inline void sw_count_add(enum sw_counter c, u64 n)
 u64 sw_counter_sum(enum sw_counter c);
 const char *sw_counter_name(enum sw_counter c);
 void sw_counters_reset(void);
+void sw_stats_show_derived(struct seq_file *m);
 
 /* ---- knobs (knobs.c) ----------------------------------------------------
  * Every run-time setting is one row of a table: debugfs files, strict
@@ -65,18 +88,52 @@ struct sw_knob {
 	int (*apply)(const struct sw_knob *k, int old, int new);
 };
 
+/* "policy" knob values */
+enum sw_policy {
+	SW_POLICY_STOCK,	/* every call goes to the kernel's function */
+	SW_POLICY_SMARTWAKE,	/* wakeups take the module's path */
+	SW_POLICY_NR
+};
+
 extern int sw_enabled;
+extern int sw_policy;
+extern int sw_decay;		/* enum sw_decay */
+extern int sw_wide_mode;	/* enum sw_wide_mode */
+extern int sw_factor_src;	/* enum sw_factor_src */
+extern int sw_factor_fixed;	/* N when sw_factor_src is SW_FACTOR_FIXED */
+extern int sw_wa_idle;
+extern int sw_wa_weight;
+extern int sw_wa_bias;
+extern int sw_sync;
+extern int sw_sis_filter;
+extern int sw_sis_sched_idle;
 
 int sw_knobs_init(struct dentry *dir);
 int sw_knob_write(const struct sw_knob *k, const char *buf, size_t len);
 
-/* ---- symbols (symbols.c) ----------------------------------------------- */
+/* ---- symbols (symbols.c) -----------------------------------------------
+ * Addresses from kallsyms. Per-CPU variables are per-CPU offsets ('A' in
+ * kallsyms) used with per_cpu_ptr(). An optional symbol resolves to 0 when
+ * the kernel lacks it; the user of each documents what 0 means.
+ */
 struct sw_symbol {
 	const char *name;
 	unsigned long *addr;
+	bool optional;
 };
 
 extern unsigned long sw_sym_select_task_rq_fair;
+extern unsigned long sw_sym_runqueues;		/* per-CPU struct rq */
+extern unsigned long sw_sym_sd_llc;		/* per-CPU sched_domain * */
+extern unsigned long sw_sym_sd_llc_size;	/* per-CPU int */
+extern unsigned long sw_sym_sd_llc_id;		/* per-CPU int */
+extern unsigned long sw_sym_sd_share_id;	/* per-CPU int */
+extern unsigned long sw_sym_sd_llc_shared;	/* per-CPU sched_domain_shared * */
+extern unsigned long sw_sym_sched_asym_cpucapacity;	/* static key */
+extern unsigned long sw_sym_sched_cluster_active;	/* optional key */
+extern unsigned long sw_sym_sched_energy_present;	/* optional key */
+extern unsigned long sw_sym_sysctl_sched_features;	/* optional */
+extern unsigned long sw_sym_sched_core_enabled;	/* CONFIG_SCHED_CORE only */
 
 int sw_symbols_resolve(void);
 
@@ -94,11 +151,130 @@ int sw_hooks_enable(void);
 void sw_hooks_disable(void);
 int sw_hooks_show(struct seq_file *m);
 
-/* ---- the wakeup path (wake.c) ------------------------------------------ */
+/* ---- the wakeup path (wake.c, sis.c) ----------------------------------- */
 int sw_select_task_rq_fair(struct task_struct *p, int prev_cpu, int wake_flags);
+
+/* how select_idle_sibling() found its answer (trace event "how") */
+enum sw_sis_how {
+	SW_SIS_NONE,		/* nothing idle: the target as is */
+	SW_SIS_TARGET,
+	SW_SIS_PREV,
+	SW_SIS_RECENT,
+	SW_SIS_SCAN,
+};
+
+int sw_select_idle_sibling(struct task_struct *p, int prev, int target);
+int sw_sis_init(void);
+void sw_sis_exit(void);
+
+/* ---- overloaded-CPU masks (overload.c) --------------------------------- */
+int sw_overload_init(void);
+void sw_overload_stop(void);	/* unregister the tracepoint probe */
+void sw_overload_free(void);	/* after tracepoint_synchronize_unregister() */
+const struct cpumask *sw_llc_overloaded_mask(int llc_id);
 
 /* ---- debugfs (debugfs.c) ----------------------------------------------- */
 int sw_debugfs_init(void);
 void sw_debugfs_exit(void);
+
+/* ---- scheduler accessors ------------------------------------------------
+ * Only for files that included the kernel's private sched.h: replacements
+ * for cpu_rq(), per_cpu(sd_llc, ...) and the static helpers of fair.c and
+ * core.c, reading the same fields (the kernel's versions are static or
+ * name unexported symbols).
+ */
+#ifdef _KERNEL_SCHED_SCHED_H
+
+static inline struct rq *sw_cpu_rq(int cpu)
+{
+	return per_cpu_ptr((struct rq __percpu __force *)sw_sym_runqueues, cpu);
+}
+
+static inline int sw_pcpu_int(unsigned long sym, int cpu)
+{
+	return *per_cpu_ptr((int __percpu __force *)sym, cpu);
+}
+
+/* Caller holds rcu_read_lock() (or runs with preemption disabled). */
+static inline struct sched_domain *sw_sd_llc(int cpu)
+{
+	return rcu_dereference(*per_cpu_ptr((struct sched_domain __rcu *
+					     __percpu __force *)sw_sym_sd_llc,
+					    cpu));
+}
+
+static inline struct sched_domain_shared *sw_sd_llc_shared(int cpu)
+{
+	return rcu_dereference(*per_cpu_ptr((struct sched_domain_shared __rcu *
+					     __percpu __force *)
+					    sw_sym_sd_llc_shared, cpu));
+}
+
+static inline int sw_llc_id(int cpu)
+{
+	return sw_pcpu_int(sw_sym_sd_llc_id, cpu);
+}
+
+static inline int sw_llc_size(int cpu)
+{
+	return sw_pcpu_int(sw_sym_sd_llc_size, cpu);
+}
+
+/* A static key resolved by name; 0 (absent) reads as disabled. */
+static inline bool sw_key_on(unsigned long key)
+{
+	return key && static_key_enabled((struct static_key *)key);
+}
+
+/*
+ * sched_feat() by the index from features.h. Without the symbol the
+ * features are compile-time constants: use the defaults from features.h.
+ */
+static inline bool sw_sched_feat(unsigned int idx, bool dflt)
+{
+	if (!sw_sym_sysctl_sched_features)
+		return dflt;
+	return READ_ONCE(*(unsigned int *)sw_sym_sysctl_sched_features) &
+	       (1U << idx);
+}
+
+/* core.c idle_cpu() of 6.12: current is the idle task, nothing queued. */
+static inline bool sw_idle_cpu(int cpu)
+{
+	struct rq *rq = sw_cpu_rq(cpu);
+
+	return READ_ONCE(rq->curr) == rq->idle && !READ_ONCE(rq->nr_running) &&
+	       !READ_ONCE(rq->ttwu_pending);
+}
+
+/* fair.c sched_idle_cpu(): runs something, and all of it SCHED_IDLE */
+static inline bool sw_sched_idle_cpu(int cpu)
+{
+	struct rq *rq = sw_cpu_rq(cpu);
+
+	return sw_cpu_sched_idle(READ_ONCE(rq->nr_running),
+				 READ_ONCE(rq->cfs.idle_h_nr_running));
+}
+
+/* available_idle_cpu(): vcpu_is_preempted() is the kernel's inline */
+static inline bool sw_available_idle_cpu(int cpu)
+{
+	return sw_idle_cpu(cpu) && !vcpu_is_preempted(cpu);
+}
+
+static inline bool sw_cpus_share_cache(int a, int b)
+{
+	return a == b || sw_llc_id(a) == sw_llc_id(b);
+}
+
+/* cpus_share_resources(): same cluster, or same LLC without clusters */
+static inline bool sw_cpus_share_resources(int a, int b)
+{
+	return a == b ||
+	       sw_pcpu_int(sw_sym_sd_share_id, a) ==
+	       sw_pcpu_int(sw_sym_sd_share_id, b);
+}
+
+#endif /* _KERNEL_SCHED_SCHED_H */
 
 #endif /* _SMARTWAKE_SW_H */

@@ -12,9 +12,41 @@
 #include "sw.h"
 
 unsigned long sw_sym_select_task_rq_fair;
+unsigned long sw_sym_runqueues;
+unsigned long sw_sym_sd_llc;
+unsigned long sw_sym_sd_llc_size;
+unsigned long sw_sym_sd_llc_id;
+unsigned long sw_sym_sd_share_id;
+unsigned long sw_sym_sd_llc_shared;
+unsigned long sw_sym_sched_asym_cpucapacity;
+unsigned long sw_sym_sched_cluster_active;
+unsigned long sw_sym_sched_energy_present;
+unsigned long sw_sym_sysctl_sched_features;
+unsigned long sw_sym_sched_core_enabled;
 
+/*
+ * Optional symbols are absent when their kernel feature is compiled out:
+ * sched_cluster_active without CONFIG_SCHED_CLUSTER, sched_energy_present
+ * without energy-aware scheduling, sysctl_sched_features without
+ * CONFIG_SCHED_DEBUG (the features are then the compile-time defaults).
+ * sched_asym_cpucapacity is required: without it the module could not
+ * tell whether the asymmetric-capacity path is live.
+ */
 static const struct sw_symbol sw_symbols[] = {
 	{ "select_task_rq_fair", &sw_sym_select_task_rq_fair },
+	{ "runqueues", &sw_sym_runqueues },
+	{ "sd_llc", &sw_sym_sd_llc },
+	{ "sd_llc_size", &sw_sym_sd_llc_size },
+	{ "sd_llc_id", &sw_sym_sd_llc_id },
+	{ "sd_share_id", &sw_sym_sd_share_id },
+	{ "sd_llc_shared", &sw_sym_sd_llc_shared },
+	{ "sched_asym_cpucapacity", &sw_sym_sched_asym_cpucapacity },
+	{ "sched_cluster_active", &sw_sym_sched_cluster_active, true },
+	{ "sched_energy_present", &sw_sym_sched_energy_present, true },
+	{ "sysctl_sched_features", &sw_sym_sysctl_sched_features, true },
+#ifdef CONFIG_SCHED_CORE
+	{ "__sched_core_enabled", &sw_sym_sched_core_enabled, true },
+#endif
 };
 
 /*
@@ -62,7 +94,9 @@ int sw_symbols_resolve(void)
 
 		if (!test_missing_symbol || strcmp(test_missing_symbol, s->name))
 			a = lookup(s->name);
-		if (!a) {
+		if (!a && s->optional) {
+			pr_info("optional kernel symbol %s not found\n", s->name);
+		} else if (!a) {
 			pr_err("required kernel symbol %s not found; nothing hooked\n",
 			       s->name);
 			return -ENOENT;

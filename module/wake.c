@@ -3,11 +3,78 @@
  * The replacement of select_task_rq_fair(). The kernel's function inlines
  * record_wakee(), wake_wide(), wake_affine() and select_idle_sibling(), so
  * changing any of them means taking over the whole wakeup fast path.
+ *
+ * With policy=stock (the default) or enabled=0 every call goes to the
+ * kernel's function. With policy=smartwake, wakeups (WF_TTWU) take the
+ * module's path, which follows 6.12.117's fair.c step by step and asks the
+ * policy core (include/smartwake/policy.h) for every decision; fork and
+ * exec balancing stay with the kernel.
+ *
+ * Deliberate differences from the kernel, knobs at their mainline values:
+ *
+ *  1. Not modelled, left to the kernel's function (fallback_original),
+ *     checked before any state changes: WF_CURRENT_CPU wakeups; energy-
+ *     aware placement (sched_energy_present on and the root domain not
+ *     overutilized); asymmetric CPU capacity (sched_asym_cpucapacity on:
+ *     select_idle_capacity() and asym_fits_cpu() are not re-implemented);
+ *     core scheduling enabled (CONFIG_SCHED_CORE kernels); a prev_cpu
+ *     the task may not use or that is not active, or an inactive waking
+ *     CPU (the kernel would carry on and let select_fallback_rq() repair
+ *     the answer). A domain with SD_BALANCE_WAKE before the affine one
+ *     means the slow path (sched_balance_find_dst_cpu()), also not
+ *     modelled: found during the domain walk, after record_wakee.
+ *  2. When a wakeup goes to the kernel after the module has started on it
+ *     (slow path found, invariant violated), current's wakee_flips,
+ *     wakee_flip_decay_ts, last_wakee and p->recent_used_cpu are put back
+ *     first, so the kernel records the wakeup exactly once.
+ *  3. wakee_flips saturates at UINT_MAX where the kernel wraps, and the
+ *     wake_wide() products are 64-bit where the kernel's unsigned int
+ *     ones wrap (policy core).
+ *  4. WA_IDLE, WA_WEIGHT and WA_BIAS come from the knobs wa_idle,
+ *     wa_weight and wa_bias, not from the kernel's sched_features file;
+ *     SIS_UTIL is read from the kernel (sysctl_sched_features by kallsyms;
+ *     the features.h default if the symbol is missing). The sync knob set
+ *     to 0 ignores WF_SYNC.
+ *  5. task_h_load() is computed the way update_cfs_rq_h_load() does, but
+ *     read-only: a cfs_rq's h_load cached in this jiffy is used, nothing
+ *     is stored. The kernel stores what it computes, so later wakeups in
+ *     the same jiffy reuse those values while the module recomputes them
+ *     from the current load averages: in a cgroup hierarchy the two can
+ *     differ by the change of the group loads within one jiffy. In the
+ *     root task group both give load_avg * L / (L + 1) from the root's
+ *     load L. Hierarchies deeper than 16 levels use the stale cached
+ *     h_load of the task's cfs_rq.
+ *  6. The domain walk uses rcu_dereference() where for_each_domain() uses
+ *     rcu_dereference_check_sched_domain(): same load, but the latter's
+ *     lockdep condition names sched_domains_mutex, which is not exported.
+ *  7. idle_cpu(), available_idle_cpu(), sched_idle_cpu(),
+ *     cpus_share_cache(), cpus_share_resources(), cpu_load(),
+ *     capacity_of() and cfs_h_nr_delayed() are re-implemented from the
+ *     same struct rq fields and per-CPU sd_llc_id/sd_share_id (the
+ *     kernel's are static, or calling them would go through IBT-checked
+ *     pointers). vcpu_is_preempted() is the kernel's own inline (a
+ *     paravirt op on x86 KVM guests, false elsewhere).
+ *  8. select_idle_sibling() (sis.c) additionally requires cpu_active() of
+ *     recent_used_cpu and of scanned CPUs; the kernel relies on the LLC
+ *     span, which lags cpu_active_mask for a moment during hotplug.
+ *  9. The scheduler's schedstats for wakeups (nr_wakeups_affine*,
+ *     ttwu_move_affine) are not updated on the module's path; the
+ *     module's counters replace them.
+ * 10. Not mainline unless at their defaults: decay, wake_wide, factor,
+ *     sis_filter (2022 filter, off by default) and sis_sched_idle (0:
+ *     only truly idle CPUs count).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpumask.h>
+#include <linux/jiffies.h>
+#include <linux/math64.h>
+#include <linux/mmu_context.h>
 #include <linux/sched.h>
+#include <linux/topology.h>
+#include "sched.h"
 #include "sw.h"
+#include "trace.h"
 
 typedef int (*sw_select_fn)(struct task_struct *p, int prev_cpu, int wake_flags);
 
@@ -27,6 +94,264 @@ static noinline int sw_orig_select(struct task_struct *p, int prev_cpu,
 	return cpu;
 }
 
+/* What the module's path may change before it commits to an answer. */
+struct sw_saved {
+	unsigned int wakee_flips;
+	unsigned long wakee_flip_decay_ts;
+	struct task_struct *last_wakee;
+	int recent_used_cpu;
+};
+
+static void sw_save(struct sw_saved *sv, struct task_struct *p)
+{
+	sv->wakee_flips = current->wakee_flips;
+	sv->wakee_flip_decay_ts = current->wakee_flip_decay_ts;
+	sv->last_wakee = current->last_wakee;
+	sv->recent_used_cpu = p->recent_used_cpu;
+}
+
+static void sw_restore(const struct sw_saved *sv, struct task_struct *p)
+{
+	current->wakee_flips = sv->wakee_flips;
+	current->wakee_flip_decay_ts = sv->wakee_flip_decay_ts;
+	current->last_wakee = sv->last_wakee;
+	p->recent_used_cpu = sv->recent_used_cpu;
+}
+
+static int sw_fallback(struct task_struct *p, int prev_cpu, int wake_flags)
+{
+	sw_count(SW_C_fallback_original);
+	return sw_orig_select(p, prev_cpu, wake_flags);
+}
+
+/**
+ * sw_unmodelled() - must this wakeup go to the kernel untouched
+ * @p:          the wakee
+ * @prev_cpu:   its previous CPU
+ * @wake_flags: WF_* flags
+ * @cpu:        the waking CPU
+ *
+ * Return: true for the cases listed under 1. at the top of this file.
+ */
+static bool sw_unmodelled(struct task_struct *p, int prev_cpu, int wake_flags,
+			  int cpu)
+{
+	if (wake_flags & WF_CURRENT_CPU)
+		return true;
+	if (sw_key_on(sw_sym_sched_asym_cpucapacity))
+		return true;
+	/* is_rd_overutilized() false: find_energy_efficient_cpu() runs */
+	if (sw_key_on(sw_sym_sched_energy_present) &&
+	    !READ_ONCE(sw_cpu_rq(cpu)->rd->overutilized))
+		return true;
+	if (IS_ENABLED(CONFIG_SCHED_CORE) &&
+	    (!sw_sym_sched_core_enabled || sw_key_on(sw_sym_sched_core_enabled)))
+		return true;
+	if ((unsigned int)prev_cpu >= nr_cpu_ids ||
+	    !cpumask_test_cpu(prev_cpu, p->cpus_ptr) || !cpu_active(prev_cpu) ||
+	    !cpu_active(cpu))
+		return true;
+	return false;
+}
+
+/* record_wakee() on current, with the decay knob */
+static void sw_record(struct task_struct *p)
+{
+	struct sw_flips s = {
+		.flips = current->wakee_flips,
+		.decay_ts = current->wakee_flip_decay_ts,
+	};
+	bool new_wakee = current->last_wakee != p;
+
+	s = sw_record_wakee(READ_ONCE(sw_decay), s, new_wakee, jiffies, HZ);
+	current->wakee_flips = s.flips;
+	current->wakee_flip_decay_ts = s.decay_ts;
+	if (new_wakee)
+		current->last_wakee = p;
+}
+
+/* The wake_wide() factor seen from the waking CPU. */
+static unsigned int sw_wide_factor(int cpu)
+{
+	int src = READ_ONCE(sw_factor_src);
+	unsigned int llc = 0, node = 0, online = 0;
+
+	switch (src) {
+	case SW_FACTOR_NODE:
+		node = nr_cpus_node(cpu_to_node(cpu));
+		break;
+	case SW_FACTOR_ONLINE:
+		online = num_online_cpus();
+		break;
+	case SW_FACTOR_FIXED:
+		break;
+	default:
+		/* mainline: __this_cpu_read(sd_llc_size) */
+		llc = sw_llc_size(cpu);
+		break;
+	}
+	return sw_factor(src, READ_ONCE(sw_factor_fixed), llc, node, online);
+}
+
+#define SW_H_LOAD_DEPTH 16
+
+/**
+ * sw_task_h_load() - task_h_load() without writing the h_load cache
+ * @p: a task
+ *
+ * Walks up from @p's cfs_rq to the first cfs_rq whose h_load is from this
+ * jiffy (or to the root, whose h_load is its load), then back down
+ * scaling by each group entity's share, as update_cfs_rq_h_load() does.
+ *
+ * Return: @p's load contribution at the root, in load_avg units.
+ */
+static unsigned long sw_task_h_load(struct task_struct *p)
+{
+#ifdef CONFIG_FAIR_GROUP_SCHED
+	struct sched_entity *path[SW_H_LOAD_DEPTH], *se;
+	struct cfs_rq *cfs_rq = p->se.cfs_rq, *top = cfs_rq;
+	unsigned long now = jiffies, h;
+	int n = 0;
+
+	if (READ_ONCE(cfs_rq->last_h_load_update) == now) {
+		h = READ_ONCE(cfs_rq->h_load);
+		goto out;
+	}
+	for (se = p->se.parent; se; se = se->parent) {
+		if (n == SW_H_LOAD_DEPTH) {
+			h = READ_ONCE(cfs_rq->h_load);
+			goto out;
+		}
+		path[n++] = se;
+		top = se->cfs_rq;
+		if (READ_ONCE(top->last_h_load_update) == now)
+			break;
+	}
+	h = se ? READ_ONCE(top->h_load) : READ_ONCE(top->avg.load_avg);
+	while (n--)
+		h = div64_ul(h * READ_ONCE(path[n]->avg.load_avg),
+			     READ_ONCE(path[n]->cfs_rq->avg.load_avg) + 1);
+out:
+	return div64_ul(READ_ONCE(p->se.avg.load_avg) * h,
+			READ_ONCE(cfs_rq->avg.load_avg) + 1);
+#else
+	return READ_ONCE(p->se.avg.load_avg);
+#endif
+}
+
+/**
+ * sw_do_wake_affine() - wake_affine(): pull to the waking CPU or stay near prev
+ * @sd:       the lowest SD_WAKE_AFFINE domain spanning both CPUs
+ * @p:        the wakee
+ * @this_cpu: the waking CPU
+ * @prev_cpu: the wakee's previous CPU
+ * @sync:     the waker is about to sleep
+ *
+ * Return: @this_cpu or @prev_cpu.
+ */
+static int sw_do_wake_affine(struct sched_domain *sd, struct task_struct *p,
+			     int this_cpu, int prev_cpu, bool sync)
+{
+	bool use_idle = READ_ONCE(sw_wa_idle), use_weight = READ_ONCE(sw_wa_weight);
+	enum sw_affine idle_res = SW_AFFINE_NONE, weight_res = SW_AFFINE_NONE;
+	struct rq *this_rq = sw_cpu_rq(this_cpu), *prev_rq = sw_cpu_rq(prev_cpu);
+
+	sw_count(SW_C_affine_attempts);
+
+	if (use_idle) {
+		/* nr_running without delayed-dequeue entities (6.12) */
+		unsigned int nr = READ_ONCE(this_rq->nr_running) -
+				  (READ_ONCE(this_rq->cfs.h_nr_queued) -
+				   READ_ONCE(this_rq->cfs.h_nr_runnable));
+
+		idle_res = sw_affine_idle(sw_available_idle_cpu(this_cpu),
+					  sw_available_idle_cpu(prev_cpu),
+					  sw_cpus_share_cache(this_cpu, prev_cpu),
+					  sync, nr);
+	}
+
+	if (sw_wake_affine_needs_weight(use_idle, idle_res, use_weight)) {
+		struct sw_weight_in in = {
+			.this_load = READ_ONCE(this_rq->cfs.avg.load_avg),
+			.prev_load = READ_ONCE(prev_rq->cfs.avg.load_avg),
+			.current_load = sync ? sw_task_h_load(current) : 0,
+			.task_load = sw_task_h_load(p),
+			.this_capacity = READ_ONCE(this_rq->cpu_capacity),
+			.prev_capacity = READ_ONCE(prev_rq->cpu_capacity),
+			.imbalance_pct = sd->imbalance_pct,
+			.sync = sync,
+			.bias = READ_ONCE(sw_wa_bias),
+		};
+
+		weight_res = sw_affine_weight(&in);
+	}
+
+	if (sw_wake_affine(use_idle, use_weight, idle_res, weight_res) !=
+	    SW_AFFINE_THIS)
+		return prev_cpu;
+	sw_count(SW_C_affine_pulls);
+	return this_cpu;
+}
+
+/**
+ * sw_wake() - the fast path of select_task_rq_fair() for one wakeup
+ * @p:          the wakee
+ * @prev_cpu:   its previous CPU
+ * @wake_flags: WF_* flags, WF_TTWU among them
+ * @cpu:        the waking CPU
+ *
+ * Return: the CPU for @p, or -1 if the kernel's slow path would run.
+ */
+static int sw_wake(struct task_struct *p, int prev_cpu, int wake_flags,
+		   int cpu)
+{
+	bool sync = READ_ONCE(sw_sync) && (wake_flags & WF_SYNC) &&
+		    !(current->flags & PF_EXITING);
+	/* SD_flags and WF_flags share the first nibble */
+	int sd_flag = wake_flags & 0xF, new_cpu = prev_cpu;
+	struct sched_domain *tmp, *affine = NULL, *slow = NULL;
+	int mode = READ_ONCE(sw_wide_mode);
+	unsigned int factor;
+	enum sw_wide wide;
+	bool want_affine;
+
+	sw_record(p);
+	factor = sw_wide_factor(cpu);
+	wide = sw_wake_wide(mode, current->wakee_flips, p->wakee_flips, factor);
+	want_affine = wide == SW_WIDE_NO && cpumask_test_cpu(cpu, p->cpus_ptr);
+
+	rcu_read_lock();
+	for (tmp = rcu_dereference(sw_cpu_rq(cpu)->sd); tmp; tmp = tmp->parent) {
+		if (want_affine && (tmp->flags & SD_WAKE_AFFINE) &&
+		    cpumask_test_cpu(prev_cpu, sched_domain_span(tmp))) {
+			affine = tmp;
+			slow = NULL;	/* wake_affine beats balance flags */
+			break;
+		}
+		if (tmp->flags & sd_flag)
+			slow = tmp;
+		else if (!want_affine)
+			break;
+	}
+	if (slow) {
+		rcu_read_unlock();
+		return -1;
+	}
+
+	if (wide == SW_WIDE_WAKER_MASTER)
+		sw_count(SW_C_wide_waker_master);
+	else if (wide == SW_WIDE_WAKEE_MASTER)
+		sw_count(SW_C_wide_wakee_master);
+	trace_smartwake_wake_wide(current->pid, p->pid, current->wakee_flips,
+				  p->wakee_flips, factor, mode, wide);
+
+	if (affine && cpu != prev_cpu)
+		new_cpu = sw_do_wake_affine(affine, p, cpu, prev_cpu, sync);
+	new_cpu = sw_select_idle_sibling(p, prev_cpu, new_cpu);
+	rcu_read_unlock();
+	return new_cpu;
+}
+
 /**
  * sw_select_task_rq_fair() - the module's select_task_rq_fair()
  * @p:          the task being placed
@@ -34,17 +359,42 @@ static noinline int sw_orig_select(struct task_struct *p, int prev_cpu,
  * @wake_flags: WF_* flags of the caller
  *
  * Called by the redirect with p->pi_lock held and interrupts disabled.
+ * Every answer of the module's path is checked against p->cpus_ptr and
+ * cpu_active_mask; a failing one is replaced by the kernel's answer.
  *
  * Return: the CPU to place @p on.
  */
 int notrace sw_select_task_rq_fair(struct task_struct *p, int prev_cpu,
 				   int wake_flags)
 {
+	struct sw_saved sv;
+	int cpu, new_cpu;
+
 	sw_count(SW_C_select_calls);
-	if (!READ_ONCE(sw_enabled)) {
+	if (!READ_ONCE(sw_enabled) ||
+	    READ_ONCE(sw_policy) != SW_POLICY_SMARTWAKE ||
+	    !(wake_flags & WF_TTWU)) {
 		sw_count(SW_C_passthrough);
 		return sw_orig_select(p, prev_cpu, wake_flags);
 	}
-	sw_count(SW_C_passthrough);
-	return sw_orig_select(p, prev_cpu, wake_flags);
+
+	lockdep_assert_held(&p->pi_lock);
+	sw_count(SW_C_wakeups);
+	cpu = smp_processor_id();
+	if (sw_unmodelled(p, prev_cpu, wake_flags, cpu))
+		return sw_fallback(p, prev_cpu, wake_flags);
+
+	sw_save(&sv, p);
+	new_cpu = sw_wake(p, prev_cpu, wake_flags, cpu);
+	if (new_cpu < 0) {
+		sw_restore(&sv, p);
+		return sw_fallback(p, prev_cpu, wake_flags);
+	}
+	if ((unsigned int)new_cpu >= nr_cpu_ids ||
+	    !cpumask_test_cpu(new_cpu, p->cpus_ptr) || !cpu_active(new_cpu)) {
+		sw_restore(&sv, p);
+		sw_count(SW_C_invariant_violations);
+		return sw_orig_select(p, prev_cpu, wake_flags);
+	}
+	return new_cpu;
 }

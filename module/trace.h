@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * smartwake trace events, under /sys/kernel/tracing/events/smartwake/.
+ * trace.c defines CREATE_TRACE_POINTS; everyone else just includes this.
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM smartwake
+
+#if !defined(_SMARTWAKE_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _SMARTWAKE_TRACE_H
+
+#include <linux/tracepoint.h>
+
+/*
+ * One wake_wide() decision. mode and result are the numeric values of
+ * enum sw_wide_mode and enum sw_wide (printed by name).
+ */
+TRACE_EVENT(smartwake_wake_wide,
+
+	TP_PROTO(pid_t waker, pid_t wakee, unsigned int waker_flips,
+		 unsigned int wakee_flips, unsigned int factor, int mode,
+		 int result),
+
+	TP_ARGS(waker, wakee, waker_flips, wakee_flips, factor, mode, result),
+
+	TP_STRUCT__entry(
+		__field(pid_t, waker)
+		__field(pid_t, wakee)
+		__field(unsigned int, waker_flips)
+		__field(unsigned int, wakee_flips)
+		__field(unsigned int, factor)
+		__field(int, mode)
+		__field(int, result)
+	),
+
+	TP_fast_assign(
+		__entry->waker = waker;
+		__entry->wakee = wakee;
+		__entry->waker_flips = waker_flips;
+		__entry->wakee_flips = wakee_flips;
+		__entry->factor = factor;
+		__entry->mode = mode;
+		__entry->result = result;
+	),
+
+	TP_printk("waker=%d wakee=%d waker_flips=%u wakee_flips=%u factor=%u mode=%s result=%s",
+		  __entry->waker, __entry->wakee, __entry->waker_flips,
+		  __entry->wakee_flips, __entry->factor,
+		  __print_symbolic(__entry->mode,
+				   { 0, "off" }, { 1, "v2013" }, { 2, "mainline" }),
+		  __print_symbolic(__entry->result, { 0, "no" },
+				   { 1, "waker-master" }, { 2, "wakee-master" }))
+);
+
+/*
+ * One select_idle_sibling() answer. how is enum sw_sis_how; scanned
+ * counts the CPUs a domain scan examined (0 for the fast paths).
+ */
+TRACE_EVENT(smartwake_select_idle,
+
+	TP_PROTO(pid_t pid, int prev, int target, int result, int how,
+		 unsigned int scanned),
+
+	TP_ARGS(pid, prev, target, result, how, scanned),
+
+	TP_STRUCT__entry(
+		__field(pid_t, pid)
+		__field(int, prev)
+		__field(int, target)
+		__field(int, result)
+		__field(int, how)
+		__field(unsigned int, scanned)
+	),
+
+	TP_fast_assign(
+		__entry->pid = pid;
+		__entry->prev = prev;
+		__entry->target = target;
+		__entry->result = result;
+		__entry->how = how;
+		__entry->scanned = scanned;
+	),
+
+	TP_printk("pid=%d prev=%d target=%d result=%d how=%s scanned=%u",
+		  __entry->pid, __entry->prev, __entry->target,
+		  __entry->result,
+		  __print_symbolic(__entry->how, { 0, "none" },
+				   { 1, "fast-target" }, { 2, "fast-prev" },
+				   { 3, "fast-recent" }, { 4, "scan" }),
+		  __entry->scanned)
+);
+
+#endif /* _SMARTWAKE_TRACE_H */
+
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE trace
+#include <trace/define_trace.h>
