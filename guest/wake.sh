@@ -199,6 +199,34 @@ for i in 1 2 3; do
 done
 echo "  throughput pipe -p 2: smartwake $TS stock $TK ops/s (sum of 3), ratio smartwake/stock $(calc "$TS / ($TK + 0.000001)")"
 
+# ---- CPU hotplug with the filter on ------------------------------------------
+# Offline the first CPU of the last LLC (when it is not CPU 0): the LLC's
+# sd_llc_id moves to the next CPU, and the overloaded masks must follow.
+HP=$(cat /sys/devices/system/cpu/cpu$LAST/cache/index3/shared_cpu_list 2>/dev/null)
+HP=${HP%%[-,]*}
+[ -n "$HP" ] && [ "$HP" -gt 0 ] 2>/dev/null || HP=$LAST
+if [ -w /sys/devices/system/cpu/cpu$HP/online ]; then
+	set_knob sis_filter 1
+	reset_stats
+	wakeload msg --pipes -g 2 -s 2 -r 2 --hog $NHOG --hog-cpus "$HOGCPUS" -t 4 >/dev/null 2>&1 &
+	WL=$!
+	HPF=0
+	for r in 1 2 3; do
+		sleep 0.4
+		echo 0 >/sys/devices/system/cpu/cpu$HP/online || HPF=$((HPF + 1))
+		sleep 0.4
+		echo 1 >/sys/devices/system/cpu/cpu$HP/online || HPF=$((HPF + 1))
+	done
+	wait $WL
+	set_knob sis_filter 0
+	echo "  hotplug of CPU $HP: wakeups $(stat wakeups) skipped $(stat sis_overloaded_skipped) fallback $(stat fallback_original)"
+	check "CPU $HP offline/online 3 times under load" eq "$HPF" 0
+	check "hotplug: invariant_violations == 0" zero_violations
+	check "hotplug: kernel log clean" dmesg_clean
+else
+	echo "  CPU $HP cannot be offlined here; hotplug part skipped"
+fi
+
 # ---- flip every knob while a load runs ---------------------------------------
 reset_stats
 wakeload msg --pipes -g 2 -s 2 -r 2 -t 4 >/dev/null 2>&1 &
@@ -277,6 +305,13 @@ echo >$TR/trace
 
 # ---- unload ---------------------------------------------------------------------
 cat $SW_DBG/stats
+# debug kernel: nothing the module allocated may be unreferenced
+KML=/sys/kernel/debug/kmemleak
+if [ -w $KML ]; then
+	echo scan >$KML
+	echo scan >$KML
+	check "kmemleak: no leak from smartwake" eval "! grep -q smartwake $KML"
+fi
 check "invariant_violations == 0 at the end" zero_violations
 check "rmmod" rmmod smartwake
 check "hook gone from enabled_functions" eval '! hooked select_task_rq_fair'

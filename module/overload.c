@@ -26,7 +26,7 @@
 #include "sched.h"
 #include "sw.h"
 
-/* indexed by sd_llc_id; NULL for impossible CPU ids */
+/* indexed by sd_llc_id, a mask for every possible CPU id */
 static cpumask_var_t *sw_llc_masks;
 /* the mask index where each CPU's bit may be set, -1 for none */
 static DEFINE_PER_CPU(int, sw_mask_llc) = -1;
@@ -34,7 +34,7 @@ static bool sw_probe_on;
 
 const struct cpumask *sw_llc_overloaded_mask(int llc_id)
 {
-	if (!sw_llc_masks || llc_id < 0 || llc_id >= nr_cpu_ids)
+	if (!sw_llc_masks || (unsigned int)llc_id >= nr_cpu_ids)
 		return NULL;
 	return sw_llc_masks[llc_id];
 }
@@ -50,9 +50,10 @@ static void sw_overload_update(int cpu, unsigned int nr, unsigned int idle)
 	bool over = sw_cpu_overloaded(nr, idle);
 	struct cpumask *m;
 
-	if (id < 0 || id >= nr_cpu_ids || !sw_llc_masks[id])
+	/* ids are CPU numbers: every possible one has a mask */
+	if ((unsigned int)id >= nr_cpu_ids)
 		return;
-	if (old != id && old >= 0 && sw_llc_masks[old])
+	if (old != id && (unsigned int)old < nr_cpu_ids)
 		cpumask_clear_cpu(cpu, sw_llc_masks[old]);
 	per_cpu(sw_mask_llc, cpu) = id;
 
