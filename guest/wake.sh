@@ -274,6 +274,7 @@ done
 for k in enabled wa_idle wa_weight wa_bias sync sis_filter sis_sched_idle; do
 	check "$k rejects 2" bad_write $k '2\n'
 	check "$k rejects +1" bad_write $k '+1\n'
+	check "$k rejects 01" bad_write $k '01\n'
 done
 check "policy rejects a number" bad_write policy '1\n'
 check "decay rejects a number" bad_write decay '2\n'
@@ -282,6 +283,7 @@ check "factor rejects 0" bad_write factor '0\n'
 check "factor rejects 1025" bad_write factor '1025\n'
 check "factor rejects the word fixed" bad_write factor 'fixed\n'
 check "factor rejects hex" bad_write factor '0x10\n'
+check "factor rejects a leading zero" bad_write factor '012\n'
 check "factor accepts N and shows it" \
 	eval 'set_knob factor 12 && [ "$(knob factor)" = 12 ]'
 set_knob factor llc

@@ -3,10 +3,11 @@
  * Run-time knobs: one table, one debugfs file per row, one strict parser.
  *
  * A write is accepted only if it is exactly a name from the row's list or a
- * decimal number in the row's range, optionally followed by one newline (as
- * echo writes it). Anything else (empty, whitespace, signs, hex, trailing
- * garbage, NUL bytes, writes at an offset, overlong writes) returns -EINVAL
- * and leaves the value unchanged.
+ * decimal number in the row's range without leading zeros, optionally
+ * followed by one newline (as echo writes it). Anything else (empty,
+ * whitespace, signs, hex, leading zeros, trailing garbage, NUL bytes,
+ * writes at an offset, overlong writes) returns -EINVAL and leaves the
+ * value unchanged.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -96,6 +97,9 @@ static int sw_parse_number(const char *s, size_t len, int *out)
 	for (i = 0; i < len; i++)
 		if (!isdigit(s[i]))
 			return -EINVAL;
+	/* canonical form only: "0" but not "00" or "01" */
+	if (len > 1 && s[0] == '0')
+		return -EINVAL;
 	memcpy(tmp, s, len);
 	tmp[len] = '\0';
 	/* kstrtoint reports overflow as -ERANGE; all bad input is -EINVAL. */
