@@ -62,6 +62,7 @@
 #define MAX_RUNS	1000
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define __printf(a, b)	__attribute__((format(printf, a, b)))
 
 static const char *dbg_dir = DEF_DEBUGFS;
 static bool dbg_dir_from_env;
@@ -69,7 +70,7 @@ static const char *features_path = DEF_FEATURES;
 
 /* ---- messages ------------------------------------------------------------ */
 
-static void __attribute__((format(printf, 1, 2))) err(const char *fmt, ...)
+static void __printf(1, 2) err(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -226,8 +227,7 @@ static void usage_cmd(const char *cmd, FILE *f)
 }
 
 /* Report a usage error for @cmd, point at its help, return EXIT_USAGE. */
-static int __attribute__((format(printf, 2, 3)))
-bad_usage(const char *cmd, const char *fmt, ...)
+static int __printf(2, 3) bad_usage(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -479,7 +479,7 @@ static bool knob_accepts(const struct knob *k, const char *val)
 		return true;	/* not listed: the kernel decides */
 	if (!*val)
 		return false;
-	strcpy(list, k->accepted);
+	snprintf(list, sizeof(list), "%s", k->accepted);
 	for (alt = strtok_r(list, "|", &save); alt;
 	     alt = strtok_r(NULL, "|", &save)) {
 		char *dots = strstr(alt, "..");
@@ -823,11 +823,16 @@ static int cmd_set(int argc, char **argv)
 			return EXIT_RUNTIME;
 		}
 	}
-	for (i = 0; i < nr_targets; i++)
-		if (strcmp(targets[i].orig, targets[i].cur))
+	for (i = 0; i < nr_targets; i++) {
+		struct target *t = &targets[i];
+
+		if (strcmp(t->orig, t->cur))
 			printf("%s (was %s)\n",
-			       target_desc(&targets[i], targets[i].cur, d,
-					   sizeof(d)), targets[i].orig);
+			       target_desc(t, t->cur, d, sizeof(d)), t->orig);
+		else
+			printf("%s (unchanged)\n",
+			       target_desc(t, t->cur, d, sizeof(d)));
+	}
 	return EXIT_OK;
 }
 
@@ -1819,6 +1824,9 @@ static int cmd_ab(int argc, char **argv)
 			}
 			if (unit_opt)
 				snprintf(u, sizeof(u), "%s", unit_opt);
+			for (j = 0; u[j]; j++)	/* keep the CSV a CSV */
+				if (u[j] == ',' || u[j] == '"')
+					u[j] = ';';
 			if (!*unit)
 				snprintf(unit, sizeof(unit), "%s", u);
 			s->fig[s->runs++] = v;
