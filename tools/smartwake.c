@@ -468,8 +468,9 @@ static bool parse_long(const char *s, long *out)
 /*
  * Does @val match one alternative of @k's accepted list? Names match
  * exactly; a "min..max" alternative takes an unsigned decimal in range
- * (the module's parser takes no signs, spaces or hex). The module also
- * limits a write to 31 bytes; that transport detail is left to it.
+ * (no signs, spaces or hex). The module's finer rules for the bytes of a
+ * write (numbers in canonical form, at most 31 bytes) are left to it: a
+ * write it refuses is undone like any other failed write.
  */
 static bool knob_accepts(const struct knob *k, const char *val)
 {
