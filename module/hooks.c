@@ -12,6 +12,7 @@
 
 #include <linux/ftrace.h>
 #include <linux/module.h>
+#include <linux/rcupdate.h>
 #include <linux/seq_file.h>
 #include "sw.h"
 
@@ -25,11 +26,25 @@ static void notrace sw_redirect(unsigned long ip, unsigned long parent_ip,
 						    (unsigned long)h->replacement);
 }
 
-static struct sw_hook sw_hooks[] = {
-	{
+static struct sw_hook sw_hooks[SW_NR_HOOKS] = {
+	[SW_HOOK_SELECT] = {
 		.name = "select_task_rq_fair",
 		.target = &sw_sym_select_task_rq_fair,
 		.replacement = sw_select_task_rq_fair,
+	},
+	/* ttwu_queue=lock: answer "do not queue" (ttwu.c) */
+	[SW_HOOK_TTWU] = {
+		.name = "ttwu_queue_wakelist",
+		.target = &sw_sym_ttwu_queue_wakelist,
+		.replacement = sw_ttwu_never_queue,
+		.on_demand = true,
+	},
+	/* numa_retry != off: runs before the kernel's retry gate (numa.c) */
+	[SW_HOOK_NUMA_FAULT] = {
+		.name = "task_numa_fault",
+		.target = &sw_sym_task_numa_fault,
+		.observe = sw_numa_fault_pre,
+		.on_demand = true,
 	},
 };
 
@@ -68,7 +83,7 @@ static int sw_hook_do(struct sw_hook *h)
 	ret = register_ftrace_function(&h->ops);
 	if (ret) {
 		if (ret == -EBUSY)
-			pr_err("%s is already modified by another ftrace user (livepatch?); not loading\n",
+			pr_err("%s is already modified by another ftrace user (livepatch?)\n",
 			       h->name);
 		else
 			pr_err("cannot hook %s: %d\n", h->name, ret);
@@ -89,6 +104,8 @@ int sw_hooks_enable(void)
 	int i, ret;
 
 	for (i = 0; i < ARRAY_SIZE(sw_hooks); i++) {
+		if (sw_hooks[i].on_demand)
+			continue;
 		ret = sw_hook_do(&sw_hooks[i]);
 		if (ret) {
 			while (--i >= 0)
@@ -111,6 +128,30 @@ void sw_hooks_disable(void)
 
 	for (i = ARRAY_SIZE(sw_hooks) - 1; i >= 0; i--)
 		sw_hook_undo(&sw_hooks[i]);
+}
+
+/**
+ * sw_hook_set() - install or remove an on-demand hook
+ * @id: which hook
+ * @on: install (true) or remove (false)
+ *
+ * Called from knob writes, under the knob lock. Removing waits for CPUs
+ * still inside a replacement, as on unload.
+ *
+ * Return: 0, or the error from installing (e.g. -EBUSY when another
+ * ftrace user already redirects the function).
+ */
+int sw_hook_set(enum sw_hook_id id, bool on)
+{
+	struct sw_hook *h = &sw_hooks[id];
+
+	if (on == h->registered)
+		return 0;
+	if (on)
+		return sw_hook_do(h);
+	sw_hook_undo(h);
+	synchronize_rcu();
+	return 0;
 }
 
 int sw_hooks_show(struct seq_file *m)

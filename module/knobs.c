@@ -84,6 +84,18 @@ static const struct sw_knob sw_knobs[] = {
 		     "2022 SIS filter: skip overloaded CPUs in the LLC scan"),
 	SW_BOOL_KNOB("sis_sched_idle", sw_sis_sched_idle,
 		     "CPUs running only SCHED_IDLE tasks count as idle (mainline)"),
+	{
+		.name = "ttwu_queue", .val = &sw_ttwu_queue,
+		.names = sw_ttwu_mode_names, .nr_names = SW_TTWU_NR,
+		.apply = sw_ttwu_apply,
+		.help = "remote wakeups: stock (kernel decides) or lock (never queue by IPI)",
+	},
+	{
+		.name = "numa_retry", .val = &sw_numa_retry,
+		.names = sw_numa_retry_names, .nr_names = SW_NUMA_NR,
+		.apply = sw_numa_apply,
+		.help = "2018 NUMA retry backoff after wake_affine: off, as-merged, corrected",
+	},
 };
 
 /* Serialises writers so an apply() callback sees a stable old value. */

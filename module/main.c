@@ -30,9 +30,12 @@ static int __init sw_init(void)
 	ret = sw_overload_init();
 	if (ret)
 		goto err_sis;
-	ret = sw_debugfs_init();
+	ret = sw_ttwu_init();
 	if (ret)
 		goto err_overload;
+	ret = sw_debugfs_init();
+	if (ret)
+		goto err_ttwu;
 	ret = sw_hooks_enable();
 	if (ret)
 		goto err_debugfs;
@@ -41,6 +44,8 @@ static int __init sw_init(void)
 
 err_debugfs:
 	sw_debugfs_exit();
+err_ttwu:
+	sw_ttwu_exit();
 err_overload:
 	sw_overload_stop();
 	tracepoint_synchronize_unregister();
@@ -54,6 +59,7 @@ static void __exit sw_exit(void)
 {
 	sw_debugfs_exit();
 	sw_hooks_disable();
+	sw_ttwu_exit();
 	sw_overload_stop();
 	/* no probe call still running... */
 	tracepoint_synchronize_unregister();

@@ -7,18 +7,17 @@
 #include <linux/percpu.h>
 #include <linux/seq_file.h>
 #include <linux/string.h>
+#include <linux/stringify.h>
 #include "sw.h"
 
 DEFINE_PER_CPU(struct sw_pcpu_stats, sw_stats);
 
-#define SW_COUNTER_STR(n) #n
-#define SW_COUNTER_NAME(n) SW_COUNTER_STR(n),
+#define SW_COUNTER(name) __stringify(name),
 static const char * const sw_counter_names[SW_NR_COUNTERS] = {
-	SW_COUNTERS(SW_COUNTER_NAME)
+#include "counters.h"
 };
 
-#undef SW_COUNTER_NAME
-#undef SW_COUNTER_STR
+#undef SW_COUNTER
 
 const char *sw_counter_name(enum sw_counter c)
 {

@@ -20,32 +20,15 @@
 #include <smartwake/policy.h>
 
 /* ---- counters (stats.c) ------------------------------------------------
- * One X-macro list: the enum, the names printed in "stats" and the reset
- * all come from it. Names carry no units: they are event counts.
+ * counters.h lists them once; the enum and the names come from it.
  */
-#define SW_COUNTERS(C)							\
-	C(select_calls)		/* select_task_rq_fair entries seen */	\
-	C(passthrough)		/* handed to the original by design */	\
-	C(wakeups)		/* WF_TTWU calls seen in smartwake mode */ \
-	C(wide_waker_master)	/* wake_wide: wide, waker has the flips */ \
-	C(wide_wakee_master)	/* wake_wide: wide, wakee has the flips */ \
-	C(affine_attempts)	/* wake_affine() evaluated */		\
-	C(affine_pulls)		/* ...and it chose the waking CPU */	\
-	C(sis_calls)		/* select_idle_sibling() runs */	\
-	C(sis_fast_target)	/* answered by an idle target */	\
-	C(sis_fast_prev)	/* answered by prev (idle or kthread) */ \
-	C(sis_fast_recent)	/* answered by recent_used_cpu */	\
-	C(sis_domain_scans)	/* fell through to the LLC scan */	\
-	C(sis_cpus_scanned)	/* CPUs examined by those scans */	\
-	C(sis_idle_found)	/* scans that found a CPU */		\
-	C(sis_scan_failed)	/* calls that found no idle CPU */	\
-	C(sis_overloaded_skipped) /* CPUs the 2022 filter removed */	\
-	C(fallback_original)	/* a wakeup the module left to the kernel */ \
-	C(invariant_violations)	/* module answer not allowed/active */
+#define SW_COUNTER(name) SW_C_##name,
+enum sw_counter {
+#include "counters.h"
+	SW_NR_COUNTERS
+};
 
-#define SW_COUNTER_ENUM(n) SW_C_##n,
-enum sw_counter { SW_COUNTERS(SW_COUNTER_ENUM) SW_NR_COUNTERS };
-#undef SW_COUNTER_ENUM
+#undef SW_COUNTER
 
 struct sw_pcpu_stats {
 	u64 c[SW_NR_COUNTERS];
@@ -134,6 +117,10 @@ extern unsigned long sw_sym_sched_cluster_active;	/* optional key */
 extern unsigned long sw_sym_sched_energy_present;	/* optional key */
 extern unsigned long sw_sym_sysctl_sched_features;	/* optional */
 extern unsigned long sw_sym_sched_core_enabled;	/* CONFIG_SCHED_CORE only */
+extern unsigned long sw_sym_ttwu_queue_wakelist;
+extern unsigned long sw_sym_task_numa_fault;
+extern unsigned long sw_sym_sched_numa_balancing;	/* static key */
+extern unsigned long sw_sym_sysctl_numa_balancing_scan_delay; /* unsigned int */
 
 int sw_symbols_resolve(void);
 
@@ -144,10 +131,15 @@ struct sw_hook {
 	void *replacement;		/* redirect target, or NULL */
 	ftrace_func_t observe;		/* pre-handler when not redirecting */
 	struct ftrace_ops ops;
+	bool on_demand;			/* installed by a knob, not at load */
 	bool filtered, registered;
 };
 
+/* Hooks installed on demand by a knob rather than at load. */
+enum sw_hook_id { SW_HOOK_SELECT, SW_HOOK_TTWU, SW_HOOK_NUMA_FAULT, SW_NR_HOOKS };
+
 int sw_hooks_enable(void);
+int sw_hook_set(enum sw_hook_id id, bool on);
 void sw_hooks_disable(void);
 int sw_hooks_show(struct seq_file *m);
 
@@ -276,5 +268,21 @@ static inline bool sw_cpus_share_resources(int a, int b)
 }
 
 #endif /* _KERNEL_SCHED_SCHED_H */
+
+/* ---- remote wakeup queueing (ttwu.c) ---------------------------------- */
+enum sw_ttwu_mode { SW_TTWU_STOCK, SW_TTWU_LOCK, SW_TTWU_NR };
+extern const char * const sw_ttwu_mode_names[SW_TTWU_NR];
+extern int sw_ttwu_queue;
+bool sw_ttwu_never_queue(struct task_struct *p, int cpu, int wake_flags);
+int sw_ttwu_apply(const struct sw_knob *k, int old, int new);
+int sw_ttwu_init(void);
+void sw_ttwu_exit(void);
+
+/* ---- NUMA retry after wake_affine (numa.c) ------------------------------ */
+extern int sw_numa_retry;
+void sw_numa_wake_affine(struct task_struct *p, int prev_cpu, int target);
+void sw_numa_fault_pre(unsigned long ip, unsigned long parent_ip,
+		       struct ftrace_ops *op, struct ftrace_regs *fregs);
+int sw_numa_apply(const struct sw_knob *k, int old, int new);
 
 #endif /* _SMARTWAKE_SW_H */

@@ -23,6 +23,10 @@ unsigned long sw_sym_sched_cluster_active;
 unsigned long sw_sym_sched_energy_present;
 unsigned long sw_sym_sysctl_sched_features;
 unsigned long sw_sym_sched_core_enabled;
+unsigned long sw_sym_ttwu_queue_wakelist;
+unsigned long sw_sym_task_numa_fault;
+unsigned long sw_sym_sched_numa_balancing;
+unsigned long sw_sym_sysctl_numa_balancing_scan_delay;
 
 /*
  * Optional symbols are absent when their kernel feature is compiled out:
@@ -41,6 +45,10 @@ static const struct sw_symbol sw_symbols[] = {
 	{ "sd_share_id", &sw_sym_sd_share_id },
 	{ "sd_llc_shared", &sw_sym_sd_llc_shared },
 	{ "sched_asym_cpucapacity", &sw_sym_sched_asym_cpucapacity },
+	{ "ttwu_queue_wakelist", &sw_sym_ttwu_queue_wakelist },
+	{ "task_numa_fault", &sw_sym_task_numa_fault },
+	{ "sched_numa_balancing", &sw_sym_sched_numa_balancing },
+	{ "sysctl_numa_balancing_scan_delay", &sw_sym_sysctl_numa_balancing_scan_delay },
 	{ "sched_cluster_active", &sw_sym_sched_cluster_active, true },
 	{ "sched_energy_present", &sw_sym_sched_energy_present, true },
 	{ "sysctl_sched_features", &sw_sym_sysctl_sched_features, true },

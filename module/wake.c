@@ -290,6 +290,7 @@ static int sw_do_wake_affine(struct sched_domain *sd, struct task_struct *p,
 	    SW_AFFINE_THIS)
 		return prev_cpu;
 	sw_count(SW_C_affine_pulls);
+	sw_numa_wake_affine(p, prev_cpu, this_cpu);
 	return this_cpu;
 }
 

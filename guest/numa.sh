@@ -1,0 +1,60 @@
+# NUMA retry after wake_affine (2018): numa_retry off / as-merged /
+# corrected on two NUMA nodes, with memory placed on the other node than
+# the tasks' CPUs so NUMA balancing wants to move them.
+# Usage: numa.sh [SECONDS_PER_RUN]
+. ./lib.sh
+secs=${1:-6}
+NB=/sys/kernel/debug/sched/numa_balancing
+if [ ! -e /sys/devices/system/node/node1 ]; then
+	echo "needs two NUMA nodes (guest-run.sh --topo numa2)"
+	not_ok "two NUMA nodes present"
+	summary
+	exit 1
+fi
+n0=$(cat /sys/devices/system/node/node0/cpulist)
+n1=$(cat /sys/devices/system/node/node1/cpulist)
+echo 1 >/proc/sys/kernel/numa_balancing
+# Scan early and often, so a few seconds of emulated time see many faults.
+echo 50 >$NB/scan_delay_ms
+echo 50 >$NB/scan_period_min_ms
+echo 200 >$NB/scan_period_max_ms
+check "insmod" sw_insmod
+check "numa_retry defaults to off" eq "$(knob numa_retry)" off
+set_knob policy smartwake
+
+vm() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
+run() {
+	set_knob numa_retry "$1"
+	echo 1 >$SW_DBG/reset
+	f0=$(vm numa_hint_faults) m0=$(vm numa_pages_migrated)
+	# Memory written on node 1, then worked on from node 0; plus a 1:N
+	# load spread over both nodes so affine wakeups cross nodes.
+	numatouch -t "$secs" -m 32 -n 2 --alloc-cpus "$n1" --cpus "$n0" >/dev/null &
+	t=$!
+	wakeload disp -d 2 -w 6 -t "$secs" >/dev/null
+	wait $t
+	eval "def_$2=$(stat numa_retry_deferred) allow_$2=$(stat numa_retry_allowed)"
+	printf '  %-10s faults_seen %6s deferred %6s allowed %6s backoff_set %5s | vmstat numa_hint_faults +%s numa_pages_migrated +%s\n' \
+		"$1" "$(stat numa_faults_seen)" "$(stat numa_retry_deferred)" \
+		"$(stat numa_retry_allowed)" "$(stat numa_backoff_set)" \
+		"$(($(vm numa_hint_faults) - f0))" "$(($(vm numa_pages_migrated) - m0))"
+}
+run off off
+run as-merged merged
+run corrected corr
+check "off defers nothing" eq "$def_off" 0
+check "as-merged defers retries" gt "$def_merged" 0
+check "as-merged lets no due retry through" eq "$allow_merged" 0
+echo "  deferred: as-merged $def_merged, corrected $def_corr"
+check "as-merged defers far more than corrected (>= 3x)" \
+	eval '[ "$def_merged" -ge $((3 * def_corr + 10)) ]'
+check "corrected allows retries" gt "$allow_corr" 0
+check "the fault hook is installed while numa_retry != off" hooked task_numa_fault
+set_knob numa_retry off
+check "...and removed with off" eval '! hooked task_numa_fault'
+for bad in 'as_merged' 'Off' 'corrected ' '1'; do
+	check "numa_retry refuses '$bad'" bad_write numa_retry "$bad"
+done
+check "rmmod" rmmod smartwake
+check "kernel log clean" dmesg_clean
+summary

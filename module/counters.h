@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * smartwake's counters, one line each: the enum in sw.h and the names in
+ * "stats" are both generated from this list (no include guard: it is
+ * included with different SW_COUNTER() definitions). Names are plain
+ * event counts, no units.
+ */
+SW_COUNTER(select_calls)		/* select_task_rq_fair entries seen */
+SW_COUNTER(passthrough)			/* handed to the original by design */
+SW_COUNTER(wakeups)			/* WF_TTWU calls seen in smartwake mode */
+SW_COUNTER(wide_waker_master)		/* wake_wide: wide, waker has the flips */
+SW_COUNTER(wide_wakee_master)		/* wake_wide: wide, wakee has the flips */
+SW_COUNTER(affine_attempts)		/* wake_affine() evaluated */
+SW_COUNTER(affine_pulls)		/* ...and it chose the waking CPU */
+SW_COUNTER(sis_calls)			/* select_idle_sibling() runs */
+SW_COUNTER(sis_fast_target)		/* answered by an idle target */
+SW_COUNTER(sis_fast_prev)		/* answered by prev (idle or kthread) */
+SW_COUNTER(sis_fast_recent)		/* answered by recent_used_cpu */
+SW_COUNTER(sis_domain_scans)		/* fell through to the LLC scan */
+SW_COUNTER(sis_cpus_scanned)		/* CPUs examined by those scans */
+SW_COUNTER(sis_idle_found)		/* scans that found a CPU */
+SW_COUNTER(sis_scan_failed)		/* calls that found no idle CPU */
+SW_COUNTER(sis_overloaded_skipped)	/* CPUs the 2022 filter removed */
+SW_COUNTER(fallback_original)		/* a wakeup the module left to the kernel */
+SW_COUNTER(invariant_violations)	/* module answer not allowed/active */
+SW_COUNTER(ttwu_wakelist_calls)		/* ttwu_queue_wakelist() calls (kretprobe) */
+SW_COUNTER(ttwu_queued_same_llc)	/* ...queued by IPI, waker and target share the LLC */
+SW_COUNTER(ttwu_queued_cross_llc)	/* ...queued by IPI, different LLCs */
+SW_COUNTER(ttwu_not_queued)		/* ...not queued: remote-lock (or local) path */
+SW_COUNTER(ttwu_forced_lock)		/* ttwu_queue=lock answered "do not queue" */
+SW_COUNTER(numa_backoff_set)		/* 2018 backoff set after an affine cross-node pull */
+SW_COUNTER(numa_faults_seen)		/* task_numa_fault() calls with statistics (mode != off) */
+SW_COUNTER(numa_retry_deferred)		/* placement retries deferred by numa_retry */
+SW_COUNTER(numa_retry_allowed)		/* placement retries let through */

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Remote wakeup queueing (the 2012 TTWU_QUEUE / IPI thread).
+ *
+ * ttwu_queue_wakelist() decides whether a remote wakeup is queued on the
+ * target CPU's wake list and finished there after an IPI (returns true), or
+ * done by the waker under the remote runqueue lock (returns false).
+ *
+ * Counting: a kretprobe sees every call's target CPU and its result. The
+ * function is static and its address is never taken, so with IBT the
+ * module must not call it: the kretprobe needs no call.
+ *
+ * Switching: ttwu_queue=lock redirects the function, while the knob says
+ * so, to sw_ttwu_never_queue(), which returns false: the kernel then takes
+ * the remote-lock path exactly as with its own NO_TTWU_QUEUE feature.
+ * Forcing the queue path where the kernel would not is not offered: it
+ * would need __ttwu_queue_wakelist(), which cannot be called (IBT) and is
+ * too involved to carry a copy of.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kprobes.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/smp.h>
+#include "sw.h"
+
+int sw_ttwu_queue;	/* enum sw_ttwu_mode */
+
+const char * const sw_ttwu_mode_names[SW_TTWU_NR] = {
+	[SW_TTWU_STOCK] = "stock",
+	[SW_TTWU_LOCK] = "lock",
+};
+
+/* cpus_share_cache() is static inline in the kernel: same LLC id. */
+static bool sw_share_llc(int a, int b)
+{
+	return a == b ||
+	       *per_cpu_ptr((int __percpu *)sw_sym_sd_llc_id, a) ==
+	       *per_cpu_ptr((int __percpu *)sw_sym_sd_llc_id, b);
+}
+
+static int sw_ttwu_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	/* ttwu_queue_wakelist(p, cpu, wake_flags): cpu is the 2nd argument. */
+	*(int *)ri->data = (int)regs_get_kernel_argument(regs, 1);
+	return 0;
+}
+
+static int sw_ttwu_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	int cpu = *(int *)ri->data;
+
+	sw_count(SW_C_ttwu_wakelist_calls);
+	if (!(regs_return_value(regs) & 0xff))
+		sw_count(SW_C_ttwu_not_queued);
+	else if (sw_share_llc(smp_processor_id(), cpu))
+		sw_count(SW_C_ttwu_queued_same_llc);
+	else
+		sw_count(SW_C_ttwu_queued_cross_llc);
+	return 0;
+}
+
+static struct kretprobe sw_ttwu_krp = {
+	.kp.symbol_name = "ttwu_queue_wakelist",
+	.entry_handler = sw_ttwu_entry,
+	.handler = sw_ttwu_ret,
+	.data_size = sizeof(int),
+};
+
+/**
+ * sw_ttwu_never_queue() - replacement of ttwu_queue_wakelist() for "lock"
+ * @p:          the task being woken
+ * @cpu:        its target CPU
+ * @wake_flags: WF_* flags
+ *
+ * Return: false, so the caller activates @p under the remote rq lock.
+ */
+bool notrace sw_ttwu_never_queue(struct task_struct *p, int cpu, int wake_flags)
+{
+	sw_count(SW_C_ttwu_forced_lock);
+	return false;
+}
+
+/* Knob apply: the redirect is installed only while ttwu_queue=lock. */
+int sw_ttwu_apply(const struct sw_knob *k, int old, int new)
+{
+	if (old == new)
+		return 0;
+	return sw_hook_set(SW_HOOK_TTWU, new == SW_TTWU_LOCK);
+}
+
+int sw_ttwu_init(void)
+{
+	int ret = register_kretprobe(&sw_ttwu_krp);
+
+	if (ret)
+		pr_err("cannot probe ttwu_queue_wakelist: %d\n", ret);
+	return ret;
+}
+
+/* Also reached on load failure after a successful init. */
+void sw_ttwu_exit(void)
+{
+	unregister_kretprobe(&sw_ttwu_krp);
+	if (sw_ttwu_krp.nmissed)
+		pr_info("ttwu kretprobe missed %d calls\n", sw_ttwu_krp.nmissed);
+}
