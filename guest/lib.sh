@@ -40,6 +40,16 @@ dmesg_clean() {
 }
 # hooked: the ftrace hook on select_task_rq_fair is live
 hooked() { grep -q "^$1" /sys/kernel/tracing/enabled_functions; }
+# kmemleak_mark / kmemleak_new: on the debug kernel, forget the objects
+# known so far, then count unreferenced objects that appeared since.
+KML=/sys/kernel/debug/kmemleak
+kmemleak_mark() { [ -w $KML ] && echo clear >$KML; }
+kmemleak_new() {
+	[ -w $KML ] || { echo 0; return; }
+	echo scan >$KML
+	echo scan >$KML
+	grep -c 'unreferenced object' $KML
+}
 sw_insmod() { insmod /lib/smartwake/smartwake.ko "$@"; }
 summary() {
 	echo "$SW_PASS passed, $SW_FAIL failed"

@@ -46,6 +46,7 @@ fi
 sw_insmod
 knobs=$(knob_names)
 rmmod smartwake
+kmemleak_mark
 all_loads_start
 fails=0
 i=0
@@ -67,6 +68,11 @@ all_loads_stop
 check "$cycles insmod/rmmod cycles under load with knob flips" eq "$fails" 0
 check "no hook left after the cycles" \
 	eval '! grep -q smartwake /sys/kernel/tracing/enabled_functions'
+if [ -w $KML ]; then
+	leaks=$(kmemleak_new)
+	[ "$leaks" -eq 0 ] || cat $KML
+	check "kmemleak: no unreferenced object after the cycles" eq "$leaks" 0
+fi
 
 # ---- knob fuzzing ------------------------------------------------------------
 sw_insmod

@@ -85,8 +85,7 @@ void sw_numa_wake_affine(struct task_struct *p, int prev_cpu, int target)
  * Mirrors the kernel's early returns that matter (no mm, no statistics).
  */
 void notrace sw_numa_fault_pre(unsigned long ip, unsigned long parent_ip,
-				      struct ftrace_ops *op,
-				      struct ftrace_regs *fregs)
+			       struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	struct task_struct *p = current;
 	unsigned long now, stored, interval;
@@ -129,7 +128,9 @@ void notrace sw_numa_fault_pre(unsigned long ip, unsigned long parent_ip,
 /* Knob apply: the fault pre-handler is installed only while not "off". */
 int sw_numa_apply(const struct sw_knob *k, int old, int new)
 {
-	if ((old == SW_NUMA_OFF) == (new == SW_NUMA_OFF))
+	bool on = new != SW_NUMA_OFF, was_on = old != SW_NUMA_OFF;
+
+	if (on == was_on)
 		return 0;
-	return sw_hook_set(SW_HOOK_NUMA_FAULT, new != SW_NUMA_OFF);
+	return sw_hook_set(SW_HOOK_NUMA_FAULT, on);
 }
