@@ -3,7 +3,8 @@
  * smartwake: run-time selectable wakeup-placement heuristics for the fair
  * scheduler of a stock kernel, with counters for every decision.
  *
- * Load order: resolve symbols, allocate the scan masks, start tracking
+ * Load order: check the kernel is the one built for (compat.c), resolve
+ * symbols, allocate the scan masks, start tracking
  * overloaded CPUs, create debugfs, install hooks (last, so that nothing
  * runs before the module is ready). Unload: the reverse, waiting for
  * tracepoint probes and replacements still running before freeing what
@@ -15,12 +16,16 @@
 #include <linux/rcupdate.h>
 #include <linux/tracepoint.h>
 #include <linux/utsname.h>
+#include "btf.h"
 #include "sw.h"
 
 static int __init sw_init(void)
 {
 	int ret;
 
+	ret = sw_compat_check();
+	if (ret)
+		return ret;
 	ret = sw_symbols_resolve();
 	if (ret)
 		return ret;

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smartwake: refuse to load on a kernel the module was not built for.
+ *
+ * The module reads private scheduler structures (struct rq, struct cfs_rq,
+ * struct sched_domain, ...) with the layout of the kernel/sched/sched.h it
+ * was compiled against. Two checks, first thing at load:
+ *
+ *  1. the running kernel's release is the one of the build (UTS_RELEASE);
+ *     vermagic says the same unless the load was forced;
+ *  2. every field the module reads lies where the running kernel's BTF
+ *     (/sys/kernel/btf/vmlinux) says it does. Kernels without BTF (the
+ *     project's debug kernel) skip this check, saying so.
+ *
+ * btf.c does the parsing (pure); this file reads the file and compares.
+ * The file is read with filp_open() and kernel_read(), not
+ * kernel_read_file_from_path(): that one asks the LSMs about a read of
+ * kind READING_UNKNOWN, on which IPE (in Debian's kernels) warns.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/err.h>
+#include <linux/errno.h>
+#include <linux/fs.h>
+#include <linux/mmu_context.h>
+#include <linux/moduleparam.h>
+#include <linux/sched.h>
+#include <linux/stddef.h>
+#include <linux/string.h>
+#include <linux/utsname.h>
+#include <linux/vmalloc.h>
+#include <generated/utsrelease.h>
+#include "sched.h"
+#include "btf.h"
+
+#define SW_BTF_PATH	"/sys/kernel/btf/vmlinux"
+#define SW_BTF_MAX	(64U << 20)	/* 6.12 x86_64 vmlinux BTF: ~6 MiB */
+
+struct sw_field {
+	const char *sname;
+	const char *member;
+	size_t off;		/* offsetof() in this build, bytes */
+};
+
+#define SW_FIELD(s, m) { #s, #m, offsetof(struct s, m) }
+
+/*
+ * Every field of a private (or config-dependent) scheduler structure that
+ * the module reads, directly or through the accessors of sw.h and the
+ * kernel's inline helpers (sched_domain_span(), sched_group_span()).
+ * Nested reads are checked level by level: rq.cfs, cfs_rq.avg,
+ * sched_avg.load_avg.
+ */
+static const struct sw_field sw_fields[] = {
+	/* sw.h: sw_idle_cpu(), sw_sched_idle_cpu(); wake.c; overload.c */
+	SW_FIELD(rq, nr_running),
+	SW_FIELD(rq, ttwu_pending),
+	SW_FIELD(rq, cfs),
+	SW_FIELD(rq, curr),		/* in an anonymous union */
+	SW_FIELD(rq, idle),
+	SW_FIELD(rq, sd),
+	SW_FIELD(rq, cpu_capacity),
+	/* wake.c: wake_affine_weight(), task_h_load(); sis.c; overload.c */
+	SW_FIELD(cfs_rq, h_nr_queued),
+	SW_FIELD(cfs_rq, h_nr_runnable),
+	SW_FIELD(cfs_rq, idle_h_nr_running),
+	SW_FIELD(cfs_rq, avg),
+	SW_FIELD(cfs_rq, h_load),
+	SW_FIELD(cfs_rq, last_h_load_update),
+	SW_FIELD(sched_avg, load_avg),
+	SW_FIELD(sched_entity, avg),
+#ifdef CONFIG_FAIR_GROUP_SCHED
+	SW_FIELD(sched_entity, cfs_rq),
+	SW_FIELD(sched_entity, parent),
+#endif
+	/* wake.c: the domain walk; sis.c: select_idle_cpu() */
+	SW_FIELD(sched_domain, parent),
+	SW_FIELD(sched_domain, groups),
+	SW_FIELD(sched_domain, imbalance_pct),
+	SW_FIELD(sched_domain, flags),
+	SW_FIELD(sched_domain, span_weight),
+	SW_FIELD(sched_domain, span),
+	SW_FIELD(sched_group, flags),
+	SW_FIELD(sched_group, cpumask),
+	SW_FIELD(sched_domain_shared, has_idle_cores),
+	SW_FIELD(sched_domain_shared, nr_idle_scan),
+	/* wake.c: record_wakee(), wake_wide(); sis.c; numa.c */
+	SW_FIELD(task_struct, flags),
+	SW_FIELD(task_struct, pid),
+	SW_FIELD(task_struct, se),
+	SW_FIELD(task_struct, cpus_ptr),
+	SW_FIELD(task_struct, pi_lock),
+	SW_FIELD(task_struct, mm),
+	SW_FIELD(task_struct, wakee_flips),
+	SW_FIELD(task_struct, wakee_flip_decay_ts),
+	SW_FIELD(task_struct, last_wakee),
+	SW_FIELD(task_struct, recent_used_cpu),
+	SW_FIELD(task_struct, numa_scan_period),
+	SW_FIELD(task_struct, numa_migrate_retry),
+	SW_FIELD(task_struct, numa_preferred_nid),
+	SW_FIELD(task_struct, numa_faults),
+};
+
+/* Test hooks: simulate a kernel the module was not built for. */
+static char *test_release;
+module_param(test_release, charp, 0400);
+MODULE_PARM_DESC(test_release,
+		 "test only: compare the build's release with this one, not the running kernel's");
+
+static unsigned int test_layout_skew;
+module_param(test_layout_skew, uint, 0400);
+MODULE_PARM_DESC(test_layout_skew,
+		 "test only: N > 0 expects field N of the layout table 8 bytes further");
+
+static int sw_check_release(void)
+{
+	const char *running = test_release ?: init_utsname()->release;
+
+	if (!strcmp(running, UTS_RELEASE))
+		return 0;
+	pr_err("built for kernel %s, running %s: refusing to load\n",
+	       UTS_RELEASE, running);
+	return -ENOEXEC;
+}
+
+/* Compare every field of the table with the BTF; 0 when all match. */
+static int sw_check_fields(const void *btf, size_t len)
+{
+	unsigned int i, bad = 0;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(sw_fields); i++) {
+		const struct sw_field *f = &sw_fields[i];
+		size_t want = f->off;
+		u32 bits;
+
+		if (test_layout_skew == i + 1)
+			want += 8;
+		ret = sw_btf_member_offset(btf, len, f->sname, f->member, &bits);
+		if (ret == -ENOENT) {
+			pr_err("layout: %s.%s not found in the running kernel's BTF\n",
+			       f->sname, f->member);
+			bad++;
+			continue;
+		}
+		if (ret) {
+			pr_err("layout: %s is malformed (%d)\n", SW_BTF_PATH, ret);
+			return ret;
+		}
+		if (bits == want * BITS_PER_BYTE)
+			continue;
+		if (bits % BITS_PER_BYTE)
+			pr_err("layout: %s.%s at byte %zu in this build, at bit %u in the running kernel\n",
+			       f->sname, f->member, want, bits);
+		else
+			pr_err("layout: %s.%s at byte %zu in this build, at byte %u in the running kernel\n",
+			       f->sname, f->member, want, bits / BITS_PER_BYTE);
+		bad++;
+	}
+	if (bad) {
+		pr_err("layout of %u of %zu fields differs from the running kernel's BTF: refusing to load\n",
+		       bad, ARRAY_SIZE(sw_fields));
+		return -ENOEXEC;
+	}
+	pr_info("layout of %zu fields matches the running kernel's BTF\n",
+		ARRAY_SIZE(sw_fields));
+	return 0;
+}
+
+/**
+ * sw_compat_check() - refuse a kernel the module was not built for
+ *
+ * Return: 0 when the release matches and the layout of the fields the
+ * module reads matches the running kernel's BTF (or the kernel has no BTF);
+ * -ENOEXEC on a mismatch; another error if the BTF cannot be read.
+ */
+/*
+ * Read the whole of @path into a vmalloc()ed buffer; its length in @len.
+ * -ENOENT if there is no such file.
+ */
+static int sw_read_file(const char *path, void **buf, size_t *len)
+{
+	struct file *f;
+	loff_t size, pos = 0;
+	ssize_t n;
+	void *b;
+	int ret = 0;
+
+	f = filp_open(path, O_RDONLY, 0);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	size = i_size_read(file_inode(f));
+	if (size <= 0 || size > SW_BTF_MAX) {
+		ret = -EFBIG;
+		goto out;
+	}
+	b = vmalloc(size);
+	if (!b) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	while (pos < size) {
+		n = kernel_read(f, b + pos, size - pos, &pos);
+		if (n <= 0) {
+			ret = n ? n : -EIO;
+			vfree(b);
+			goto out;
+		}
+	}
+	*buf = b;
+	*len = size;
+out:
+	filp_close(f, NULL);
+	return ret;
+}
+
+/**
+ * sw_compat_check() - refuse a kernel the module was not built for
+ *
+ * Return: 0 when the release matches and the layout of the fields the
+ * module reads matches the running kernel's BTF (or the kernel has no BTF);
+ * -ENOEXEC on a mismatch; another error if the BTF cannot be read.
+ */
+int sw_compat_check(void)
+{
+	void *btf;
+	size_t len;
+	int ret;
+
+	ret = sw_check_release();
+	if (ret)
+		return ret;
+
+	ret = sw_read_file(SW_BTF_PATH, &btf, &len);
+	if (ret == -ENOENT) {
+		pr_info("no %s (kernel without BTF): layout check skipped\n",
+			SW_BTF_PATH);
+		return 0;
+	}
+	if (ret) {
+		pr_err("cannot read %s (%d): refusing to load\n", SW_BTF_PATH, ret);
+		return ret;
+	}
+	ret = sw_check_fields(btf, len);
+	vfree(btf);
+	return ret;
+}
