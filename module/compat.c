@@ -167,13 +167,6 @@ static int sw_check_fields(const void *btf, size_t len)
 	return 0;
 }
 
-/**
- * sw_compat_check() - refuse a kernel the module was not built for
- *
- * Return: 0 when the release matches and the layout of the fields the
- * module reads matches the running kernel's BTF (or the kernel has no BTF);
- * -ENOEXEC on a mismatch; another error if the BTF cannot be read.
- */
 /*
  * Read the whole of @path into a vmalloc()ed buffer; its length in @len.
  * -ENOENT if there is no such file.
