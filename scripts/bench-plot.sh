@@ -58,7 +58,9 @@ def num(x):
 counters = [("calls", "select_calls"), ("wakeups", "wakeups"), ("wide", "wide_waker_master+wide_wakee_master"),
             ("affine", "affine_attempts"), ("pulls", "affine_pulls"),
             ("sis", "sis_calls"), ("scans", "sis_domain_scans"),
-            ("ovl_skip", "sis_overloaded_skipped")]
+            ("ovl_skip", "sis_overloaded_skipped"),
+            ("queued", "ttwu_queued_same_llc+ttwu_queued_cross_llc"),
+            ("numa_def", "numa_retry_deferred")]
 counters = [(n, e) for n, e in counters if all(c in rows[0] for c in e.split("+"))]
 
 out = []
