@@ -41,7 +41,9 @@ step_scripts() {
 	done
 	# Every user-facing script answers --help.
 	for f in scripts/fetch-kernel.sh scripts/guest-run.sh scripts/build-debug-kernel.sh \
-		scripts/check.sh scripts/demo.sh; do
+		scripts/check.sh scripts/demo.sh scripts/stress.sh scripts/cli-test.sh \
+		scripts/bench.sh scripts/bench-plot.sh scripts/kunit.sh \
+		scripts/build-debug-modules.sh; do
 		"$f" --help >/dev/null || { echo "$f --help failed"; rc=1; }
 	done
 	return $rc
