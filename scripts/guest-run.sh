@@ -166,6 +166,9 @@ while kill -0 "$qpid" 2>/dev/null; do
 	if [ $(($(date +%s) - start)) -ge "$timeout" ]; then
 		sw_log "timeout after ${timeout}s: killing QEMU $qpid"
 		rc=124
+		kill "$qpid" 2>/dev/null || true
+		sleep 2
+		kill -9 "$qpid" 2>/dev/null || true
 		break
 	fi
 	sleep 1
