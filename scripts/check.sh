@@ -7,9 +7,9 @@
 # Usage: scripts/check.sh [STEP...]     (default: all steps; see --list)
 . "$(dirname "$0")/common.sh"
 
-steps_all=(style scripts cli-host e2e-stock wake-smp4 wake-numa2 ttwu-smp4 ttwu-numa2
-	numa-numa2 reliability cli-guest debug-build kunit e2e-debug wake-debug
-	reliability-debug)
+steps_all=(style scripts cli-host e2e-stock compat-stock wake-smp4 wake-numa2 ttwu-smp4
+	ttwu-numa2 numa-numa2 reliability cli-guest debug-build kunit compat-debug
+	e2e-debug wake-debug reliability-debug)
 
 step_style() {
 	sw_stock_env
@@ -52,6 +52,9 @@ step_scripts() {
 g() { scripts/guest-run.sh "$@"; }
 step_cli-host() { scripts/cli-test.sh; }
 step_e2e-stock() { g --topo smp4 --timeout 600 e2e.sh; }
+# Refusal of a kernel the module was not built for (release, BTF layout).
+step_compat-stock() { g --topo smp2 --timeout 600 compat.sh; }
+step_compat-debug() { g --kernel debug --topo smp2 --timeout 600 compat.sh; }
 step_wake-smp4() { g --topo smp4 --timeout 900 wake.sh; }
 step_wake-numa2() { g --topo numa2 --timeout 1200 wake.sh; }
 step_ttwu-smp4() { g --topo smp4 --timeout 600 ttwu.sh; }
