@@ -16,6 +16,7 @@ case ${1:-} in
 --quick) div=10 ;;
 esac
 cd "$SW_TOP"
+mkdir -p build/logs
 scripts/build-debug-kernel.sh >/dev/null
 scripts/build-debug-modules.sh
 runs=(
