@@ -31,7 +31,7 @@ for r in "${runs[@]}"; do
 	name=${r%%|*}
 	t0=$(date +%s)
 	# shellcheck disable=SC2086
-	if scripts/guest-run.sh ${r#*|} --log "build/logs/stress-$name.log" >"build/logs/stress-$name.out" 2>&1; then
+	if scripts/guest-run.sh --log "build/logs/stress-$name.log" ${r#*|} >"build/logs/stress-$name.out" 2>&1; then
 		st=PASS
 	else
 		st=FAIL
