@@ -4,9 +4,17 @@
 # run's figure and counter deltas go to a CSV that is printed between
 # markers for the host to collect.
 #
+# udp-llc and udp-xsock are the 2012 TTWU_QUEUE UDP_STREAM experiment:
+# udpstream with sender and receiver pinned in one LLC (cpus 0,1) or on two
+# sockets (cpu 0 and node1's first CPU; skipped without a node1), 1 s runs
+# whatever SECS is, figure recv_mbps (receiver side), and their own three
+# settings: stock and lock (ttwu_queue=stock|lock) and no-ttwu-queue
+# (feature:NO_TTWU_QUEUE, ttwu_queue=stock).
+#
 # Usage (guest): bench.sh RUNS SECS [--setting NAME:KNOBS]... WORKLOAD...
 #   workloads: hackbench perf-msg perf-pipe iperf3-udp wl-msg wl-disp
-#   --setting adds a setting after the five standard ones
+#              udp-llc udp-xsock
+#   --setting adds a setting after the standard ones (of every workload)
 . ./lib.sh
 runs=${1:-3}
 secs=${2:-2}
@@ -17,7 +25,7 @@ while [ "${1:-}" = --setting ]; do
 ${2%%:*}|${2#*:}"
 	shift 2
 done
-[ $# -gt 0 ] || set -- hackbench perf-msg perf-pipe iperf3-udp wl-msg wl-disp
+[ $# -gt 0 ] || set -- hackbench perf-msg perf-pipe iperf3-udp wl-msg wl-disp udp-llc udp-xsock
 
 sw_insmod || { not_ok "insmod"; dmesg | tail; summary; exit 1; }
 smartwake status
@@ -32,12 +40,20 @@ smartwake|enabled=1 policy=smartwake wake_wide=mainline sis_filter=0
 wide-off|enabled=1 policy=smartwake wake_wide=off
 wide-v2013|enabled=1 policy=smartwake wake_wide=v2013
 sis-filter|enabled=1 policy=smartwake wake_wide=mainline sis_filter=1$extra"
+# The UDP_STREAM experiment's settings (udp-* workloads)
+udp_settings="stock|$stock ttwu_queue=stock
+lock|$stock ttwu_queue=lock
+no-ttwu-queue|$stock ttwu_queue=stock feature:NO_TTWU_QUEUE$extra"
 
 perf=$(command -v perf || ls /bin/perf_* 2>/dev/null | tail -n 1)
 
-# workload NAME: sets cmd, metric, unit, lower (1 = lower is better), need
+# node1's first CPU, empty without a second node
+far=$(sed 's/-.*//; s/,.*//' /sys/devices/system/node/node1/cpulist 2>/dev/null)
+
+# workload NAME: sets cmd, metric, unit, lower (1 = lower is better), need,
+# sets (the settings compared) and nogo (why it cannot run here)
 workload() {
-	lower=0 metric= unit= need=
+	lower=0 metric= unit= need= nogo= sets=$settings
 	case $1 in
 	hackbench)
 		need=hackbench
@@ -63,6 +79,15 @@ workload() {
 		need=wakeload
 		cmd="wakeload disp -d 1 -w 6 -t $secs"
 		metric=ops_per_sec unit=ops/s ;;
+	udp-llc|udp-xsock)
+		need=udpstream sets=$udp_settings
+		recv=1
+		if [ "$1" = udp-xsock ]; then
+			recv=$far
+			[ -n "$far" ] && [ "$far" != 0 ] || nogo="no second socket (node1) here"
+		fi
+		cmd="udpstream -t 1 -s 64 --send-cpu 0 --recv-cpu $recv"
+		metric=recv_mbps unit=Mbit/s ;;
 	*) return 1 ;;
 	esac
 }
@@ -78,6 +103,11 @@ for w in "$@"; do
 		ok "$w skipped (no ${need:-perf})"
 		continue
 	fi
+	if [ -n "$nogo" ]; then
+		echo "SMARTWAKE-BENCH-SKIP $w: $nogo"
+		ok "$w skipped ($nogo)"
+		continue
+	fi
 	if [ "$w" = iperf3-udp ] && [ -z "$iperf_pid" ]; then
 		iperf3 -s -D -I /tmp/iperf3.pid >/dev/null
 		sleep 1
@@ -88,7 +118,7 @@ for w in "$@"; do
 	while IFS='|' read -r name kv; do
 		[ -n "$name" ] && set -- "$@" --side "$name:$kv"
 	done <<EOF
-$settings
+$sets
 EOF
 	[ "$lower" = 1 ] && set -- "$@" --lower-is-better
 	echo

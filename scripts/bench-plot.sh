@@ -10,12 +10,15 @@
 # times (lower is better) a ratio below 1 is an improvement. The spread is
 # min(setting)/median(stock) .. max(setting)/median(stock). "speed" in the
 # last line of each block is the geometric mean over the workloads of the
-# ratio with times inverted (above 1 = faster than stock).
+# ratio with times inverted (above 1 = faster than stock). The udp-*
+# workloads (2012 TTWU_QUEUE UDP_STREAM experiment) get their own table per
+# topology: receiver throughput per setting and the mean per-run deltas of
+# ttwu_queued_same_llc, ttwu_queued_cross_llc and ttwu_not_queued.
 . "$(dirname "$0")/common.sh"
 
 case ${1:-} in
--h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-'') sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+-h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+'') sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 esac
 dir=$1
 [ -s "$dir/results.csv" ] || sw_die "no $dir/results.csv"
@@ -25,7 +28,7 @@ import csv, math, os, statistics, sys
 
 d = sys.argv[1]
 rows = list(csv.DictReader(open(os.path.join(d, "results.csv"))))
-order_s = ["stock", "smartwake", "wide-off", "wide-v2013", "sis-filter"]
+order_s = ["stock", "smartwake", "wide-off", "wide-v2013", "sis-filter", "lock", "no-ttwu-queue"]
 topos, works, sets = [], [], []
 data = {}
 for r in rows:
@@ -65,6 +68,68 @@ counters = [(n, e) for n, e in counters if all(c in rows[0] for c in e.split("+"
 
 out = []
 p = out.append
+
+def is_udp(w):
+    return w.startswith("udp-")
+
+def mean_delta(rs, c):
+    if not rs or c not in rs[0]:
+        return None
+    return sum(num(r[c]) or 0 for r in rs) / len(rs)
+
+def udp_plot_row(t, w):
+    stock = data.get((t, w, "stock"))
+    if not stock:
+        return
+    ref = statistics.median([float(r["figure"]) for r in stock])
+    prow = [w]
+    for s in sets:
+        rs = data.get((t, w, s))
+        if not rs or not ref:
+            prow += ["?", "?", "?"]
+            continue
+        f = [float(r["figure"]) for r in rs]
+        prow += ["%.4f" % (statistics.median(f) / ref), "%.4f" % (min(f) / ref), "%.4f" % (max(f) / ref)]
+    plotdat[t].append(prow)
+
+# The 2012 TTWU_QUEUE UDP_STREAM experiment: receiver-side throughput and
+# where the wakeups went, per setting.
+def udp_table(t):
+    uw = [w for w in works if is_udp(w)]
+    if not uw:
+        return
+    p("")
+    p("UDP_STREAM (2012 TTWU_QUEUE thread): udpstream 64-byte datagrams, receiver")
+    p("throughput (recv_mbps); udp-llc = cpus 0,1 (one LLC), udp-xsock = cpu 0 and")
+    p("node1's first CPU; counters = mean deltas per run.")
+    p("%-10s %-14s %9s %7s  %-15s %9s %9s %10s" % ("workload", "setting", "Mbit/s", "ratio", "[min..max]",
+      "same-llc", "cross-llc", "not-queued"))
+    for w in uw:
+        if (t, w, "*") in skipped:
+            p("%-10s skipped: %s" % (w, skipped[(t, w, "*")]))
+            continue
+        stock = data.get((t, w, "stock"))
+        ref = statistics.median([float(r["figure"]) for r in stock]) if stock else None
+        wsets = [s for s in sets if (t, w, s) in data or (t, w, s) in skipped]
+        if not wsets:
+            p("%-10s no runs" % w)
+            continue
+        for s in wsets:
+            rs = data.get((t, w, s))
+            if not rs:
+                p("%-10s %-14s %9s  %s" % (w, s, "skipped", skipped.get((t, w, s), "no runs")))
+                continue
+            f = [float(r["figure"]) for r in rs]
+            med = statistics.median(f)
+            if ref:
+                rs_, sp = "%.3f" % (med / ref), "[%.3f..%.3f]" % (min(f) / ref, max(f) / ref)
+            else:
+                rs_, sp = "-", ""
+            cs = [mean_delta(rs, c) for c in ("ttwu_queued_same_llc", "ttwu_queued_cross_llc", "ttwu_not_queued")]
+            p("%-10s %-14s %9.2f %7s  %-15s" % (w, s, med, rs_, sp) +
+              "".join(" %9s" % ("-" if v is None else "%.0f" % v) for v in cs[:2]) +
+              " %10s" % ("-" if cs[2] is None else "%.0f" % cs[2]) +
+              ("  (%d runs)" % len(f) if s == wsets[0] else ""))
 p("make bench: medians of each setting's runs; ratio = setting/stock (medians),")
 p("[min..max] of the setting's runs over the stock median. Guests run under TCG")
 p("emulation without a cache model: the ratios are indicative, the counters are")
@@ -73,10 +138,17 @@ plotdat = {}
 for t in topos:
     p("")
     p("== %s ==" % t)
-    p("%-11s %-9s %-11s %12s %7s  %-15s" % ("workload", "unit", "setting", "figure", "ratio", "[min..max]"))
+    # the standard workloads' table (not when only udp-* ran)
+    std = any(not is_udp(w) for w in works)
+    if std:
+        p("%-11s %-9s %-11s %12s %7s  %-15s" % ("workload", "unit", "setting", "figure", "ratio", "[min..max]"))
     speed = {s: [] for s in sets}
     plotdat[t] = []
     for w in works:
+        if is_udp(w):
+            # own table below; only its plot row here
+            udp_plot_row(t, w)
+            continue
         if (t, w, "*") in skipped:
             p("%-11s skipped: %s" % (w, skipped[(t, w, "*")]))
             continue
@@ -89,10 +161,12 @@ for t in topos:
         lower = better == "lower"
         label = w + (" (time: <1 better)" if lower else "")
         prow = [label]
+        wsets = [s for s in sets if (t, w, s) in data or (t, w, s) in skipped]
         for s in sets:
             rs = data.get((t, w, s))
             if not rs:
-                p("%-11s %-9s %-11s %12s  %s" % (w, unit, s, "skipped", skipped.get((t, w, s), "no runs")))
+                if s in wsets:
+                    p("%-11s %-9s %-11s %12s  %s" % (w, unit, s, "skipped", skipped.get((t, w, s), "no runs")))
                 prow += ["?", "?", "?"]
                 continue
             f = [float(r["figure"]) for r in rs]
@@ -109,8 +183,11 @@ for t in topos:
                 prow += ["?", "?", "?"]
             figs = "%.4g" % med if med < 1000 else "%.1f" % med
             p("%-11s %-9s %-11s %12s %7s  %-15s%s" % (w, unit + (", lower" if lower else ""), s, figs, rs_, sp,
-              "  (%d runs)" % len(f) if s == sets[0] else ""))
+              "  (%d runs)" % len(f) if s == wsets[0] else ""))
         plotdat[t].append(prow)
+    if not std:
+        udp_table(t)
+        continue
     p("speed vs stock, geometric mean over the workloads (times inverted; >1 = faster):")
     p("  " + "  ".join("%s %.3f" % (s, math.exp(sum(math.log(x) for x in speed[s]) / len(speed[s])))
                        for s in sets if speed[s]))
@@ -119,6 +196,8 @@ for t in topos:
         p("counters per run (mean deltas):")
         p("%-11s %-11s" % ("workload", "setting") + "".join(" %10s" % n for n, _ in counters))
         for w in works:
+            if is_udp(w):
+                continue
             for s in sets:
                 rs = data.get((t, w, s))
                 if not rs:
@@ -128,6 +207,7 @@ for t in topos:
                     tot = sum(sum(num(r[c]) or 0 for c in e.split("+")) for r in rs)
                     vals.append(tot / len(rs))
                 p("%-11s %-11s" % (w, s) + "".join(" %10.0f" % v for v in vals))
+    udp_table(t)
 text = "\n".join(out) + "\n"
 open(os.path.join(d, "summary.txt"), "w").write(text)
 sys.stdout.write(text)

@@ -4,7 +4,12 @@
 # settings stock, smartwake (mainline knobs), wake_wide=off, wake_wide=v2013
 # and sis_filter=1 on hackbench, perf bench sched messaging and pipe, iperf3
 # UDP on loopback, and wakeload msg and disp, with "smartwake ab" (runs of
-# the settings alternate; figures and counter deltas per run).
+# the settings alternate; figures and counter deltas per run). Then the 2012
+# TTWU_QUEUE UDP_STREAM experiment: udpstream (64-byte datagrams, 1 s runs)
+# with sender and receiver pinned in one LLC (udp-llc) and, on numa2, on two
+# sockets (udp-xsock), receiver throughput under ttwu_queue=stock, =lock and
+# the kernel's NO_TTWU_QUEUE, with the queued same-LLC/cross-LLC and
+# not-queued counter deltas.
 #
 # Usage: scripts/bench.sh [options]
 #   --runs N           runs per setting and workload (default 3)
@@ -12,7 +17,8 @@
 #   --quick            --runs 2 --secs 1
 #   --topo LIST        topologies, comma-separated (default smp4,numa2)
 #   --workloads LIST   comma-separated subset of: hackbench,perf-msg,
-#                      perf-pipe,iperf3-udp,wl-msg,wl-disp (default all)
+#                      perf-pipe,iperf3-udp,wl-msg,wl-disp,udp-llc,
+#                      udp-xsock (default all)
 #   --out DIR          results directory (default results/<timestamp>)
 #   --setting NAME:KNOBS  a further setting, e.g. 'ttwu-lock:policy=smartwake
 #                      ttwu_queue=lock' (repeatable; knobs this module lacks
@@ -30,7 +36,7 @@
 . "$(dirname "$0")/common.sh"
 
 runs=3 secs=2 topos=smp4,numa2 out= install=1
-workloads=hackbench,perf-msg,perf-pipe,iperf3-udp,wl-msg,wl-disp
+workloads=hackbench,perf-msg,perf-pipe,iperf3-udp,wl-msg,wl-disp,udp-llc,udp-xsock
 ko=()
 extra=()
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
@@ -54,7 +60,7 @@ done
 [[ $runs =~ ^[1-9][0-9]*$ ]] || sw_die "--runs: expected a positive integer"
 [[ $secs =~ ^[1-9][0-9]*$ ]] || sw_die "--secs: expected whole seconds"
 for w in ${workloads//,/ }; do
-	case $w in hackbench|perf-msg|perf-pipe|iperf3-udp|wl-msg|wl-disp) ;;
+	case $w in hackbench|perf-msg|perf-pipe|iperf3-udp|wl-msg|wl-disp|udp-llc|udp-xsock) ;;
 	*) sw_die "unknown workload $w" ;; esac
 done
 for t in ${topos//,/ }; do
@@ -126,7 +132,7 @@ rc_all=0
 header_done=0
 for topo in ${topos//,/ }; do
 	log=$out/guest-$topo.log
-	sw_log "== $topo: $runs runs x 5 settings x $nw workloads (guest timeout ${timeout}s)"
+	sw_log "== $topo: $runs runs per setting x $nw workloads (guest timeout ${timeout}s)"
 	set +e
 	scripts/guest-run.sh --topo "$topo" --timeout "$timeout" --log "$log" "${ko[@]}" \
 		"${bins[@]}" bench.sh "$runs" "$secs" "${extra[@]}" ${workloads//,/ } |
