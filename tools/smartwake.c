@@ -941,17 +941,23 @@ static void json_value(FILE *f, const char *v)
 		json_string(f, v);
 }
 
-static void print_stats_json(const struct stats *st)
+/* The "name": value members of one stats snapshot, @sep between them. */
+static void print_json_members(const struct stats *st, const char *sep)
 {
 	int i;
 
-	printf("{");
 	for (i = 0; i < st->n; i++) {
-		printf("%s\n  ", i ? "," : "");
+		printf("%s", i ? sep : "");
 		json_string(stdout, st->l[i].name);
 		printf(": ");
 		json_value(stdout, st->l[i].value);
 	}
+}
+
+static void print_stats_json(const struct stats *st)
+{
+	printf("{\n  ");
+	print_json_members(st, ",\n  ");
 	printf("\n}\n");
 }
 
@@ -1032,12 +1038,7 @@ static int watch_stats(double every, long count, bool json)
 			clock_gettime(CLOCK_REALTIME, &rt);
 			printf("{\"time\": %.3f, \"interval\": %.3f, \"values\": {",
 			       rt.tv_sec + rt.tv_nsec / 1e9, dt);
-			for (i = 0; i < cur->n; i++) {
-				printf("%s", i ? ", " : "");
-				json_string(stdout, cur->l[i].name);
-				printf(": ");
-				json_value(stdout, cur->l[i].value);
-			}
+			print_json_members(cur, ", ");
 			printf("}, \"rates\": {");
 			for (i = 0; i < cur->n; i++) {
 				const struct stat_line *p;
