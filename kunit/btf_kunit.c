@@ -156,6 +156,31 @@ static void found_in_anonymous_union_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, bits, 64U);
 }
 
+/* one sw_btf_open(), many sw_btf_find()s: the answers of single lookups */
+static void open_once_find_many_test(struct kunit *test)
+{
+	static const char * const names[] = { "a", "x", "y", "bf", "b", "zz" };
+	struct tb *t = build(test);
+	struct sw_btf b;
+	u32 one, many;
+	size_t i;
+
+	KUNIT_ASSERT_EQ(test, sw_btf_open(t->blob, t->len, &b), 0);
+	KUNIT_EXPECT_EQ(test, b.nr_types, 4U);
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		one = ~0U;
+		many = ~0U;
+		KUNIT_EXPECT_EQ_MSG(test, sw_btf_find(&b, "s", names[i], &many),
+				    lookup(t, "s", names[i], &one), "%s", names[i]);
+		KUNIT_EXPECT_EQ_MSG(test, many, one, "%s", names[i]);
+	}
+	KUNIT_EXPECT_EQ(test, sw_btf_find(&b, "", "a", &many), -ENOENT);
+	KUNIT_EXPECT_EQ(test, sw_btf_find(&b, "s", NULL, &many), -ENOENT);
+	t->blob[0] ^= 0xff;
+	KUNIT_EXPECT_EQ(test, sw_btf_open(t->blob, t->len, &b), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sw_btf_open(NULL, 0, &b), -EINVAL);
+}
+
 /* kflag set: the offset word holds the bitfield size in its top byte */
 static void kflag_bitfield_test(struct kunit *test)
 {
@@ -309,6 +334,7 @@ static void bad_anonymous_type_test(struct kunit *test)
 static struct kunit_case sw_btf_test_cases[] = {
 	KUNIT_CASE(found_direct_test),
 	KUNIT_CASE(found_in_anonymous_union_test),
+	KUNIT_CASE(open_once_find_many_test),
 	KUNIT_CASE(kflag_bitfield_test),
 	KUNIT_CASE(unaligned_blob_test),
 	KUNIT_CASE(not_found_test),

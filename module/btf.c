@@ -21,14 +21,6 @@
 /* anonymous struct/union nesting and typedef/const chains: deeper is a loop */
 #define SW_BTF_MAX_DEPTH 16
 
-struct sw_btf {
-	const u8 *types;
-	const char *strs;
-	u32 types_len;
-	u32 strs_len;
-	u32 nr_types;
-};
-
 /* Callers keep off + sizeof(*t) within the type section. */
 static void sw_btf_read_type(const struct sw_btf *b, u32 off,
 			     struct btf_type *t)
@@ -123,7 +115,20 @@ static bool sw_btf_section_ok(u32 off, u32 len, u64 avail)
 	return (u64)off + len <= avail;
 }
 
-static int sw_btf_open(const void *blob, size_t len, struct sw_btf *b)
+/**
+ * sw_btf_open() - validate a BTF blob once, for any number of lookups
+ * @blob: raw BTF, as in /sys/kernel/btf/vmlinux (native byte order)
+ * @len: length of @blob in bytes
+ * @b: filled on success; points into @blob, which must outlive it
+ *
+ * Checks magic 0xeB9F, version 1, the header length, both sections within
+ * @len, the string section NUL-terminated, every type record of a known
+ * kind and within the type section, every name's offset within the string
+ * section.
+ *
+ * Return: 0, or -EINVAL if the blob is malformed.
+ */
+int sw_btf_open(const void *blob, size_t len, struct sw_btf *b)
 {
 	struct btf_header h;
 	const u8 *base = blob;
@@ -286,51 +291,64 @@ static int sw_btf_find_member(const struct sw_btf *b, u32 off,
 }
 
 /**
- * sw_btf_member_offset() - where a struct member lies, according to BTF
- * @blob: raw BTF, as in /sys/kernel/btf/vmlinux (native byte order)
- * @len: length of @blob in bytes
+ * sw_btf_find() - where a struct member lies, in a blob sw_btf_open() checked
+ * @b: the opened blob
  * @struct_name: the struct or union's tag, e.g. "rq"
  * @member: the member's name; members of anonymous structs and unions
  *          nested in the struct are found too
  * @bit_off: on success, the member's offset from the start of the struct,
  *           in bits (for a bitfield member, its first bit)
  *
- * Pure: reads @blob only, within @len bytes. The whole blob is validated
- * first: magic 0xeB9F, version 1, header length, both sections within
- * @len, the string section NUL-terminated, every type record of a known
- * kind and within the type section, every name's offset within the string
- * section. When several structs share the name, the first one that has the
- * member answers.
+ * When several structs share the name, the first one that has the member
+ * answers.
  *
  * Return: 0 on success; -ENOENT if no struct or union has that name or
- * none of them has the member; -EINVAL if the blob is malformed.
+ * none of them has the member; -EINVAL if a record it follows is malformed.
+ */
+int sw_btf_find(const struct sw_btf *b, const char *struct_name,
+		const char *member, u32 *bit_off)
+{
+	struct btf_type t;
+	u32 off, rl;
+	int ret;
+
+	if (!struct_name || !*struct_name || !member || !*member)
+		return -ENOENT;
+	for (off = 0; off < b->types_len; off += rl) {
+		rl = sw_btf_rec_len(b, off);
+		if (!rl)
+			return -EINVAL;
+		sw_btf_read_type(b, off, &t);
+		if (BTF_INFO_KIND(t.info) != BTF_KIND_STRUCT &&
+		    BTF_INFO_KIND(t.info) != BTF_KIND_UNION)
+			continue;
+		if (strcmp(sw_btf_str(b, t.name_off), struct_name))
+			continue;
+		ret = sw_btf_find_member(b, off, member, bit_off, 0);
+		if (ret != -ENOENT)
+			return ret;
+	}
+	return -ENOENT;
+}
+
+/**
+ * sw_btf_member_offset() - sw_btf_open() then sw_btf_find(), for one lookup
+ * @blob: raw BTF (native byte order)
+ * @len: length of @blob in bytes
+ * @struct_name: the struct or union's tag
+ * @member: the member's name
+ * @bit_off: on success, the member's offset in bits
+ *
+ * Return: as sw_btf_find(); -EINVAL if the blob is malformed.
  */
 int sw_btf_member_offset(const void *blob, size_t len, const char *struct_name,
 			 const char *member, u32 *bit_off)
 {
 	struct sw_btf b;
-	struct btf_type t;
-	u32 off, rl;
 	int ret;
 
 	ret = sw_btf_open(blob, len, &b);
 	if (ret)
 		return ret;
-	if (!struct_name || !*struct_name || !member || !*member)
-		return -ENOENT;
-	for (off = 0; off < b.types_len; off += rl) {
-		rl = sw_btf_rec_len(&b, off);
-		if (!rl)
-			return -EINVAL;
-		sw_btf_read_type(&b, off, &t);
-		if (BTF_INFO_KIND(t.info) != BTF_KIND_STRUCT &&
-		    BTF_INFO_KIND(t.info) != BTF_KIND_UNION)
-			continue;
-		if (strcmp(sw_btf_str(&b, t.name_off), struct_name))
-			continue;
-		ret = sw_btf_find_member(&b, off, member, bit_off, 0);
-		if (ret != -ENOENT)
-			return ret;
-	}
-	return -ENOENT;
+	return sw_btf_find(&b, struct_name, member, bit_off);
 }

@@ -11,6 +11,25 @@
 
 #include <linux/types.h>
 
+/**
+ * struct sw_btf - a BTF blob that sw_btf_open() validated
+ * @types: the type section
+ * @strs: the string section
+ * @types_len: bytes in @types
+ * @strs_len: bytes in @strs
+ * @nr_types: type records (ids 1..@nr_types)
+ */
+struct sw_btf {
+	const u8 *types;
+	const char *strs;
+	u32 types_len;
+	u32 strs_len;
+	u32 nr_types;
+};
+
+int sw_btf_open(const void *blob, size_t len, struct sw_btf *b);
+int sw_btf_find(const struct sw_btf *b, const char *struct_name,
+		const char *member, u32 *bit_off);
 int sw_btf_member_offset(const void *blob, size_t len, const char *struct_name,
 			 const char *member, u32 *bit_off);
 
