@@ -87,7 +87,8 @@ big=$(head -c 65536 /dev/zero | tr '\0' 'a')
 for k in $knobs; do
 	bad=0
 	total=0
-	for v in $(knob_values "$k"); do
+	eval "vs=\$vals_$k"
+	for v in $vs; do
 		for w in " $v" "$v " "$v\n\n" "\t$v" "$v\t" "$v\0" "\0$v" "$v," \
 			"$v;" "$v#" "${v}x" "x${v}" "-$v" "+$v" "$v$v$v$v$v$v$v$v$v$v$v$v"; do
 			total=$((total + 1))
@@ -123,7 +124,8 @@ for k in $knobs; do
 	(
 		j=0
 		while [ $j -lt 10 ]; do
-			for v in $(knob_values "$k"); do set_knob "$k" "$v"; done
+			eval "vs=\$vals_$k"
+			for v in $vs; do set_knob "$k" "$v"; done
 			printf 'garbage' >"$SW_DBG/$k" 2>/dev/null
 			j=$((j + 1))
 		done

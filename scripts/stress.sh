@@ -1,47 +1,84 @@
 #!/usr/bin/env bash
 # make stress: the long reliability runs (not part of make check).
-#   - stock kernel, 4 CPUs: 200 insmod/rmmod cycles under a wakeup storm
-#     with knob flips, knob fuzzing, concurrent writers, 100 CPU hotplug
-#     rounds, hook conflicts (guest/reliability.sh 200 100)
-#   - stock kernel, 2 NUMA nodes: the same with 100 cycles and 50 rounds
-#   - debug kernel (lockdep, atomic-sleep checks, kmemleak): 100 cycles and
-#     50 rounds, plus the end-to-end test
-# Prints each run's summary line and a table; exits non-zero on a failure.
+#   stock-smp4   stock kernel, 4 CPUs: 200 insmod/rmmod cycles under a
+#                wakeup storm with knob flips, knob fuzzing, concurrent
+#                writers, 100 CPU hotplug rounds, hook conflicts
+#                (guest/reliability.sh 200 100)
+#   stock-numa2  stock kernel, 2 NUMA nodes: the same, 100 cycles, 50 rounds
+#   debug-smp4   debug kernel (lockdep, atomic-sleep checks, kmemleak): the
+#                same, 200 cycles, 100 rounds, kmemleak scan after the cycles
+#   debug-e2e    debug kernel: the end-to-end test with 100 load cycles
+# The guests are single-threaded TCG, so up to --jobs of them run at once
+# (default: 2, or 1 on a one-CPU machine), longest first. Prints each run's
+# summary line and a table; exits non-zero if any run fails.
 #
-# Usage: scripts/stress.sh [--quick]    (--quick: a tenth of the cycles)
+# Usage: scripts/stress.sh [--quick] [--jobs N] [--only NAME]
+#   --quick      a tenth of the cycles and rounds
+#   --jobs N     guests at once
+#   --only NAME  one run (e.g. debug-e2e)
 . "$(dirname "$0")/common.sh"
 div=1
-case ${1:-} in
--h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
---quick) div=10 ;;
-esac
-cd "$SW_TOP"
-mkdir -p build/logs
+jobs=$(($(nproc) > 1 ? 2 : 1))
+only=
+while [ $# -gt 0 ]; do
+	case $1 in
+	-h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+	--quick) div=10; shift ;;
+	--jobs) jobs=$2; shift 2 ;;
+	--only) only=$2; shift 2 ;;
+	*) sw_die "unknown option $1 (see --help)" ;;
+	esac
+done
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || sw_die "--jobs wants a positive number, not '$jobs'"
+cd "$SW_TOP" || exit
+logs=build/logs
+mkdir -p "$logs"
 scripts/build-debug-kernel.sh >/dev/null
 scripts/build-debug-modules.sh
 runs=(
 	"stock-smp4|--topo smp4 --timeout 5400 reliability.sh $((200 / div)) $((100 / div))"
+	"debug-smp4|--kernel debug --topo smp4 --timeout 5400 reliability.sh $((200 / div)) $((100 / div))"
 	"stock-numa2|--topo numa2 --timeout 5400 reliability.sh $((100 / div)) $((50 / div))"
-	"debug-smp4|--kernel debug --topo smp4 --timeout 5400 reliability.sh $((100 / div)) $((50 / div))"
-	"debug-e2e|--kernel debug --topo smp4 --timeout 1800 e2e.sh $((100 / div))"
+	"debug-e2e|--kernel debug --topo smp4 --timeout 3600 e2e.sh $((100 / div))"
 )
-failed=0
-declare -A res
-for r in "${runs[@]}"; do
-	name=${r%%|*}
-	t0=$(date +%s)
-	# shellcheck disable=SC2086
-	if scripts/guest-run.sh --log "build/logs/stress-$name.log" ${r#*|} >"build/logs/stress-$name.out" 2>&1; then
+if [ -n "$only" ]; then
+	sel=()
+	for r in "${runs[@]}"; do [ "${r%%|*}" = "$only" ] && sel+=("$r"); done
+	[ ${#sel[@]} -eq 1 ] || sw_die "no run named '$only'"
+	runs=("${sel[@]}")
+fi
+
+# run_one NAME ARGS...: one guest; its verdict and duration in NAME.res
+run_one() {
+	local name=$1 t0=$SECONDS st line
+	shift
+	if scripts/guest-run.sh --log "$logs/stress-$name.log" "$@" \
+		>"$logs/stress-$name.out" 2>&1; then
 		st=PASS
 	else
 		st=FAIL
-		failed=1
 	fi
-	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "build/logs/stress-$name.out" | tail -n 1)
-	res[$name]="$st  $(($(date +%s) - t0))s  ${line:-no summary}"
-	grep -E '^FAIL|cycles|rounds|bad writes refused' "build/logs/stress-$name.out" || true
-	echo "$name: ${res[$name]}"
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logs/stress-$name.out" | tail -n 1)
+	echo "$st  $((SECONDS - t0))s  ${line:-no summary}" >"$logs/stress-$name.res"
+	echo "$name: $(cat "$logs/stress-$name.res")"
+	grep -E '^FAIL|cycles|rounds|bad writes refused' "$logs/stress-$name.out" || true
+}
+
+t0=$SECONDS
+for r in "${runs[@]}"; do
+	rm -f "$logs/stress-${r%%|*}.res"
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+	sw_log "stress: starting ${r%%|*} (log: $logs/stress-${r%%|*}.out)"
+	# shellcheck disable=SC2086
+	run_one "${r%%|*}" ${r#*|} &
 done
-printf '\n==== make stress ====\n'
-for r in "${runs[@]}"; do printf '%-12s %s\n' "${r%%|*}" "${res[${r%%|*}]}"; done
+wait
+failed=0
+printf '\n==== make stress (%d guests at once, %ds) ====\n' "$jobs" $((SECONDS - t0))
+for r in "${runs[@]}"; do
+	name=${r%%|*}
+	res=$(cat "$logs/stress-$name.res" 2>/dev/null || echo "FAIL  no result")
+	case $res in PASS*) ;; *) failed=1 ;; esac
+	printf '%-12s %s\n' "$name" "$res"
+done
 exit $failed
