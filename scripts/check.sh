@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# make check: every test. Host checks first (style, scripts), then guests:
-# the end-to-end test and the wakeup-policy tests on the stock 6.12 kernel,
-# the KUnit suites and the end-to-end test (under lockdep) on the debug
-# kernel. Runs every step, prints a table, fails if any step failed.
+# make check: every test. Host checks first (style, scripts, CLI), then the
+# guests: end-to-end, compatibility, wakeup-policy, ttwu, NUMA, reliability
+# and CLI tests on the stock 6.12 kernel; the debug kernel's build, KUnit
+# and the same module tests under lockdep/kmemleak. Runs every step, prints
+# a table, fails if any step failed.
 #
-# Usage: scripts/check.sh [STEP...]     (default: all steps; see --list)
+# Usage: scripts/check.sh [--jobs N] [STEP...]   (default: all; see --list)
+#   --jobs N   1: one step at a time; 2 (default on 2+ CPUs): the stock
+#              kernel's guests and the debug kernel's steps run side by
+#              side (each TCG guest uses one host CPU); a step's output is
+#              printed whole when it ends
 . "$(dirname "$0")/common.sh"
 
 steps_all=(style scripts cli-host e2e-stock compat-stock wake-smp4 wake-numa2 ttwu-smp4
@@ -46,7 +51,7 @@ step_scripts() {
 		scripts/build-debug-modules.sh; do
 		"$f" --help >/dev/null || { echo "$f --help failed"; rc=1; }
 	done
-	return $rc
+	return "$rc"
 }
 
 g() { scripts/guest-run.sh "$@"; }
@@ -70,27 +75,82 @@ step_e2e-debug() { g --kernel debug --topo smp4 --timeout 900 e2e.sh 10; }
 step_wake-debug() { g --kernel debug --topo smp4 --timeout 1200 wake.sh; }
 step_reliability-debug() { g --kernel debug --topo smp4 --timeout 1200 reliability.sh 10 4; }
 
-case ${1:-} in
--h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
---list) printf '%s\n' "${steps_all[@]}"; exit 0 ;;
-esac
-steps=("$@")
+jobs=$(($(nproc) > 1 ? 2 : 1))
+steps=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	-h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--list) printf '%s\n' "${steps_all[@]}"; exit 0 ;;
+	--jobs) jobs=${2:-}; shift 2 || sw_die "--jobs wants a number" ;;
+	*) steps+=("$1"); shift ;;
+	esac
+done
+[[ $jobs =~ ^[12]$ ]] || sw_die "--jobs is 1 or 2, not '$jobs'"
 [ ${#steps[@]} -gt 0 ] || steps=("${steps_all[@]}")
-
-cd "$SW_TOP"
-declare -A result secs
-failed=0
 for s in "${steps[@]}"; do
 	declare -F "step_$s" >/dev/null || sw_die "unknown step $s (see --list)"
-	printf '\n==== %s ====\n' "$s"
-	t0=$(date +%s)
-	if "step_$s"; then result[$s]=PASS; else result[$s]=FAIL; failed=1; fi
-	secs[$s]=$(($(date +%s) - t0))
 done
 
-printf '\n==== make check summary ====\n'
+cd "$SW_TOP" || exit
+out=build/logs/check
+rm -rf "$out"
+mkdir -p "$out"
+
+# run_step NAME: output in $out/NAME.out, verdict and seconds in NAME.res.
+# With one lane the output streams; with two, each step's output is
+# printed whole when it ends, under a lock, so the lanes do not interleave.
+run_step() {
+	local t0=$SECONDS rc=0
+	if [ "$jobs" -eq 1 ]; then
+		printf '\n==== %s ====\n' "$1"
+		"step_$1" 2>&1 | tee "$out/$1.out"
+		rc=${PIPESTATUS[0]}
+	else
+		say "starting $1"
+		"step_$1" >"$out/$1.out" 2>&1 || rc=1
+	fi
+	echo "$([ "$rc" -eq 0 ] && echo PASS || echo FAIL) $((SECONDS - t0))" >"$out/$1.res"
+	[ "$jobs" -eq 1 ] || {
+		flock 9
+		printf '\n==== %s ====\n' "$1"
+		cat "$out/$1.out"
+		printf '==== %s: %s ====\n' "$1" "$(cut -d' ' -f1 "$out/$1.res")"
+	} 9>"$out/.print.lock"
+	return "$rc"
+}
+say() { { flock 9; sw_log "$*"; } 9>"$out/.print.lock"; }
+# run_lane STEP...: one after the other
+run_lane() {
+	local s
+	for s in "$@"; do run_step "$s" || true; done
+}
+
+# Host steps first; with two jobs, the debug kernel's steps (its build,
+# KUnit, the module under lockdep) form a second lane.
+host=() stock=() debug=()
 for s in "${steps[@]}"; do
-	printf '%-12s %-7s %4ss\n' "$s" "${result[$s]}" "${secs[$s]}"
+	case $s in
+	style|scripts|cli-host) host+=("$s") ;;
+	debug-build|kunit|*-debug) debug+=("$s") ;;
+	*) stock+=("$s") ;;
+	esac
+done
+t0=$SECONDS
+run_lane "${host[@]}"
+if [ "$jobs" -eq 2 ] && [ ${#debug[@]} -gt 0 ] && [ ${#stock[@]} -gt 0 ]; then
+	run_lane "${debug[@]}" &
+	run_lane "${stock[@]}"
+	wait
+else
+	run_lane "${stock[@]}" "${debug[@]}"
+fi
+
+failed=0
+printf '\n==== make check summary (%d lane(s), %ds) ====\n' "$jobs" $((SECONDS - t0))
+for s in "${steps[@]}"; do
+	read -r res sec <"$out/$s.res" || { res=FAIL sec='?'; }
+	[ "$res" = PASS ] || failed=1
+	printf '%-18s %-7s %4ss\n' "$s" "$res" "$sec"
 done
 [ $failed -eq 0 ] && echo "make check: all steps passed" || echo "make check: FAILED"
 exit $failed
