@@ -6,6 +6,8 @@ secs=${1:-2}
 FEAT=/sys/kernel/debug/sched/features
 # ipmod FUNC: an IPMODIFY (redirecting) ftrace user is on FUNC
 ipmod() { grep "^$1 " /sys/kernel/tracing/enabled_functions | grep -q " I "; }
+# krp: the counting kretprobe on ttwu_queue_wakelist is registered
+krp() { grep -q ' r  ttwu_queue_wakelist+0x0' /sys/kernel/debug/kprobes/list; }
 check "insmod" sw_insmod
 check "ttwu_queue defaults to stock" eq "$(knob ttwu_queue)" stock
 
@@ -30,6 +32,17 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0) printf "%.3f", b / a; else
 echo "== sender cpu0, receiver cpu1 (same LLC) =="
 run llc_stock 0 1
 check "the kretprobe counts wakelist calls" gt "$ttwu_wakelist_calls_llc_stock" 0
+check "ttwu_count defaults to 1, the kretprobe is listed" \
+	eval '[ "$(knob ttwu_count)" = 1 ] && krp'
+set_knob ttwu_count 0
+check "ttwu_count=0: the kretprobe is gone" eval '! krp'
+run llc_nocount 0 1
+check "ttwu_count=0: the stream ran" gt "${rate_llc_nocount%.*}" 0
+check "ttwu_count=0: no call counted" eq "$ttwu_wakelist_calls_llc_nocount" 0
+set_knob ttwu_count 1
+check "ttwu_count=1: the kretprobe is back" krp
+run llc_recount 0 1
+check "ttwu_count=1: calls counted again" gt "$ttwu_wakelist_calls_llc_recount" 0
 set_knob ttwu_queue lock
 check "ttwu_queue=lock reads back" eq "$(knob ttwu_queue)" lock
 check "the lock redirect is in enabled_functions" ipmod ttwu_queue_wakelist

@@ -91,6 +91,11 @@ static const struct sw_knob sw_knobs[] = {
 		.help = "remote wakeups: stock (kernel decides) or lock (never queue by IPI)",
 	},
 	{
+		.name = "ttwu_count", .val = &sw_ttwu_count, .numeric = true,
+		.min = 0, .max = 1, .apply = sw_ttwu_count_apply,
+		.help = "count remote wakeups by outcome (a kretprobe; 0 removes it)",
+	},
+	{
 		.name = "numa_retry", .val = &sw_numa_retry,
 		.names = sw_numa_retry_names, .nr_names = SW_NUMA_NR,
 		.apply = sw_numa_apply,

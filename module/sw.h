@@ -273,8 +273,10 @@ static inline bool sw_cpus_share_resources(int a, int b)
 enum sw_ttwu_mode { SW_TTWU_STOCK, SW_TTWU_LOCK, SW_TTWU_NR };
 extern const char * const sw_ttwu_mode_names[SW_TTWU_NR];
 extern int sw_ttwu_queue;
+extern int sw_ttwu_count;
 bool sw_ttwu_never_queue(struct task_struct *p, int cpu, int wake_flags);
 int sw_ttwu_apply(const struct sw_knob *k, int old, int new);
+int sw_ttwu_count_apply(const struct sw_knob *k, int old, int new);
 int sw_ttwu_init(void);
 void sw_ttwu_exit(void);
 

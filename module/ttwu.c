@@ -8,7 +8,9 @@
  *
  * Counting: a kretprobe sees every call's target CPU and its result. The
  * function is static and its address is never taken, so with IBT the
- * module must not call it: the kretprobe needs no call.
+ * module must not call it: the kretprobe needs no call. It costs every
+ * remote wakeup a probe, so ttwu_count=0 removes it (counters then stand
+ * still) for measurements that must not pay for it.
  *
  * Switching: ttwu_queue=lock redirects the function, while the knob says
  * so, to sw_ttwu_never_queue(), which returns false: the kernel then takes
@@ -26,6 +28,7 @@
 #include "sw.h"
 
 int sw_ttwu_queue;	/* enum sw_ttwu_mode */
+int sw_ttwu_count = 1;
 
 const char * const sw_ttwu_mode_names[SW_TTWU_NR] = {
 	[SW_TTWU_STOCK] = "stock",
@@ -61,12 +64,37 @@ static int sw_ttwu_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return 0;
 }
 
-static struct kretprobe sw_ttwu_krp = {
-	.kp.symbol_name = "ttwu_queue_wakelist",
-	.entry_handler = sw_ttwu_entry,
-	.handler = sw_ttwu_ret,
-	.data_size = sizeof(int),
-};
+static struct kretprobe sw_ttwu_krp;
+static bool sw_ttwu_probed;	/* under the knob lock, or at init/exit */
+
+/* A kretprobe cannot be registered twice as it is: start from scratch. */
+static int sw_ttwu_probe_on(void)
+{
+	int ret;
+
+	sw_ttwu_krp = (struct kretprobe) {
+		.kp.symbol_name = "ttwu_queue_wakelist",
+		.entry_handler = sw_ttwu_entry,
+		.handler = sw_ttwu_ret,
+		.data_size = sizeof(int),
+	};
+	ret = register_kretprobe(&sw_ttwu_krp);
+	if (ret)
+		pr_err("cannot probe ttwu_queue_wakelist: %d\n", ret);
+	else
+		sw_ttwu_probed = true;
+	return ret;
+}
+
+static void sw_ttwu_probe_off(void)
+{
+	if (!sw_ttwu_probed)
+		return;
+	unregister_kretprobe(&sw_ttwu_krp);
+	sw_ttwu_probed = false;
+	if (sw_ttwu_krp.nmissed)
+		pr_info("ttwu kretprobe missed %d calls\n", sw_ttwu_krp.nmissed);
+}
 
 /**
  * sw_ttwu_never_queue() - replacement of ttwu_queue_wakelist() for "lock"
@@ -90,19 +118,24 @@ int sw_ttwu_apply(const struct sw_knob *k, int old, int new)
 	return sw_hook_set(SW_HOOK_TTWU, new == SW_TTWU_LOCK);
 }
 
+/* Knob apply: the kretprobe exists only while ttwu_count=1. */
+int sw_ttwu_count_apply(const struct sw_knob *k, int old, int new)
+{
+	if (old == new)
+		return 0;
+	if (new)
+		return sw_ttwu_probe_on();
+	sw_ttwu_probe_off();
+	return 0;
+}
+
 int sw_ttwu_init(void)
 {
-	int ret = register_kretprobe(&sw_ttwu_krp);
-
-	if (ret)
-		pr_err("cannot probe ttwu_queue_wakelist: %d\n", ret);
-	return ret;
+	return sw_ttwu_count ? sw_ttwu_probe_on() : 0;
 }
 
 /* Also reached on load failure after a successful init. */
 void sw_ttwu_exit(void)
 {
-	unregister_kretprobe(&sw_ttwu_krp);
-	if (sw_ttwu_krp.nmissed)
-		pr_info("ttwu kretprobe missed %d calls\n", sw_ttwu_krp.nmissed);
+	sw_ttwu_probe_off();
 }
