@@ -163,6 +163,7 @@ echo NO_SIS_UTIL >$FEAT
 sis_run 0 off
 S0=$(per_scan)
 check "filter off: nothing skipped" eq "$(stat sis_overloaded_skipped)" 0
+check "NO_SIS_UTIL: no scan stopped by a budget" eq "$(stat sis_scan_no_budget)" 0
 sis_run 1 off
 S1=$(per_scan)
 check "filter on: overloaded CPUs skipped" gt "$(stat sis_overloaded_skipped)" 0
@@ -172,6 +173,9 @@ check "SIS filter runs: invariant_violations == 0" zero_violations
 echo SIS_UTIL >$FEAT
 sis_run 0 on
 U0=$(per_scan)
+echo "  SIS_UTIL: $(stat sis_scan_no_budget) of $(stat sis_domain_scans) domain scans stopped by a zero budget"
+check "SIS_UTIL: scans stopped by the budget <= domain scans" \
+	eval '[ "$(stat sis_scan_no_budget)" -le "$(stat sis_domain_scans)" ]'
 sis_run 1 on
 U1=$(per_scan)
 echo "  sis_filter ratio with SIS_UTIL (informational): $U1 / $U0"

@@ -18,6 +18,7 @@ SW_COUNTER(sis_fast_prev)		/* answered by prev (idle or kthread) */
 SW_COUNTER(sis_fast_recent)		/* answered by recent_used_cpu */
 SW_COUNTER(sis_domain_scans)		/* fell through to the LLC scan */
 SW_COUNTER(sis_cpus_scanned)		/* CPUs examined by those scans */
+SW_COUNTER(sis_scan_no_budget)		/* scans SIS_UTIL stopped before any CPU */
 SW_COUNTER(sis_idle_found)		/* scans that found a CPU */
 SW_COUNTER(sis_scan_failed)		/* calls that found no idle CPU */
 SW_COUNTER(sis_overloaded_skipped)	/* CPUs the 2022 filter removed */

@@ -187,8 +187,10 @@ static int sw_select_idle_cpu(struct sw_sis *s, struct sched_domain *sd,
 				    sds ? READ_ONCE(sds->nr_idle_scan) : 0,
 				    sds);
 	/* overloaded LLC: the kernel does not scan at all */
-	if (!budget)
+	if (!budget) {
+		sw_count(SW_C_sis_scan_no_budget);
 		return -1;
+	}
 
 	if (sw_key_on(sw_sym_sched_cluster_active)) {
 		struct sched_group *sg = sd->groups;
