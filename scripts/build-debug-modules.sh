@@ -17,3 +17,12 @@ rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
 	"$SW_TOP/Kbuild" "$SW_TOP/module" "$SW_TOP/include" "$SW_TOP/kunit" "$out/"
 make -s -C "$bdir" M="$out" KSRC="$SW_KSRC" modules
 ls "$out/module/smartwake.ko" "$out/kunit/smartwake_policy_kunit.ko" >/dev/null
+# On a KASAN kernel the module must carry KASAN's checks, or a bad read of
+# the scheduler's structures in smartwake would go unreported.
+if grep -q '^CONFIG_KASAN=y' "$bdir/.config"; then
+	nm -u "$out/module/smartwake.ko" | grep -q '__asan_' ||
+		sw_die "smartwake.ko has no KASAN checks although the debug kernel has KASAN"
+	[ -f "$out/module/testing/sw_kasan_oob.ko" ] ||
+		sw_die "module/testing/sw_kasan_oob.ko was not built"
+	sw_log "smartwake.ko carries KASAN checks ($(nm -u "$out/module/smartwake.ko" | grep -c '__asan_') __asan_ symbols)"
+fi

@@ -14,7 +14,7 @@
 
 steps_all=(style scripts cli-host e2e-stock compat-stock wake-smp4 wake-numa2 ttwu-smp4
 	ttwu-numa2 numa-numa2 reliability cli-guest debug-build kunit compat-debug
-	e2e-debug wake-debug reliability-debug)
+	kasan-debug e2e-debug wake-debug reliability-debug)
 
 step_style() {
 	sw_stock_env
@@ -71,6 +71,8 @@ step_cli-guest() { scripts/cli-test.sh --guest; }
 step_debug-build() { scripts/build-debug-kernel.sh && scripts/build-debug-modules.sh; }
 step_kunit() { scripts/kunit.sh; }
 # The debug kernel: lockdep, atomic-sleep checks and kmemleak watch the hooks.
+# KASAN is live, and a deliberate out-of-bounds read fails the log check.
+step_kasan-debug() { g --kernel debug --topo smp2 --timeout 600 kasan.sh; }
 step_e2e-debug() { g --kernel debug --topo smp4 --timeout 900 e2e.sh 10; }
 step_wake-debug() { g --kernel debug --topo smp4 --timeout 1200 wake.sh; }
 step_reliability-debug() { g --kernel debug --topo smp4 --timeout 1200 reliability.sh 10 4; }
@@ -93,6 +95,10 @@ done
 
 cd "$SW_TOP" || exit
 out=build/logs/check
+mkdir -p build/logs
+# One make check per tree: a second one would clear the first one's logs.
+exec 8>build/logs/.check.lock
+flock -n 8 || sw_die "another make check is running in $SW_TOP"
 rm -rf "$out"
 mkdir -p "$out"
 

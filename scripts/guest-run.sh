@@ -67,6 +67,8 @@ debug)
 		kos=("$SW_TOP/build/debug/module/smartwake.ko")
 		[ -f "$SW_TOP/build/debug/module/testing/sw_conflict.ko" ] &&
 			kos+=("$SW_TOP/build/debug/module/testing/sw_conflict.ko")
+		[ -f "$SW_TOP/build/debug/module/testing/sw_kasan_oob.ko" ] &&
+			kos+=("$SW_TOP/build/debug/module/testing/sw_kasan_oob.ko")
 		[ -f "$SW_TOP/build/debug/kunit/smartwake_policy_kunit.ko" ] &&
 			kos+=("$SW_TOP/build/debug/kunit/smartwake_policy_kunit.ko")
 	fi

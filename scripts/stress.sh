@@ -5,8 +5,9 @@
 #                writers, 100 CPU hotplug rounds, hook conflicts
 #                (guest/reliability.sh 200 100)
 #   stock-numa2  stock kernel, 2 NUMA nodes: the same, 100 cycles, 50 rounds
-#   debug-smp4   debug kernel (lockdep, atomic-sleep checks, kmemleak): the
-#                same, 200 cycles, 100 rounds, kmemleak scan after the cycles
+#   debug-smp4   debug kernel (lockdep, atomic-sleep checks, kmemleak,
+#                KASAN): the same, 100 cycles, 50 rounds (KASAN doubles a
+#                cycle's time), kmemleak scan after the cycles
 #   debug-e2e    debug kernel: the end-to-end test with 100 load cycles
 # The guests are single-threaded TCG, so up to --jobs of them run at once
 # (default: 2, or 1 on a one-CPU machine), longest first. Prints each run's
@@ -37,7 +38,7 @@ scripts/build-debug-kernel.sh >/dev/null
 scripts/build-debug-modules.sh
 runs=(
 	"stock-smp4|--topo smp4 --timeout 5400 reliability.sh $((200 / div)) $((100 / div))"
-	"debug-smp4|--kernel debug --topo smp4 --timeout 5400 reliability.sh $((200 / div)) $((100 / div))"
+	"debug-smp4|--kernel debug --topo smp4 --timeout 5400 reliability.sh $((100 / div)) $((50 / div))"
 	"stock-numa2|--topo numa2 --timeout 5400 reliability.sh $((100 / div)) $((50 / div))"
 	"debug-e2e|--kernel debug --topo smp4 --timeout 3600 e2e.sh $((100 / div))"
 )
