@@ -21,10 +21,18 @@ check "hook listed in enabled_functions" hooked select_task_rq_fair
 check "enabled defaults to 1" eq "$(knob enabled)" 1
 echo 1 >$SW_DBG/reset
 before=$(stat select_calls)
-wakeload pipe -p 2 -t 2 | sed 's/^/  /'
+out=$(wakeload pipe -p 2 -t 2)
 after=$(stat select_calls)
+echo "  $out"
 echo "  select_calls: $before -> $after"
-check "counters rise under the workload" gt "$after" "$((before + 1000))"
+# A pipe round trip nearly always wakes a sleeping reader (a reply that
+# lands before the read does not): at least one call per two round trips.
+# Relative to the work done, not to the time: a debug guest sharing a
+# host CPU may manage only a few hundred round trips.
+ops=$(echo "$out" | sed -n 's/.* ops=\([0-9]*\) .*/\1/p')
+check "the workload ran" gt "${ops:-0}" 0
+check "counters rise under the workload (>= one per two round trips)" \
+	eval '[ $((after - before)) -ge $(( ${ops:-2} / 2 )) ]'
 
 # --- knobs ---------------------------------------------------------------
 check "enabled=0 accepted" set_knob enabled 0
