@@ -46,9 +46,12 @@ check "off defers nothing" eq "$def_off" 0
 check "as-merged defers retries" gt "$def_merged" 0
 check "as-merged lets no due retry through" eq "$allow_merged" 0
 echo "  deferred: as-merged $def_merged, corrected $def_corr"
-check "as-merged defers far more than corrected (>= 3x)" \
-	eval '[ "$def_merged" -ge $((3 * def_corr + 10)) ]'
+# Shares, not counts: the number of faults in a run depends on how fast
+# the guest runs. as-merged defers every due retry (allowed is 0, above);
+# corrected defers only those inside a backoff.
 check "corrected allows retries" gt "$allow_corr" 0
+check "corrected lets most due retries through (deferred $def_corr <= allowed $allow_corr)" \
+	eval '[ "$def_corr" -le "$allow_corr" ]'
 check "the fault hook is installed while numa_retry != off" hooked task_numa_fault
 set_knob numa_retry off
 check "...and removed with off" eval '! hooked task_numa_fault'
