@@ -107,7 +107,8 @@ for k in $knobs; do
 	# A write at an offset: the first byte lands at position 1.
 	before=$(knob "$k")
 	total=$((total + 1))
-	if ! printf '%s' "$(knob_values "$k" | head -n 1)" |
+	set -- $vs
+	if ! printf '%s' "$1" |
 		dd of=$SW_DBG/$k bs=1 seek=1 conv=notrunc 2>/dev/null &&
 		[ "$(knob "$k")" = "$before" ]; then
 		bad=$((bad + 1))
