@@ -147,34 +147,88 @@ check "concurrent knob writers and readers under load: module still answers" \
 	eval 'cat $SW_DBG/stats >/dev/null'
 
 # ---- CPU hotplug under load ----------------------------------------------------
+# runnable_on CPU: runnable tasks /proc says are on CPU (one awk over all
+# /proc/PID/stat: after "(comm) ", field 37 is the CPU, 1 the state).
+runnable_on() {
+	cat /proc/[0-9]*/stat 2>/dev/null | sed 's/^.*) //' |
+		awk -v c="$1" '$1 == "R" && $37 == c { n++ } END { print n + 0 }'
+}
+# hotplug_rounds N: offline and online CPUs 1..ncpu-1 in turn, N times;
+# failures (and runnable tasks found on the offline CPU) add to hp_fail.
+hotplug_rounds() {
+	local r=0 c bad
+	while [ $r -lt "$1" ]; do
+		c=$((r % (ncpu - 1) + 1))
+		echo 0 >/sys/devices/system/cpu/cpu$c/online || hp_fail=$((hp_fail + 1))
+		usleep 100000
+		# No runnable task may sit on the offline CPU.
+		bad=$(runnable_on $c)
+		[ "$bad" -eq 0 ] || { echo "  $bad runnable tasks on offline cpu $c"; hp_fail=$((hp_fail + 1)); }
+		echo 1 >/sys/devices/system/cpu/cpu$c/online || hp_fail=$((hp_fail + 1))
+		usleep 100000
+		r=$((r + 1))
+	done
+}
 [ -e $SW_DBG/policy ] && set_knob policy smartwake
 set_knob enabled 1
 echo 1 >$SW_DBG/reset
 all_loads_start
 ncpu=$(nproc)
 hp_fail=0
-r=0
 t0=$(uptime_s)
-while [ $r -lt "$hp_rounds" ]; do
-	c=$((r % (ncpu - 1) + 1))
-	echo 0 >/sys/devices/system/cpu/cpu$c/online || hp_fail=$((hp_fail + 1))
-	usleep 100000
-	# No runnable task may sit on the offline CPU (one awk over all
-	# /proc/PID/stat: after "(comm) ", field 37 is the CPU, 1 the state).
-	bad=$(cat /proc/[0-9]*/stat 2>/dev/null | sed 's/^.*) //' |
-		awk -v c="$c" '$1 == "R" && $37 == c { n++ } END { print n + 0 }')
-	[ "$bad" -eq 0 ] || { echo "  $bad runnable tasks on offline cpu $c"; hp_fail=$((hp_fail + 1)); }
-	echo 1 >/sys/devices/system/cpu/cpu$c/online || hp_fail=$((hp_fail + 1))
-	usleep 100000
-	r=$((r + 1))
-done
+hotplug_rounds "$hp_rounds"
+echo "  $hp_rounds hotplug rounds in $(($(uptime_s) - t0)) s," \
+	"$(stat inactive_answers) answers whose CPU was deactivated while chosen"
+# Steady state: once CPU 1 is offline and the domains are rebuilt, no
+# CPU becomes inactive under the module's feet, so an answer naming an
+# inactive CPU would be a bug of the module, not the race counted above.
+echo 0 >/sys/devices/system/cpu/cpu1/online || hp_fail=$((hp_fail + 1))
+usleep 300000
+a0=$(stat inactive_answers)
+w0=$(stat wakeups)
+sleep 2
+a1=$(stat inactive_answers)
+w1=$(stat wakeups)
+echo 1 >/sys/devices/system/cpu/cpu1/online || hp_fail=$((hp_fail + 1))
 all_loads_stop
-echo "  $hp_rounds hotplug rounds in $(($(uptime_s) - t0)) s"
 check "$hp_rounds CPU offline/online rounds under load" eq "$hp_fail" 0
-if grep -q '^invariant_violations ' $SW_DBG/stats; then
-	check "invariant_violations stays 0 across hotplug" \
-		eq "$(stat invariant_violations)" 0
-fi
+check "invariant_violations (answer outside the task's mask) stays 0" \
+	eq "$(stat invariant_violations)" 0
+echo "  CPU 1 offline for 2 s: $((w1 - w0)) wakeups, $((a1 - a0)) inactive answers"
+check "CPU 1 offline under load: wakeups take the module's path" \
+	eval '[ $((w1 - w0)) -gt 100 ]'
+check "CPU 1 offline under load: no answer names an inactive CPU" \
+	eq "$a1" "$a0"
+rmmod smartwake
+
+# ---- the answer check, by fault injection ------------------------------------
+# test_bad_answer=1 replaces every answer by an offline CPU, 2 by a CPU
+# outside the task's mask: the check must count and discard each one, so
+# no task runs where it may not.
+ncpu_last=$((ncpu - 1))
+sw_insmod test_bad_answer=1
+set_knob policy smartwake
+echo 0 >/sys/devices/system/cpu/cpu$ncpu_last/online
+all_loads_start
+sleep 2
+bad=$(runnable_on $ncpu_last)
+all_loads_stop
+echo 1 >/sys/devices/system/cpu/cpu$ncpu_last/online
+echo "  answers replaced by offline CPU $ncpu_last: $(stat inactive_answers) refused of $(stat wakeups) wakeups, $bad runnable tasks on it"
+check "injected inactive answers: the check refuses them (inactive_answers > 100)" \
+	eval '[ "$(stat inactive_answers)" -gt 100 ]'
+check "injected inactive answers: no runnable task on the offline CPU" eq "$bad" 0
+check "injected inactive answers: none counted as outside the mask" \
+	eq "$(stat invariant_violations)" 0
+rmmod smartwake
+sw_insmod test_bad_answer=2
+set_knob policy smartwake
+wakeload msg -g 1 -s 2 -r 2 --cpus 0-1 -t 2 >/dev/null 2>&1
+rc=$?
+echo "  answers replaced by a CPU outside 0-1: $(stat invariant_violations) refused of $(stat wakeups) wakeups"
+check "injected answers outside the mask: the load pinned to 0-1 runs" eq "$rc" 0
+check "injected answers outside the mask: the check refuses them (invariant_violations > 100)" \
+	eval '[ "$(stat invariant_violations)" -gt 100 ]'
 check "rmmod after hotplug" rmmod smartwake
 check "kernel log has no WARNING/BUG/Oops/Call Trace" dmesg_clean
 summary

@@ -223,7 +223,7 @@ if [ -w /sys/devices/system/cpu/cpu$HP/online ]; then
 	done
 	wait $WL
 	set_knob sis_filter 0
-	echo "  hotplug of CPU $HP: wakeups $(stat wakeups) skipped $(stat sis_overloaded_skipped) fallback $(stat fallback_original)"
+	echo "  hotplug of CPU $HP: wakeups $(stat wakeups) skipped $(stat sis_overloaded_skipped) fallback $(stat fallback_original) inactive answers $(stat inactive_answers)"
 	check "CPU $HP offline/online 3 times under load" eq "$HPF" 0
 	check "hotplug: invariant_violations == 0" zero_violations
 	check "hotplug: kernel log clean" dmesg_clean

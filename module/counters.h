@@ -23,7 +23,8 @@ SW_COUNTER(sis_idle_found)		/* scans that found a CPU */
 SW_COUNTER(sis_scan_failed)		/* calls that found no idle CPU */
 SW_COUNTER(sis_overloaded_skipped)	/* CPUs the 2022 filter removed */
 SW_COUNTER(fallback_original)		/* a wakeup the module left to the kernel */
-SW_COUNTER(invariant_violations)	/* module answer not allowed/active */
+SW_COUNTER(invariant_violations)	/* module answer outside p->cpus_ptr: a bug */
+SW_COUNTER(inactive_answers)		/* answer's CPU went inactive meanwhile */
 SW_COUNTER(ttwu_wakelist_calls)		/* ttwu_queue_wakelist() calls (kretprobe) */
 SW_COUNTER(ttwu_queued_same_llc)	/* ...queued by IPI, waker and target share the LLC */
 SW_COUNTER(ttwu_queued_cross_llc)	/* ...queued by IPI, different LLCs */

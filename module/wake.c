@@ -24,7 +24,7 @@
  *     means the slow path (sched_balance_find_dst_cpu()), also not
  *     modelled: found during the domain walk, after record_wakee.
  *  2. When a wakeup goes to the kernel after the module has started on it
- *     (slow path found, invariant violated), current's wakee_flips,
+ *     (slow path found, answer rejected), current's wakee_flips,
  *     wakee_flip_decay_ts, last_wakee and p->recent_used_cpu are put back
  *     first, so the kernel records the wakeup exactly once.
  *  3. wakee_flips saturates at UINT_MAX where the kernel wraps, and the
@@ -70,6 +70,7 @@
 #include <linux/jiffies.h>
 #include <linux/math64.h>
 #include <linux/mmu_context.h>
+#include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <linux/topology.h>
 #include "sched.h"
@@ -353,6 +354,28 @@ static int sw_wake(struct task_struct *p, int prev_cpu, int wake_flags,
 	return new_cpu;
 }
 
+/*
+ * Fault injection for the tests: replace every answer by one the check in
+ * sw_select_task_rq_fair() must refuse, to show that it counts and discards
+ * them (CPU hotplug makes the real inactive case too rare to test).
+ */
+static unsigned int test_bad_answer;
+module_param(test_bad_answer, uint, 0400);
+MODULE_PARM_DESC(test_bad_answer,
+		 "test only: 1 answers an inactive CPU (if one is offline), 2 a CPU outside the task's mask (if it has one)");
+
+static int sw_test_bad_answer(const struct task_struct *p, int cpu)
+{
+	const struct cpumask *good =
+		test_bad_answer == 1 ? cpu_active_mask : p->cpus_ptr;
+	int bad;
+
+	for_each_possible_cpu(bad)
+		if (!cpumask_test_cpu(bad, good))
+			return bad;
+	return cpu;
+}
+
 /**
  * sw_select_task_rq_fair() - the module's select_task_rq_fair()
  * @p:          the task being placed
@@ -361,7 +384,8 @@ static int sw_wake(struct task_struct *p, int prev_cpu, int wake_flags,
  *
  * Called by the redirect with p->pi_lock held and interrupts disabled.
  * Every answer of the module's path is checked against p->cpus_ptr and
- * cpu_active_mask; a failing one is replaced by the kernel's answer.
+ * cpu_active_mask; a failing one is replaced by the kernel's answer and
+ * counted (invariant_violations, inactive_answers).
  *
  * Return: the CPU to place @p on.
  */
@@ -391,10 +415,24 @@ int notrace sw_select_task_rq_fair(struct task_struct *p, int prev_cpu,
 		sw_restore(&sv, p);
 		return sw_fallback(p, prev_cpu, wake_flags);
 	}
+	if (unlikely(test_bad_answer == 1 || test_bad_answer == 2))
+		new_cpu = sw_test_bad_answer(p, new_cpu);
+	/*
+	 * p->cpus_ptr cannot change under p->pi_lock, so an answer outside
+	 * it is a bug of the module. Every CPU the path names was active
+	 * when it was looked at, but sched_cpu_deactivate() may clear the
+	 * bit at any moment: that race is counted apart (the kernel's own
+	 * answer has the same race, repaired by select_task_rq()).
+	 */
 	if ((unsigned int)new_cpu >= nr_cpu_ids ||
-	    !cpumask_test_cpu(new_cpu, p->cpus_ptr) || !cpu_active(new_cpu)) {
+	    !cpumask_test_cpu(new_cpu, p->cpus_ptr)) {
 		sw_restore(&sv, p);
 		sw_count(SW_C_invariant_violations);
+		return sw_orig_select(p, prev_cpu, wake_flags);
+	}
+	if (!cpu_active(new_cpu)) {
+		sw_restore(&sv, p);
+		sw_count(SW_C_inactive_answers);
 		return sw_orig_select(p, prev_cpu, wake_flags);
 	}
 	return new_cpu;
