@@ -106,16 +106,13 @@ mkdir -p "$out"
 # With one lane the output streams; with two, each step's output is
 # printed whole when it ends, under a lock, so the lanes do not interleave.
 run_step() {
-	local t0=$SECONDS rc=0
+	local rc=0
 	if [ "$jobs" -eq 1 ]; then
 		printf '\n==== %s ====\n' "$1"
-		"step_$1" 2>&1 | tee "$out/$1.out"
-		rc=${PIPESTATUS[0]}
 	else
 		say "starting $1"
-		"step_$1" >"$out/$1.out" 2>&1 || rc=1
 	fi
-	echo "$([ "$rc" -eq 0 ] && echo PASS || echo FAIL) $((SECONDS - t0))" >"$out/$1.res"
+	sw_timed "$out/$1.out" "$out/$1.res" $((jobs == 1)) "step_$1" || rc=1
 	[ "$jobs" -eq 1 ] || {
 		flock 9
 		printf '\n==== %s ====\n' "$1"

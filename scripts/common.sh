@@ -18,6 +18,21 @@ SW_PREFERRED_VERSION=${SMARTWAKE_KERNEL_VERSION:-6.12.117-1~deb12u1}
 sw_log() { printf '[smartwake] %s\n' "$*" >&2; }
 sw_die() { printf '[smartwake] error: %s\n' "$*" >&2; exit 1; }
 
+# sw_timed OUT RES TEE CMD...: run CMD with its output in OUT (also on
+# stdout when TEE is 1), then write "PASS SECONDS" or "FAIL SECONDS" to
+# RES. Returns CMD's status. make check's steps and make stress's runs.
+sw_timed() {
+	local out=$1 res=$2 tee=$3 t0=$SECONDS rc=0
+	shift 3
+	if [ "$tee" = 1 ]; then
+		"$@" 2>&1 | tee "$out" && rc=0 || rc=${PIPESTATUS[0]}
+	else
+		"$@" >"$out" 2>&1 || rc=$?
+	fi
+	echo "$([ "$rc" -eq 0 ] && echo PASS || echo FAIL) $((SECONDS - t0))" >"$res"
+	return "$rc"
+}
+
 # Debian version "6.12.117-1~deb12u1" -> kernel ABI name "6.12.117+deb12".
 sw_abi_of() {
 	local v=$1

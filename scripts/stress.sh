@@ -51,18 +51,14 @@ fi
 
 # run_one NAME ARGS...: one guest; its verdict and duration in NAME.res
 run_one() {
-	local name=$1 t0=$SECONDS st line
+	local name=$1 f=$logs/stress-$1 st sec line
 	shift
-	if scripts/guest-run.sh --log "$logs/stress-$name.log" "$@" \
-		>"$logs/stress-$name.out" 2>&1; then
-		st=PASS
-	else
-		st=FAIL
-	fi
-	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logs/stress-$name.out" | tail -n 1)
-	echo "$st  $((SECONDS - t0))s  ${line:-no summary}" >"$logs/stress-$name.res"
-	echo "$name: $(cat "$logs/stress-$name.res")"
-	grep -E '^FAIL|cycles|rounds|bad writes refused' "$logs/stress-$name.out" || true
+	sw_timed "$f.out" "$f.res" 0 scripts/guest-run.sh --log "$f.log" "$@" || true
+	read -r st sec <"$f.res"
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$f.out" | tail -n 1)
+	echo "$st  ${sec}s  ${line:-no summary}" >"$f.res"
+	echo "$name: $(cat "$f.res")"
+	grep -E '^FAIL|cycles|rounds|bad writes refused|inactive|injected' "$f.out" || true
 }
 
 t0=$SECONDS
