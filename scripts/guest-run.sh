@@ -158,6 +158,9 @@ chmod +x "$root/init"
 
 # ---- boot ----------------------------------------------------------------
 cmdline="console=ttyS0 panic=-1 tsc=reliable quiet loglevel=4 rdinit=/init $append"
+# KASAN prints only its first report per boot unless told otherwise; a
+# later report from smartwake must not hide behind an earlier one.
+[ "$kernel" = debug ] && cmdline+=" kasan_multi_shot"
 sw_log "booting $kernel kernel, topology $topo, guest/$script $* (log: $log)"
 start=$(date +%s)
 qemu-system-x86_64 -accel tcg,thread=single ${SW_QEMU_CPU:+-cpu $SW_QEMU_CPU} -m "$mem" "${topo_args[@]}" \
