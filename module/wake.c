@@ -362,17 +362,19 @@ static int sw_wake(struct task_struct *p, int prev_cpu, int wake_flags,
 static unsigned int test_bad_answer;
 module_param(test_bad_answer, uint, 0400);
 MODULE_PARM_DESC(test_bad_answer,
-		 "test only: 1 answers an inactive CPU (if one is offline), 2 a CPU outside the task's mask (if it has one)");
+		 "test only: 1 answers an inactive CPU of the task's mask (if one is offline), 2 a CPU outside the mask (if there is one)");
 
+/* 1: an inactive CPU the task may use; 2: a CPU it may not use */
 static int sw_test_bad_answer(const struct task_struct *p, int cpu)
 {
-	const struct cpumask *good =
-		test_bad_answer == 1 ? cpu_active_mask : p->cpus_ptr;
 	int bad;
 
-	for_each_possible_cpu(bad)
-		if (!cpumask_test_cpu(bad, good))
+	for_each_possible_cpu(bad) {
+		bool allowed = cpumask_test_cpu(bad, p->cpus_ptr);
+
+		if (test_bad_answer == 1 ? allowed && !cpu_active(bad) : !allowed)
 			return bad;
+	}
 	return cpu;
 }
 
