@@ -202,9 +202,9 @@ check "CPU 1 offline under load: no answer names an inactive CPU" \
 rmmod smartwake
 
 # ---- the answer check, by fault injection ------------------------------------
-# test_bad_answer=1 replaces every answer by an offline CPU, 2 by a CPU
-# outside the task's mask: the check must count and discard each one, so
-# no task runs where it may not.
+# test_bad_answer=1 replaces every answer by an offline CPU the task may
+# use, 2 by a CPU outside the task's mask: the check must count and
+# discard each one, so no task runs where it may not.
 ncpu_last=$((ncpu - 1))
 sw_insmod test_bad_answer=1
 set_knob policy smartwake
