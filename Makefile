@@ -4,6 +4,7 @@
 #
 #   make            build module/smartwake.ko (stock Debian 6.12 cloud kernel,
 #                   fetched into the cache on first use) and the guest tools
+#   make testing    the testing build (fault injection) in build/testing/
 #   make demo       build, boot a guest, load the module, run a load with the
 #                   hook off and on, print the stats table
 #   make check      every test (host checks, KUnit in a guest, guest e2e)
@@ -17,13 +18,13 @@
 SHELL := /bin/bash
 TOP := $(CURDIR)
 
-.PHONY: all module tools host-tools fetch debug-kernel debug-modules \
+.PHONY: all module testing tools host-tools fetch debug-kernel debug-modules \
 	demo check bench stress clean help
 
 all: module tools
 
 help:
-	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,15p' Makefile | sed 's/^# \{0,1\}//'
 
 host-tools:
 	@scripts/install-host-tools.sh
@@ -37,6 +38,10 @@ module: $(if $(KDIR),,fetch)
 	if [ -n "$(KDIR)" ]; then kdir="$(KDIR)"; ksrc="$(or $(KSRC),$(KDIR))"; \
 	else . scripts/common.sh; sw_stock_env; kdir=$$SW_KDIR; ksrc=$$SW_KSRC; fi; \
 	$(MAKE) -C "$$kdir" M="$(TOP)" KSRC="$$ksrc" modules
+
+# Test-only parameters and helper modules, never in module/ (see Kbuild).
+testing: fetch
+	@scripts/build-modules.sh --testing
 
 tools:
 	@$(MAKE) -C tools
@@ -52,13 +57,13 @@ debug-modules: debug-kernel
 demo: all
 	@scripts/demo.sh
 
-check: all
+check: all testing
 	@scripts/check.sh
 
 bench: all
 	@scripts/bench.sh
 
-stress: all
+stress: all testing
 	@scripts/stress.sh
 
 clean:

@@ -4,6 +4,7 @@
 # (field N of the table expected 8 bytes further) and test_release.
 # Runs on the stock kernel (BTF) and on the debug kernel (no BTF: skipped).
 . ./lib.sh
+need_testing_build
 BTF=/sys/kernel/btf/vmlinux
 REL=$(uname -r)
 # in_log TEXT: the kernel log has a line containing TEXT
@@ -28,22 +29,22 @@ check "rmmod" rmmod smartwake
 
 if [ -e $BTF ]; then
 	# field 1: rq.nr_running; field 4: rq.curr, inside an anonymous union
-	check "skewed rq.nr_running refused" eval '! sw_insmod test_layout_skew=1'
+	check "skewed rq.nr_running refused" eval '! sw_insmod_test test_layout_skew=1'
 	check "refusal names rq.nr_running" \
 		in_log "smartwake: layout: rq.nr_running at byte 12 in this build, at byte 4 in the running kernel"
 	check "refused: nothing hooked, no debugfs" not_loaded
-	check "skewed rq.curr refused" eval '! sw_insmod test_layout_skew=4'
+	check "skewed rq.curr refused" eval '! sw_insmod_test test_layout_skew=4'
 	check "refusal names rq.curr" eval \
 		"dmesg | grep -qE 'smartwake: layout: rq.curr at byte [0-9]+ in this build, at byte [0-9]+ in the running kernel'"
 	check "refusal sums it up" \
 		in_log "differs from the running kernel's BTF: refusing to load"
 	check "refused: nothing hooked, no debugfs" not_loaded
 else
-	check "no layout check without BTF: skew ignored" sw_insmod test_layout_skew=1
+	check "no layout check without BTF: skew ignored" sw_insmod_test test_layout_skew=1
 	check "rmmod" rmmod smartwake
 fi
 
-check "other release refused" eval '! sw_insmod test_release=6.1.0-bogus'
+check "other release refused" eval '! sw_insmod_test test_release=6.1.0-bogus'
 check "refusal names both releases" \
 	in_log "smartwake: built for kernel $REL, running 6.1.0-bogus: refusing to load"
 check "refused: nothing hooked, no debugfs" not_loaded

@@ -1,10 +1,11 @@
 # End-to-end test of the module skeleton: load, hook, count, knobs,
 # unload, load/unload cycles under load, error path, clean kernel log.
 . ./lib.sh
+need_testing_build
 cycles=${1:-20}
 
 # --- error path first: a missing symbol fails insmod, nothing hooked -----
-if sw_insmod test_missing_symbol=select_task_rq_fair 2>/dev/null; then
+if sw_insmod_test test_missing_symbol=select_task_rq_fair 2>/dev/null; then
 	not_ok "insmod with a missing symbol fails"
 	rmmod smartwake
 else

@@ -4,7 +4,8 @@
 # check fail, so a report from smartwake could not pass unseen. The debug
 # guests boot with kasan_multi_shot: a second read is reported too.
 . ./lib.sh
-OOB=/lib/smartwake/sw_kasan_oob.ko
+need_testing_build
+OOB=$SW_TKO/sw_kasan_oob.ko
 
 check "KASAN is active" eval 'dmesg | grep -q "KernelAddressSanitizer initialized"'
 check "insmod" sw_insmod

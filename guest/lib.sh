@@ -50,7 +50,17 @@ kmemleak_new() {
 	echo scan >$KML
 	grep -c 'unreferenced object' $KML
 }
+# sw_insmod: the module users load (plain make); sw_insmod_test: the
+# testing build (make testing), the only one with test_ parameters.
+SW_TKO=/lib/smartwake/testing
 sw_insmod() { insmod /lib/smartwake/smartwake.ko "$@"; }
+# need_testing_build: a counted check, so a missing build fails the run
+# instead of making "! sw_insmod_test ..." checks pass.
+need_testing_build() { check "testing build present in the guest" [ -f $SW_TKO/smartwake.ko ]; }
+sw_insmod_test() {
+	[ -f $SW_TKO/smartwake.ko ] || { echo "  no testing build in the guest" >&2; return 2; }
+	insmod $SW_TKO/smartwake.ko "$@"
+}
 summary() {
 	echo "$SW_PASS passed, $SW_FAIL failed"
 	[ "$SW_FAIL" -eq 0 ] && [ "$SW_PASS" -gt 0 ]

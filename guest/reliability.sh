@@ -3,6 +3,7 @@
 # conflicts. Usage: reliability.sh [CYCLES] [HOTPLUG_ROUNDS]
 # (short form in make check: 30 and 10; make stress: 200 and 100).
 . ./lib.sh
+need_testing_build
 cycles=${1:-30}
 hp_rounds=${2:-10}
 
@@ -21,9 +22,9 @@ all_loads_start() {
 all_loads_stop() { kill $l1 $l2 2>/dev/null; wait $l1 $l2 2>/dev/null; }
 
 # ---- hook conflict: another IPMODIFY owner of select_task_rq_fair -------
-if [ -f /lib/smartwake/sw_conflict.ko ]; then
+if [ -f $SW_TKO/sw_conflict.ko ]; then
 	check "conflict module claims select_task_rq_fair" \
-		insmod /lib/smartwake/sw_conflict.ko
+		insmod $SW_TKO/sw_conflict.ko
 	out=$(sw_insmod 2>&1)
 	rc=$?
 	echo "  insmod: $out"
@@ -206,7 +207,7 @@ rmmod smartwake
 # use, 2 by a CPU outside the task's mask: the check must count and
 # discard each one, so no task runs where it may not.
 ncpu_last=$((ncpu - 1))
-sw_insmod test_bad_answer=1
+sw_insmod_test test_bad_answer=1
 set_knob policy smartwake
 echo 0 >/sys/devices/system/cpu/cpu$ncpu_last/online
 all_loads_start
@@ -227,7 +228,7 @@ check "injected inactive answers: no runnable task on the offline CPU" eq "$bad"
 check "injected inactive answers: none counted as outside the mask" \
 	eq "$(stat invariant_violations)" 0
 rmmod smartwake
-sw_insmod test_bad_answer=2
+sw_insmod_test test_bad_answer=2
 set_knob policy smartwake
 wakeload msg -g 1 -s 2 -r 2 --cpus 0-1 -t 2 >/dev/null 2>&1
 rc=$?

@@ -331,6 +331,7 @@ int sw_btf_find(const struct sw_btf *b, const char *struct_name,
 	return -ENOENT;
 }
 
+#ifdef SW_KUNIT
 /**
  * sw_btf_member_offset() - sw_btf_open() then sw_btf_find(), for one lookup
  * @blob: raw BTF (native byte order)
@@ -352,3 +353,4 @@ int sw_btf_member_offset(const void *blob, size_t len, const char *struct_name,
 		return ret;
 	return sw_btf_find(&b, struct_name, member, bit_off);
 }
+#endif

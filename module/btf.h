@@ -3,8 +3,8 @@
  * smartwake: load-time compatibility checks.
  *
  * btf.c is a pure BTF reader (no kernel state, no allocation), tested by
- * KUnit on blobs built in memory; compat.c is the shell that compares the
- * running kernel with the one the module was built against.
+ * KUnit on blobs built in memory; compat.c (compat.h) is the shell that
+ * compares the running kernel with the one the module was built against.
  */
 #ifndef _SMARTWAKE_BTF_H
 #define _SMARTWAKE_BTF_H
@@ -30,9 +30,10 @@ struct sw_btf {
 int sw_btf_open(const void *blob, size_t len, struct sw_btf *b);
 int sw_btf_find(const struct sw_btf *b, const char *struct_name,
 		const char *member, u32 *bit_off);
+#ifdef SW_KUNIT
+/* one-shot lookup, for the KUnit suite only */
 int sw_btf_member_offset(const void *blob, size_t len, const char *struct_name,
 			 const char *member, u32 *bit_off);
-
-int sw_compat_check(void);
+#endif
 
 #endif /* _SMARTWAKE_BTF_H */

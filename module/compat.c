@@ -23,7 +23,6 @@
 #include <linux/errno.h>
 #include <linux/fs.h>
 #include <linux/mmu_context.h>
-#include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <linux/stddef.h>
 #include <linux/string.h>
@@ -32,6 +31,9 @@
 #include <generated/utsrelease.h>
 #include "sched.h"
 #include "btf.h"
+#include "compat.h"
+#include "sw.h"
+#include "testing.h"
 
 #define SW_BTF_PATH	"/sys/kernel/btf/vmlinux"
 #define SW_BTF_MAX	(64U << 20)	/* 6.12 x86_64 vmlinux BTF: ~6 MiB */
@@ -101,20 +103,9 @@ static const struct sw_field sw_fields[] = {
 	SW_FIELD(task_struct, numa_faults),
 };
 
-/* Test hooks: simulate a kernel the module was not built for. */
-static char *test_release;
-module_param(test_release, charp, 0400);
-MODULE_PARM_DESC(test_release,
-		 "test only: compare the build's release with this one, not the running kernel's");
-
-static unsigned int test_layout_skew;
-module_param(test_layout_skew, uint, 0400);
-MODULE_PARM_DESC(test_layout_skew,
-		 "test only: N > 0 expects field N of the layout table 8 bytes further");
-
 static int sw_check_release(void)
 {
-	const char *running = test_release ?: init_utsname()->release;
+	const char *running = sw_testing_release() ?: init_utsname()->release;
 
 	if (!strcmp(running, UTS_RELEASE))
 		return 0;
@@ -141,7 +132,7 @@ static int sw_check_fields(const void *btf, size_t len)
 		size_t want = f->off;
 		u32 bits;
 
-		if (test_layout_skew == i + 1)
+		if (sw_testing_layout_skew() == i + 1)
 			want += 8;
 		ret = sw_btf_find(&b, f->sname, f->member, &bits);
 		if (ret == -ENOENT) {
@@ -212,6 +203,31 @@ static int sw_read_file(const char *path, void **buf, size_t *len)
 out:
 	filp_close(f, NULL);
 	return ret;
+}
+
+/**
+ * sw_compat_check_percpu() - do the per-CPU offsets name the runqueues
+ *
+ * symbols.c cannot ask sprint_symbol() about a per-CPU offset; a wrong
+ * one would show here, as runqueues whose cpu field is not their CPU.
+ *
+ * Return: 0, or -ENOEXEC naming the first CPU whose runqueue is wrong.
+ */
+int sw_compat_check_percpu(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct rq *rq = per_cpu_ptr((struct rq __percpu __force *)
+					    sw_sym_runqueues, cpu);
+
+		if (READ_ONCE(rq->cpu) != cpu) {
+			pr_err("runqueues of CPU %d reads cpu %d: per-CPU symbols are wrong, refusing to load\n",
+			       cpu, READ_ONCE(rq->cpu));
+			return -ENOEXEC;
+		}
+	}
+	return 0;
 }
 
 /**

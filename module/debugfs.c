@@ -6,6 +6,8 @@
  *   reset    write anything to zero the counters
  *   knobs    every knob: value, accepted values, help
  *   hooks    every ftrace hook: target, kind, state
+ *   calls    every kernel function called through a pointer: address,
+ *            first four bytes, IBT verdict (0400: holds addresses)
  *   <knob>   one file per knob (see knobs.c)
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -48,6 +50,12 @@ static int sw_hooks_list_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(sw_hooks_list);
 
+static int sw_calls_list_show(struct seq_file *m, void *unused)
+{
+	return sw_calls_show(m);
+}
+DEFINE_SHOW_ATTRIBUTE(sw_calls_list);
+
 int sw_debugfs_init(void)
 {
 	sw_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
@@ -58,6 +66,7 @@ int sw_debugfs_init(void)
 	debugfs_create_file("stats", 0444, sw_dir, NULL, &sw_stats_fops);
 	debugfs_create_file("reset", 0200, sw_dir, NULL, &sw_reset_fops);
 	debugfs_create_file("hooks", 0444, sw_dir, NULL, &sw_hooks_list_fops);
+	debugfs_create_file("calls", 0400, sw_dir, NULL, &sw_calls_list_fops);
 	return sw_knobs_init(sw_dir);
 }
 

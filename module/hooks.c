@@ -11,10 +11,12 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ftrace.h>
+#include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/rcupdate.h>
 #include <linux/seq_file.h>
 #include "sw.h"
+#include "testing.h"
 
 static void notrace sw_redirect(unsigned long ip, unsigned long parent_ip,
 				struct ftrace_ops *op, struct ftrace_regs *fregs)
@@ -48,20 +50,44 @@ static struct sw_hook sw_hooks[SW_NR_HOOKS] = {
 	},
 };
 
-static void sw_hook_undo(struct sw_hook *h)
+/*
+ * Undo one hook. An ops whose unregister failed is still live: its filter
+ * stays (an ops with an empty filter traces every function) and the module
+ * takes a reference on itself so its code is not freed under it; a later
+ * successful removal gives the reference back.
+ *
+ * Return: 0, or the error of unregister_ftrace_function().
+ */
+static int sw_hook_undo(struct sw_hook *h)
 {
 	int ret;
 
 	if (h->registered) {
-		ret = unregister_ftrace_function(&h->ops);
-		WARN(ret, "unregistering hook on %s failed: %d\n", h->name, ret);
+		if (h->on_demand && sw_testing_unregister_fails())
+			ret = -EBUSY;	/* injected: the ops stays as it is */
+		else
+			ret = unregister_ftrace_function(&h->ops);
+		if (ret) {
+			WARN_ONCE(1, "smartwake: unregistering hook on %s failed: %d; keeping it and the module\n",
+				  h->name, ret);
+			if (!h->pinned) {
+				__module_get(THIS_MODULE);
+				h->pinned = true;
+			}
+			return ret;
+		}
 		h->registered = false;
+		if (h->pinned) {
+			module_put(THIS_MODULE);
+			h->pinned = false;
+		}
 	}
 	if (h->filtered) {
 		ret = ftrace_set_filter_ip(&h->ops, *h->target, 1, 0);
 		WARN(ret, "removing filter on %s failed: %d\n", h->name, ret);
 		h->filtered = false;
 	}
+	return 0;
 }
 
 static int sw_hook_do(struct sw_hook *h)
@@ -117,17 +143,22 @@ int sw_hooks_enable(void)
 }
 
 /**
- * sw_hooks_disable() - remove every hook, newest first
+ * sw_hooks_disable() - remove every hook, on-demand ones included, newest first
  *
  * The caller must still wait for CPUs executing a replacement: all of them
  * run with preemption disabled, so synchronize_rcu() is enough.
+ *
+ * Return: 0, or the first error; a hook that failed stays registered.
  */
-void sw_hooks_disable(void)
+int sw_hooks_disable(void)
 {
-	int i;
+	int i, ret = 0, r;
 
-	for (i = ARRAY_SIZE(sw_hooks) - 1; i >= 0; i--)
-		sw_hook_undo(&sw_hooks[i]);
+	for (i = ARRAY_SIZE(sw_hooks) - 1; i >= 0; i--) {
+		r = sw_hook_undo(&sw_hooks[i]);
+		ret = ret ?: r;
+	}
+	return ret;
 }
 
 /**
@@ -144,14 +175,36 @@ void sw_hooks_disable(void)
 int sw_hook_set(enum sw_hook_id id, bool on)
 {
 	struct sw_hook *h = &sw_hooks[id];
+	int ret;
 
 	if (on == h->registered)
 		return 0;
 	if (on)
 		return sw_hook_do(h);
-	sw_hook_undo(h);
+	ret = sw_hook_undo(h);
+	if (ret)
+		return ret;
 	synchronize_rcu();
 	return 0;
+}
+
+/**
+ * sw_hooks_remove_all() - remove every hook before the module's code goes
+ *
+ * For unload and for a failed load: after this returns the module's text
+ * is freed, so a hook that cannot be removed is retried, once a second,
+ * rather than left calling freed code (rmmod then hangs, the machine
+ * stays up).
+ */
+void sw_hooks_remove_all(void)
+{
+	unsigned int tries = 0;
+
+	while (sw_hooks_disable()) {
+		if (!tries++)
+			pr_crit("a hook cannot be removed; retrying every second, the module stays in memory until it is\n");
+		msleep(1000);
+	}
 }
 
 int sw_hooks_show(struct seq_file *m)
@@ -159,8 +212,9 @@ int sw_hooks_show(struct seq_file *m)
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(sw_hooks); i++)
-		seq_printf(m, "%s %s %s\n", sw_hooks[i].name,
+		seq_printf(m, "%s %s %s%s\n", sw_hooks[i].name,
 			   sw_hooks[i].replacement ? "redirect" : "observe",
-			   sw_hooks[i].registered ? "on" : "off");
+			   sw_hooks[i].registered ? "on" : "off",
+			   sw_hooks[i].pinned ? " unregister-failed" : "");
 	return 0;
 }

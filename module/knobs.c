@@ -105,6 +105,19 @@ static const struct sw_knob sw_knobs[] = {
 
 /* Serialises writers so an apply() callback sees a stable old value. */
 static DEFINE_MUTEX(sw_knob_lock);
+/*
+ * Writes are refused until the load has finished: a knob that installs a
+ * hook must not do so while a later step of the load can still fail.
+ */
+static bool sw_knobs_open;
+
+/* Called last at load: from now on writes are applied. */
+void sw_knobs_ready(void)
+{
+	mutex_lock(&sw_knob_lock);
+	sw_knobs_open = true;
+	mutex_unlock(&sw_knob_lock);
+}
 
 static int sw_parse_number(const char *s, size_t len, int *out)
 {
@@ -173,7 +186,8 @@ static int sw_knob_parse(const struct sw_knob *k, const char *buf, size_t len,
  * @buf: the bytes written
  * @len: their number
  *
- * Return: 0, or a negative errno with the knob unchanged.
+ * Return: 0, or a negative errno with the knob unchanged (-EAGAIN while
+ * the module is still loading).
  */
 int sw_knob_write(const struct sw_knob *k, const char *buf, size_t len)
 {
@@ -184,7 +198,9 @@ int sw_knob_write(const struct sw_knob *k, const char *buf, size_t len)
 		return ret;
 
 	mutex_lock(&sw_knob_lock);
-	if (k->apply)
+	if (!sw_knobs_open)
+		ret = -EAGAIN;	/* the module is still loading */
+	else if (k->apply)
 		ret = k->apply(k, *k->val, val);
 	if (!ret) {
 		if (k->num && val == k->fixed_idx)
@@ -276,7 +292,8 @@ DEFINE_SHOW_ATTRIBUTE(sw_knobs_list);
  * sw_knobs_init() - create one debugfs file per knob, plus "knobs"
  * @dir: the module's debugfs directory
  *
- * Return: 0 (debugfs failures are not fatal, as elsewhere in the kernel).
+ * Return: 0. Failures to create single files are not checked (debugfs
+ * convention); the directory itself is checked by debugfs.c.
  */
 int sw_knobs_init(struct dentry *dir)
 {

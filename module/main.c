@@ -4,20 +4,25 @@
  * scheduler of a stock kernel, with counters for every decision.
  *
  * Load order: check the kernel is the one built for (compat.c), resolve
- * symbols, allocate the scan masks, start tracking
- * overloaded CPUs, create debugfs, install hooks (last, so that nothing
- * runs before the module is ready). Unload: the reverse, waiting for
+ * symbols without calling into the kernel through a pointer (symbols.c),
+ * check every indirect call target for IBT (ibt.c), allocate the scan
+ * masks, start tracking overloaded CPUs, create debugfs, install hooks,
+ * and only then accept knob writes (a knob may install a hook; before
+ * this point a later step could still fail). A failure undoes every step
+ * taken, on-demand hooks included. Unload: the reverse, waiting for
  * tracepoint probes and replacements still running before freeing what
  * they use.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/rcupdate.h>
 #include <linux/tracepoint.h>
 #include <linux/utsname.h>
-#include "btf.h"
+#include "compat.h"
 #include "sw.h"
+#include "testing.h"
 
 static int __init sw_init(void)
 {
@@ -27,6 +32,12 @@ static int __init sw_init(void)
 	if (ret)
 		return ret;
 	ret = sw_symbols_resolve();
+	if (ret)
+		return ret;
+	ret = sw_compat_check_percpu();
+	if (ret)
+		return ret;
+	ret = sw_calls_check();
 	if (ret)
 		return ret;
 	ret = sw_sis_init();
@@ -41,14 +52,21 @@ static int __init sw_init(void)
 	ret = sw_debugfs_init();
 	if (ret)
 		goto err_ttwu;
+	if (sw_testing_init_delay_ms())
+		msleep(sw_testing_init_delay_ms());
 	ret = sw_hooks_enable();
 	if (ret)
 		goto err_debugfs;
+	sw_knobs_ready();
 	pr_info("loaded on %s\n", init_utsname()->release);
 	return 0;
 
 err_debugfs:
+	/* no writer left inside a knob after this */
 	sw_debugfs_exit();
+	/* every hook, also one a knob may have installed */
+	sw_hooks_remove_all();
+	synchronize_rcu();
 err_ttwu:
 	sw_ttwu_exit();
 err_overload:
@@ -63,7 +81,7 @@ err_sis:
 static void __exit sw_exit(void)
 {
 	sw_debugfs_exit();
-	sw_hooks_disable();
+	sw_hooks_remove_all();
 	sw_ttwu_exit();
 	sw_overload_stop();
 	/* no probe call still running... */

@@ -92,6 +92,7 @@ extern int sw_sis_filter;
 extern int sw_sis_sched_idle;
 
 int sw_knobs_init(struct dentry *dir);
+void sw_knobs_ready(void);
 int sw_knob_write(const struct sw_knob *k, const char *buf, size_t len);
 
 /* ---- symbols (symbols.c) -----------------------------------------------
@@ -103,6 +104,7 @@ struct sw_symbol {
 	const char *name;
 	unsigned long *addr;
 	bool optional;
+	bool percpu;		/* a per-CPU offset, not an address */
 };
 
 extern unsigned long sw_sym_select_task_rq_fair;
@@ -123,6 +125,12 @@ extern unsigned long sw_sym_sched_numa_balancing;	/* static key */
 extern unsigned long sw_sym_sysctl_numa_balancing_scan_delay; /* unsigned int */
 
 int sw_symbols_resolve(void);
+bool sw_symbol_is_start(const char *name, unsigned long addr);
+unsigned long sw_symbols_old_lookup(void);	/* testing builds */
+
+/* ---- calls into the kernel through a pointer (ibt.c) ------------------- */
+int sw_calls_check(void);
+int sw_calls_show(struct seq_file *m);
 
 /* ---- ftrace hooks (hooks.c) -------------------------------------------- */
 struct sw_hook {
@@ -133,6 +141,7 @@ struct sw_hook {
 	struct ftrace_ops ops;
 	bool on_demand;			/* installed by a knob, not at load */
 	bool filtered, registered;
+	bool pinned;			/* unregister failed: module held */
 };
 
 /* Hooks installed on demand by a knob rather than at load. */
@@ -140,7 +149,8 @@ enum sw_hook_id { SW_HOOK_SELECT, SW_HOOK_TTWU, SW_HOOK_NUMA_FAULT, SW_NR_HOOKS 
 
 int sw_hooks_enable(void);
 int sw_hook_set(enum sw_hook_id id, bool on);
-void sw_hooks_disable(void);
+int sw_hooks_disable(void);
+void sw_hooks_remove_all(void);
 int sw_hooks_show(struct seq_file *m);
 
 /* ---- the wakeup path (wake.c, sis.c) ----------------------------------- */

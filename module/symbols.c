@@ -1,15 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Symbol resolution. kallsyms_lookup_name() is not exported, so a kprobe on
- * it yields its address once; every symbol the module needs is then looked
- * up at load time, and a missing one fails insmod before anything is hooked.
+ * Symbol resolution without calling into the kernel through a pointer.
+ *
+ * kallsyms_lookup_name() is not exported, and on a kernel built with
+ * CONFIG_X86_KERNEL_IBT nothing in the kernel takes its address, so its
+ * ENDBR64 is sealed (poisoned) at boot: an indirect call to it is a #CP
+ * and a BUG on any CPU that enforces IBT. So the module never calls it.
+ * register_kprobe() with a symbol name does: it asks kallsyms_lookup_name()
+ * by a direct call. A kretprobe on kallsyms_lookup_name() sees that call
+ * return, keeps the address for the module and hands kprobes 0 ("no such
+ * symbol"), so register_kprobe() fails with -ENOENT and nothing is probed.
+ * This works for every kind of symbol (functions, data, per-CPU offsets).
+ *
+ * Each address found is then checked: sprint_symbol() (exported) must
+ * name exactly "symbol+0x0", and the per-CPU runqueues must hold their
+ * own CPU numbers (sw_symbols_verify_percpu()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/err.h>
+#include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
 #include <linux/string.h>
 #include "sw.h"
+#include "testing.h"
 
 unsigned long sw_sym_select_task_rq_fair;
 unsigned long sw_sym_runqueues;
@@ -34,82 +51,184 @@ unsigned long sw_sym_sysctl_numa_balancing_scan_delay;
  * without energy-aware scheduling, sysctl_sched_features without
  * CONFIG_SCHED_DEBUG (the features are then the compile-time defaults).
  * sched_asym_cpucapacity is required: without it the module could not
- * tell whether the asymmetric-capacity path is live.
+ * tell whether the asymmetric-capacity path is live. Per-CPU symbols are
+ * offsets, not addresses: sprint_symbol() cannot name them.
  */
+#define SW_SYM(n)		{ #n, &sw_sym_##n }
+#define SW_SYM_OPT(n)		{ #n, &sw_sym_##n, .optional = true }
+#define SW_SYM_PCPU(n)		{ #n, &sw_sym_##n, .percpu = true }
+
 static const struct sw_symbol sw_symbols[] = {
-	{ "select_task_rq_fair", &sw_sym_select_task_rq_fair },
-	{ "runqueues", &sw_sym_runqueues },
-	{ "sd_llc", &sw_sym_sd_llc },
-	{ "sd_llc_size", &sw_sym_sd_llc_size },
-	{ "sd_llc_id", &sw_sym_sd_llc_id },
-	{ "sd_share_id", &sw_sym_sd_share_id },
-	{ "sd_llc_shared", &sw_sym_sd_llc_shared },
-	{ "sched_asym_cpucapacity", &sw_sym_sched_asym_cpucapacity },
-	{ "ttwu_queue_wakelist", &sw_sym_ttwu_queue_wakelist },
-	{ "task_numa_fault", &sw_sym_task_numa_fault },
-	{ "sched_numa_balancing", &sw_sym_sched_numa_balancing },
-	{ "sysctl_numa_balancing_scan_delay", &sw_sym_sysctl_numa_balancing_scan_delay },
-	{ "sched_cluster_active", &sw_sym_sched_cluster_active, true },
-	{ "sched_energy_present", &sw_sym_sched_energy_present, true },
-	{ "sysctl_sched_features", &sw_sym_sysctl_sched_features, true },
+	SW_SYM(select_task_rq_fair),
+	SW_SYM_PCPU(runqueues),
+	SW_SYM_PCPU(sd_llc),
+	SW_SYM_PCPU(sd_llc_size),
+	SW_SYM_PCPU(sd_llc_id),
+	SW_SYM_PCPU(sd_share_id),
+	SW_SYM_PCPU(sd_llc_shared),
+	SW_SYM(sched_asym_cpucapacity),
+	SW_SYM(ttwu_queue_wakelist),
+	SW_SYM(task_numa_fault),
+	SW_SYM(sched_numa_balancing),
+	SW_SYM(sysctl_numa_balancing_scan_delay),
+	SW_SYM_OPT(sched_cluster_active),
+	SW_SYM_OPT(sched_energy_present),
+	SW_SYM_OPT(sysctl_sched_features),
 #ifdef CONFIG_SCHED_CORE
-	{ "__sched_core_enabled", &sw_sym_sched_core_enabled, true },
+	{ "__sched_core_enabled", &sw_sym_sched_core_enabled, .optional = true },
 #endif
 };
 
-/*
- * Test hook: pretend this symbol does not exist, to exercise the error path
- * (the reliability tests load the module with it set).
- */
-static char *test_missing_symbol;
-module_param(test_missing_symbol, charp, 0400);
-MODULE_PARM_DESC(test_missing_symbol,
-		 "test only: treat this symbol as unresolvable");
+/* The lookup in flight: only this task's call of this name is taken. */
+static struct {
+	struct task_struct *task;
+	const char *name;
+	unsigned long addr;
+	bool seen;
+} sw_lookup;
 
-typedef unsigned long (*sw_lookup_fn)(const char *name);
-
-static sw_lookup_fn sw_find_lookup(void)
+static int sw_lookup_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
-	sw_lookup_fn fn;
+	/* kallsyms_lookup_name(name): ours only, by task and string */
+	if (current != READ_ONCE(sw_lookup.task) ||
+	    regs_get_kernel_argument(regs, 0) != (unsigned long)sw_lookup.name)
+		return 1;	/* not ours: no return handler */
+	return 0;
+}
+
+static int sw_lookup_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	sw_lookup.addr = regs_return_value(regs);
+	sw_lookup.seen = true;
+	/* kprobes is told "not found": it probes nothing */
+	regs_set_return_value(regs, 0);
+	return 0;
+}
+
+static struct kretprobe sw_lookup_krp = {
+	.kp.symbol_name = "kallsyms_lookup_name",
+	.entry_handler = sw_lookup_entry,
+	.handler = sw_lookup_ret,
+	.maxactive = 4,
+};
+
+/*
+ * The kernel's kallsyms_lookup_name(@name), run by register_kprobe().
+ * Return: the address, 0 if the kernel has no such symbol, or -errno
+ * (as an error pointer value) if the lookup was not seen.
+ */
+static long sw_lookup_one(const char *name, unsigned long *addr)
+{
+	struct kprobe kp = { .symbol_name = name };
 	int ret;
 
+	sw_lookup.name = name;
+	sw_lookup.addr = 0;
+	sw_lookup.seen = false;
+	WRITE_ONCE(sw_lookup.task, current);
 	ret = register_kprobe(&kp);
-	if (ret < 0) {
-		pr_err("cannot resolve kallsyms_lookup_name (kprobe: %d)\n", ret);
-		return NULL;
+	WRITE_ONCE(sw_lookup.task, NULL);
+	if (!ret) {
+		/* cannot happen: the lookup answered 0 */
+		unregister_kprobe(&kp);
+		return -EIO;
 	}
-	fn = (sw_lookup_fn)kp.addr;
-	unregister_kprobe(&kp);
-	return fn;
+	if (!sw_lookup.seen)
+		return -EIO;
+	*addr = sw_lookup.addr;
+	return 0;
 }
 
 /**
- * sw_symbols_resolve() - resolve every symbol in the table
+ * sw_symbol_is_start() - does @addr begin the kernel symbol @name
+ * @name: symbol name
+ * @addr: address to check
  *
- * Return: 0, or -ENOENT naming the first symbol that is missing.
+ * Uses the exported sprint_symbol(), which needs no pointer call.
+ *
+ * Return: true when sprint_symbol() prints exactly "@name+0x0/...".
  */
-int sw_symbols_resolve(void)
+bool sw_symbol_is_start(const char *name, unsigned long addr)
 {
-	sw_lookup_fn lookup = sw_find_lookup();
-	size_t i;
+	char buf[KSYM_SYMBOL_LEN];
+	size_t n = strlen(name);
 
-	if (!lookup)
-		return -ENOENT;
+	sprint_symbol(buf, addr);
+	return !strncmp(buf, name, n) && !strncmp(buf + n, "+0x0/", 5);
+}
+
+static int sw_resolve_table(void)
+{
+	size_t i;
+	long ret;
+
 	for (i = 0; i < ARRAY_SIZE(sw_symbols); i++) {
 		const struct sw_symbol *s = &sw_symbols[i];
+		const char *missing = sw_testing_missing_symbol();
 		unsigned long a = 0;
 
-		if (!test_missing_symbol || strcmp(test_missing_symbol, s->name))
-			a = lookup(s->name);
+		if (!missing || strcmp(missing, s->name)) {
+			ret = sw_lookup_one(s->name, &a);
+			if (ret) {
+				pr_err("lookup of %s was not observed (%ld); nothing hooked\n",
+				       s->name, ret);
+				return -EIO;
+			}
+		}
 		if (!a && s->optional) {
 			pr_info("optional kernel symbol %s not found\n", s->name);
 		} else if (!a) {
 			pr_err("required kernel symbol %s not found; nothing hooked\n",
 			       s->name);
 			return -ENOENT;
+		} else if (!s->percpu && !sw_symbol_is_start(s->name, a)) {
+			pr_err("kernel symbol %s resolved to %pS, not its start; nothing hooked\n",
+			       s->name, (void *)a);
+			return -ENOENT;
 		}
 		*s->addr = a;
 	}
 	return 0;
+}
+
+/**
+ * sw_symbols_resolve() - resolve every symbol in the table
+ *
+ * Return: 0, or -ENOENT naming the first symbol that is missing, or the
+ * error of the kretprobe that observes the lookups.
+ */
+int sw_symbols_resolve(void)
+{
+	int ret;
+
+	ret = register_kretprobe(&sw_lookup_krp);
+	if (ret) {
+		pr_err("cannot observe kallsyms_lookup_name (kretprobe: %d); nothing hooked\n",
+		       ret);
+		return ret;
+	}
+	ret = sw_resolve_table();
+	unregister_kretprobe(&sw_lookup_krp);
+	return ret;
+}
+
+/**
+ * sw_symbols_old_lookup() - kallsyms_lookup_name's address, the old way
+ *
+ * Testing builds only: what the module used before it was IBT-safe, a
+ * kprobe's address. kprobes step over ENDBR, so this is the function's
+ * start + 4 on an IBT kernel; the call guard must refuse it.
+ *
+ * Return: the kprobe's address, or 0.
+ */
+unsigned long sw_symbols_old_lookup(void)
+{
+	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
+	unsigned long a;
+
+	if (register_kprobe(&kp) < 0)
+		return 0;
+	a = (unsigned long)kp.addr;
+	unregister_kprobe(&kp);
+	return a;
 }

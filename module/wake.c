@@ -70,17 +70,18 @@
 #include <linux/jiffies.h>
 #include <linux/math64.h>
 #include <linux/mmu_context.h>
-#include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <linux/topology.h>
 #include "sched.h"
 #include "sw.h"
+#include "testing.h"
 #include "trace.h"
 
 typedef int (*sw_select_fn)(struct task_struct *p, int prev_cpu, int wake_flags);
 
 /*
- * select_task_rq_fair's address is taken by fair_sched_class: IBT-safe.
+ * select_task_rq_fair's address is taken by fair_sched_class: IBT-safe,
+ * and ibt.c checks its ENDBR64 at load before this can run.
  * The call must not become a tail call (the Kbuild file also disables
  * sibling calls): the hook tells our calls from the kernel's by the return
  * address, and a jump would leave the kernel's caller there and loop.
@@ -355,24 +356,22 @@ static int sw_wake(struct task_struct *p, int prev_cpu, int wake_flags,
 }
 
 /*
- * Fault injection for the tests: replace every answer by one the check in
- * sw_select_task_rq_fair() must refuse, to show that it counts and discards
- * them (CPU hotplug makes the real inactive case too rare to test).
+ * Fault injection (testing builds: test_bad_answer): replace an answer by
+ * one the check in sw_select_task_rq_fair() must refuse, to show that it
+ * counts and discards them (CPU hotplug makes the real inactive case too
+ * rare to test). 1: an inactive CPU the task may use; 2: one it may not.
  */
-static unsigned int test_bad_answer;
-module_param(test_bad_answer, uint, 0400);
-MODULE_PARM_DESC(test_bad_answer,
-		 "test only: 1 answers an inactive CPU of the task's mask (if one is offline), 2 a CPU outside the mask (if there is one)");
-
-/* 1: an inactive CPU the task may use; 2: a CPU it may not use */
-static int sw_test_bad_answer(const struct task_struct *p, int cpu)
+static int sw_inject_bad_answer(const struct task_struct *p, int cpu)
 {
+	unsigned int mode = sw_testing_bad_answer();
 	int bad;
 
+	if (mode != 1 && mode != 2)
+		return cpu;
 	for_each_possible_cpu(bad) {
 		bool allowed = cpumask_test_cpu(bad, p->cpus_ptr);
 
-		if (test_bad_answer == 1 ? allowed && !cpu_active(bad) : !allowed)
+		if (mode == 1 ? allowed && !cpu_active(bad) : !allowed)
 			return bad;
 	}
 	return cpu;
@@ -417,8 +416,8 @@ int notrace sw_select_task_rq_fair(struct task_struct *p, int prev_cpu,
 		sw_restore(&sv, p);
 		return sw_fallback(p, prev_cpu, wake_flags);
 	}
-	if (unlikely(test_bad_answer == 1 || test_bad_answer == 2))
-		new_cpu = sw_test_bad_answer(p, new_cpu);
+	if (unlikely(sw_testing_bad_answer()))
+		new_cpu = sw_inject_bad_answer(p, new_cpu);
 	/*
 	 * p->cpus_ptr cannot change under p->pi_lock, so an answer outside
 	 * it is a bug of the module. Every CPU the path names was active

@@ -12,9 +12,9 @@
 #              printed whole when it ends
 . "$(dirname "$0")/common.sh"
 
-steps_all=(style scripts cli-host e2e-stock compat-stock wake-smp4 wake-numa2 ttwu-smp4
+steps_all=(style scripts shipped cli-host safety-stock e2e-stock compat-stock wake-smp4 wake-numa2 ttwu-smp4
 	ttwu-numa2 numa-numa2 reliability cli-guest debug-build kunit compat-debug
-	kasan-debug e2e-debug wake-debug reliability-debug)
+	safety-debug kasan-debug e2e-debug wake-debug reliability-debug)
 
 step_style() {
 	sw_stock_env
@@ -48,13 +48,53 @@ step_scripts() {
 	for f in scripts/fetch-kernel.sh scripts/guest-run.sh scripts/build-debug-kernel.sh \
 		scripts/check.sh scripts/demo.sh scripts/stress.sh scripts/cli-test.sh \
 		scripts/bench.sh scripts/bench-plot.sh scripts/kunit.sh \
-		scripts/build-debug-modules.sh; do
+		scripts/build-debug-modules.sh scripts/build-modules.sh; do
 		"$f" --help >/dev/null || { echo "$f --help failed"; rc=1; }
 	done
 	return "$rc"
 }
 
+# The module users load has no test-only code: no test_ parameter, no
+# helper module (a module that can claim any function would block
+# livepatches); the testing build has both. And every indirect call site
+# in the shipped .ko is in a function known to make one: a call into the
+# kernel through a pointer must be in ibt.c's guarded table.
+step_shipped() {
+	local rc=0 p sites
+	p=$(modinfo -p module/smartwake.ko | grep -c '^test_' || true)
+	echo "module/smartwake.ko: $p test_ parameters"
+	[ "$p" -eq 0 ] || rc=1
+	if ls module/testing/*.ko 2>/dev/null; then
+		echo "plain make built test-only modules"; rc=1
+	fi
+	p=$(modinfo -p build/testing/module/smartwake.ko | grep -c '^test_' || true)
+	echo "build/testing/module/smartwake.ko (make testing): $p test_ parameters"
+	[ "$p" -ge 7 ] || rc=1
+	[ -f build/testing/module/testing/sw_conflict.ko ] || { echo "testing build lacks sw_conflict.ko"; rc=1; }
+	# Functions holding an indirect call (a retpoline thunk, or call *
+	# other than a paravirt op: pv_ops entries are address-taken kernel
+	# functions, patched to direct calls at load).
+	sites=$(objdump -dr --no-show-raw-insn module/smartwake.ko | awk '
+		/^[0-9a-f]+ <.*>:$/ { fn = $2; gsub(/[<>:]/, "", fn) }
+		pend { if ($0 !~ /pv_ops/) print pend; pend = "" }
+		/__x86_indirect_thunk/ { print fn }
+		/call +\*/ { pend = fn }' | sort -u | tr '\n' ' ')
+	echo "functions with indirect calls: $sites"
+	for f in $sites; do
+		case $f in
+		sw_orig_select) ;;	# select_task_rq_fair: ibt.c's table
+		sw_knob_write) ;;	# the knob table's apply callbacks (module)
+		__traceiter_*) ;;	# trace events: the registered probes
+		*) echo "unexpected indirect call in $f: add it to ibt.c's table or here"; rc=1 ;;
+		esac
+	done
+	return "$rc"
+}
+
 g() { scripts/guest-run.sh "$@"; }
+# IBT: the bytes at every pointer-call target; failed loads leave nothing.
+step_safety-stock() { g --topo smp2 --timeout 600 safety.sh; }
+step_safety-debug() { g --kernel debug --topo smp2 --timeout 900 safety.sh; }
 step_cli-host() { scripts/cli-test.sh; }
 step_e2e-stock() { g --topo smp4 --timeout 600 e2e.sh; }
 # Refusal of a kernel the module was not built for (release, BTF layout).
@@ -133,7 +173,7 @@ run_lane() {
 host=() stock=() debug=()
 for s in "${steps[@]}"; do
 	case $s in
-	style|scripts|cli-host) host+=("$s") ;;
+	style|scripts|shipped|cli-host) host+=("$s") ;;
 	debug-build|kunit|*-debug) debug+=("$s") ;;
 	*) stock+=("$s") ;;
 	esac

@@ -12,7 +12,11 @@
 #   --timeout SECS         kill the guest after this long (default 900)
 #   --log FILE             console log (default build/logs/<script>-<topo>.log)
 #   --ko FILE              module to put in /lib/smartwake (repeatable;
-#                          default: the smartwake build for that kernel)
+#                          default: the shipped smartwake build for that
+#                          kernel, and its KUnit suites on the debug kernel)
+#   --test-ko FILE         module to put in /lib/smartwake/testing
+#                          (repeatable; default: the testing build of
+#                          smartwake and module/testing/*.ko, if built)
 #   --append ARGS          extra kernel command line
 #   --bin PATH             host program to put in the guest's /bin, with the
 #                          shared libraries ldd lists (repeatable)
@@ -25,6 +29,7 @@
 
 kernel=stock topo=smp4 smp= mem=1024 timeout=900 log= verbose=0 append=
 kos=()
+tkos=()
 bins=()
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
 while [ $# -gt 0 ]; do
@@ -36,6 +41,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift 2 ;;
 	--log) log=$2; shift 2 ;;
 	--ko) kos+=("$2"); shift 2 ;;
+	--test-ko) tkos+=("$2"); shift 2 ;;
 	--append) append=$2; shift 2 ;;
 	--bin) bins+=("$2"); shift 2 ;;
 	--verbose) verbose=1; shift ;;
@@ -53,11 +59,8 @@ case $kernel in
 stock)
 	sw_stock_env
 	vmlinuz=$SW_VMLINUZ
-	if [ ${#kos[@]} -eq 0 ]; then
-		kos=("$SW_TOP/module/smartwake.ko")
-		[ -f "$SW_TOP/module/testing/sw_conflict.ko" ] &&
-			kos+=("$SW_TOP/module/testing/sw_conflict.ko")
-	fi
+	[ ${#kos[@]} -gt 0 ] || kos=("$SW_TOP/module/smartwake.ko")
+	tdir=$SW_TOP/build/testing/module
 	;;
 debug)
 	bdir=$("$SW_TOP/scripts/build-debug-kernel.sh" --print-dir) ||
@@ -65,17 +68,22 @@ debug)
 	vmlinuz=$bdir/arch/x86/boot/bzImage
 	if [ ${#kos[@]} -eq 0 ]; then
 		kos=("$SW_TOP/build/debug/module/smartwake.ko")
-		[ -f "$SW_TOP/build/debug/module/testing/sw_conflict.ko" ] &&
-			kos+=("$SW_TOP/build/debug/module/testing/sw_conflict.ko")
-		[ -f "$SW_TOP/build/debug/module/testing/sw_kasan_oob.ko" ] &&
-			kos+=("$SW_TOP/build/debug/module/testing/sw_kasan_oob.ko")
 		[ -f "$SW_TOP/build/debug/kunit/smartwake_policy_kunit.ko" ] &&
 			kos+=("$SW_TOP/build/debug/kunit/smartwake_policy_kunit.ko")
 	fi
+	tdir=$SW_TOP/build/debug-testing/module
 	;;
 *) sw_die "--kernel must be stock or debug" ;;
 esac
 [ -f "$vmlinuz" ] || sw_die "kernel image $vmlinuz missing"
+# The testing build (fault injection) sits beside the shipped one, in
+# /lib/smartwake/testing, for the tests that inject faults.
+if [ ${#tkos[@]} -eq 0 ] && [ -f "$tdir/smartwake.ko" ]; then
+	tkos=("$tdir/smartwake.ko")
+	for ko in "$tdir"/testing/*.ko; do
+		[ -f "$ko" ] && tkos+=("$ko")
+	done
+fi
 
 topo_args=()
 case $topo in
@@ -111,12 +119,16 @@ trap 'exit 130' INT TERM
 
 # ---- initramfs -----------------------------------------------------------
 root=$work/root
-mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,run,guest,lib/smartwake}
+mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,run,guest,lib/smartwake/testing}
 busybox=$(command -v busybox || echo /bin/busybox)
 cp "$busybox" "$root/bin/busybox"
 for ko in "${kos[@]}"; do
 	[ -f "$ko" ] || sw_die "module $ko missing (build it first)"
 	cp "$ko" "$root/lib/smartwake/"
+done
+for ko in "${tkos[@]}"; do
+	[ -f "$ko" ] || sw_die "module $ko missing (build it first: make testing)"
+	cp "$ko" "$root/lib/smartwake/testing/"
 done
 for t in "$SW_TOP"/tools/wakeload "$SW_TOP"/tools/udpstream "$SW_TOP"/tools/numatouch \
 	"$SW_TOP"/tools/smartwake; do

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The one guard for every call the module makes into the kernel through a
+ * pointer.
+ *
+ * With CONFIG_X86_KERNEL_IBT, an indirect call must land on ENDBR64
+ * (f3 0f 1e fa) or an IBT CPU raises #CP ("Missing ENDBR") and the kernel
+ * BUGs. At boot the kernel also seals the ENDBR of every function whose
+ * address it never takes, on any CPU, IBT or not. So the four bytes at a
+ * target, read in any guest, say what an IBT machine would do there.
+ *
+ * Every target is listed in sw_calls[]; sw_calls_check() runs at load,
+ * before any hook exists, and refuses the load (-ENOEXEC, naming the
+ * function) unless each target is the start of its symbol and, on an IBT
+ * kernel, begins with ENDBR64. debugfs "calls" shows what was checked.
+ * A call into the kernel through a pointer that is not in this table is a
+ * bug (make check lists the indirect call sites of the .ko).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/seq_file.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include "sw.h"
+#include "testing.h"
+
+/* ENDBR64 as a little-endian u32: f3 0f 1e fa */
+#define SW_ENDBR64	0xfa1e0ff3U
+
+struct sw_call {
+	const char *name;
+	unsigned long *addr;	/* resolved by symbols.c */
+	u32 insn;		/* first four bytes, read at check time */
+	bool read;		/* insn holds them */
+};
+
+static unsigned long sw_old_lookup_addr;
+
+static struct sw_call sw_calls[] = {
+	/* wake.c sw_orig_select(): fair_sched_class takes its address */
+	{ "select_task_rq_fair", &sw_sym_select_task_rq_fair },
+	/* testing builds, test_old_lookup=1 only: must be refused */
+	{ "kallsyms_lookup_name", &sw_old_lookup_addr },
+};
+
+static int sw_call_check(struct sw_call *c)
+{
+	unsigned long a = *c->addr;
+
+	if (!sw_symbol_is_start(c->name, a)) {
+		pr_err("refusing to call %s through a pointer: %pS is not its start\n",
+		       c->name, (void *)a);
+		return -ENOEXEC;
+	}
+	if (get_kernel_nofault(c->insn, (u32 *)a)) {
+		pr_err("refusing to call %s through a pointer: cannot read its code\n",
+		       c->name);
+		return -ENOEXEC;
+	}
+	c->read = true;
+	if (IS_ENABLED(CONFIG_X86_KERNEL_IBT) && c->insn != SW_ENDBR64) {
+		pr_err("refusing to call %s through a pointer: it begins %*ph, not ENDBR64 (an IBT CPU would fault)\n",
+		       c->name, 4, &c->insn);
+		return -ENOEXEC;
+	}
+	return 0;
+}
+
+/**
+ * sw_calls_check() - check every indirect call target before first use
+ *
+ * Return: 0, or -ENOEXEC for the first target an IBT CPU would refuse
+ * (the message names it).
+ */
+int sw_calls_check(void)
+{
+	size_t i;
+	int ret;
+
+	if (sw_testing_old_lookup())
+		sw_old_lookup_addr = sw_symbols_old_lookup();
+	for (i = 0; i < ARRAY_SIZE(sw_calls); i++) {
+		if (!*sw_calls[i].addr)
+			continue;	/* not used by this build */
+		ret = sw_call_check(&sw_calls[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* debugfs "calls": name, address, first four bytes, verdict */
+int sw_calls_show(struct seq_file *m)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(sw_calls); i++) {
+		const struct sw_call *c = &sw_calls[i];
+
+		if (!c->read)
+			continue;
+		seq_printf(m, "%s 0x%lx %*ph %s\n", c->name, *c->addr, 4,
+			   &c->insn, c->insn == SW_ENDBR64 ? "endbr64" :
+			   IS_ENABLED(CONFIG_X86_KERNEL_IBT) ? "refused" :
+			   "no-ibt-kernel");
+	}
+	return 0;
+}

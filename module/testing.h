@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Fault injection for the guest tests. Only a testing build (make
+ * testing, i.e. SW_TESTING=1) has these module parameters (testing.c);
+ * in the module users load each accessor is a constant, so the compiler
+ * drops the injection code and modinfo lists no test_ parameter.
+ */
+#ifndef _SMARTWAKE_TESTING_H
+#define _SMARTWAKE_TESTING_H
+
+#include <linux/types.h>
+
+#ifdef SW_TESTING
+extern char *sw_test_missing_symbol;
+extern char *sw_test_release;
+extern unsigned int sw_test_layout_skew;
+extern unsigned int sw_test_bad_answer;
+extern bool sw_test_old_lookup;
+extern unsigned int sw_test_init_delay_ms;
+extern unsigned int sw_test_unregister_fail;
+
+/* Symbol name the resolver pretends not to find, or NULL. */
+static inline const char *sw_testing_missing_symbol(void)
+{
+	return sw_test_missing_symbol;
+}
+
+/* Release to compare the build's with, or NULL for the running one. */
+static inline const char *sw_testing_release(void)
+{
+	return sw_test_release;
+}
+
+/* N > 0: field N of the layout table is expected 8 bytes further. */
+static inline unsigned int sw_testing_layout_skew(void)
+{
+	return sw_test_layout_skew;
+}
+
+/* 1: answer an inactive CPU of the mask; 2: a CPU outside the mask. */
+static inline unsigned int sw_testing_bad_answer(void)
+{
+	return sw_test_bad_answer;
+}
+
+/* Also call kallsyms_lookup_name the pre-IBT way (must be refused). */
+static inline bool sw_testing_old_lookup(void)
+{
+	return sw_test_old_lookup;
+}
+
+/* Milliseconds to sleep before the hooks are installed at load. */
+static inline unsigned int sw_testing_init_delay_ms(void)
+{
+	return sw_test_init_delay_ms;
+}
+
+/*
+ * True once for the next on-demand hook removal when the parameter is
+ * set: that unregister_ftrace_function() is reported as failed.
+ */
+bool sw_testing_unregister_fails(void);
+#else
+#define sw_testing_missing_symbol()	((const char *)NULL)
+#define sw_testing_release()		((const char *)NULL)
+#define sw_testing_layout_skew()	0U
+#define sw_testing_bad_answer()		0U
+#define sw_testing_old_lookup()		false
+#define sw_testing_init_delay_ms()	0U
+#define sw_testing_unregister_fails()	false
+#endif
+
+#endif /* _SMARTWAKE_TESTING_H */
