@@ -85,7 +85,7 @@ if [ -e $FEAT ] && grep -qw TTWU_QUEUE $FEAT; then
 	run $SW set feature:NO_NO_SUCH_FEATURE
 	check "unknown feature: exit 2" eq "$rc" 2
 else
-	echo "  (no TTWU_QUEUE in $FEAT: feature checks skipped)"
+	skip "feature checks: no TTWU_QUEUE in $FEAT"
 fi
 
 # --- stats -----------------------------------------------------------------

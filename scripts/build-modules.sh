@@ -17,7 +17,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=${2:-}; shift 2 || sw_die "--kernel wants stock or debug" ;;
 	--testing) testing=1; shift ;;
-	-h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) sw_die "unknown argument: $1 (try --help)" ;;
 	esac
 done

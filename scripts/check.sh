@@ -44,13 +44,23 @@ step_scripts() {
 	for f in guest/*.sh; do
 		busybox sh -n "$f" || rc=1
 	done
-	# Every user-facing script answers --help.
+	# Every user-facing script answers --help with prose and a Usage
+	# line, not with its own code (a help range that runs past the
+	# comment block prints source lines).
+	local h
 	for f in scripts/fetch-kernel.sh scripts/guest-run.sh scripts/build-debug-kernel.sh \
 		scripts/check.sh scripts/demo.sh scripts/stress.sh scripts/cli-test.sh \
 		scripts/bench.sh scripts/bench-plot.sh scripts/kunit.sh \
 		scripts/build-debug-modules.sh scripts/build-modules.sh; do
-		"$f" --help >/dev/null || { echo "$f --help failed"; rc=1; }
+		h=$("$f" --help 2>&1) || { echo "$f --help failed"; rc=1; continue; }
+		if ! grep -q 'Usage' <<<"$h"; then
+			echo "$f --help has no Usage line"; rc=1
+		fi
+		if grep -qE '^\. |\$\(|sw_(die|log|stock_env)' <<<"$h"; then
+			echo "$f --help prints code:"; grep -E '^\. |\$\(|sw_(die|log|stock_env)' <<<"$h"; rc=1
+		fi
 	done
+	echo "--help of every script: $([ $rc -eq 0 ] && echo ok || echo FAILED)"
 	return "$rc"
 }
 
@@ -188,12 +198,40 @@ else
 	run_lane "${stock[@]}" "${debug[@]}"
 fi
 
-failed=0
+# step_counts STEP RES: "passed failed skipped" of one step: its last
+# "N passed, N failed[, N skipped]" line (the guest scripts, cli-test),
+# plus the KUnit cases kunit.sh reports; a step without such a line
+# counts as one check; a failed step counts at least one failure.
+step_counts() {
+	local f=$out/$1.out p=0 x=0 k=0 line ku
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$f" 2>/dev/null | tail -n 1)
+	if [ -n "$line" ]; then
+		p=$(sed 's/ passed.*//' <<<"$line")
+		x=$(sed 's/.* passed, \([0-9]*\) failed.*/\1/' <<<"$line")
+		grep -q skipped <<<"$line" && k=$(sed 's/.* failed, \([0-9]*\) skipped/\1/' <<<"$line")
+	elif [ "$2" = PASS ]; then
+		p=1
+	fi
+	ku=$(sed -n 's/.*KUnit: \([0-9]*\) tests passed.*/\1/p' "$f" 2>/dev/null | tail -n 1)
+	p=$((p + ${ku:-0}))
+	[ "$2" = PASS ] || [ "$x" -gt 0 ] || x=1
+	echo "$p $x $k"
+}
+
+failed=0 tp=0 tf=0 tk=0
 printf '\n==== make check summary (%d lane(s), %ds) ====\n' "$jobs" $((SECONDS - t0))
+printf '%-18s %-7s %5s %7s %6s %7s\n' step result time passed failed skipped
 for s in "${steps[@]}"; do
 	read -r res sec <"$out/$s.res" || { res=FAIL sec='?'; }
 	[ "$res" = PASS ] || failed=1
-	printf '%-18s %-7s %4ss\n' "$s" "$res" "$sec"
+	read -r p x k <<<"$(step_counts "$s" "$res")"
+	tp=$((tp + p)) tf=$((tf + x)) tk=$((tk + k))
+	printf '%-18s %-7s %4ss %7s %6s %7s\n' "$s" "$res" "$sec" "$p" "$x" "$k"
 done
-[ $failed -eq 0 ] && echo "make check: all steps passed" || echo "make check: FAILED"
+[ $failed -eq 0 ] && echo "every step passed" || echo "some step FAILED"
+if [ "$tk" -gt 0 ]; then
+	echo "make check: $tp passed, $tf failed, $tk skipped"
+else
+	echo "make check: $tp passed, $tf failed"
+fi
 exit $failed

@@ -15,7 +15,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--version) want=$2; shift 2 ;;
 	--print) print_only=1; shift ;;
-	-h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) sw_die "unknown argument: $1 (try --help)" ;;
 	esac
 done

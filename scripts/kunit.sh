@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Run the KUnit suites in a guest on the debug kernel and parse their KTAP
 # with kunit.py parse from the matching kernel source. Fails when the guest
-# fails, when kunit.py reports a failure, or when fewer than 60 cases ran.
+# fails, when kunit.py reports a failure or a skip, or when the suites and
+# cases that ran are not exactly those the sources declare.
 #
 # Usage: scripts/kunit.sh
 . "$(dirname "$0")/common.sh"
@@ -19,8 +20,26 @@ python3 "$SW_KSRC/tools/testing/kunit/kunit.py" parse "$ktap" >"$ktap.parsed" 2>
 # The per-suite lines and the final summary of kunit.py.
 grep -E '=+ .* =+|Testing complete|FAILED|passed' "$ktap.parsed" | tail -n 20
 ran=$(sed -n 's/.*Ran \([0-9]*\) tests.*/\1/p' "$ktap.parsed" | tail -n 1)
-if [ $rc -ne 0 ] || [ $prc -ne 0 ] || [ "${ran:-0}" -lt 60 ]; then
-	sw_log "KUnit: FAILED (guest exit $rc, kunit.py exit $prc, ${ran:-0} tests)"
+# What the sources declare, against what ran: every suite, every case
+# (a parameterised case counts once here; its parameters are its
+# subtests), no skip, and kunit.py's total all passed.
+want_suites=$(cat "$SW_TOP"/kunit/*.c | grep -c 'static struct kunit_suite ')
+want_cases=$(cat "$SW_TOP"/kunit/*.c | grep -oE 'KUNIT_CASE(_PARAM)?\(' | wc -l)
+plan=$(sed -n 's/^\[[ 0-9.]*\] 1\.\.\([0-9]*\)$/\1/p' "$ktap" | head -n 1)
+suites_ok=$(grep -cE '^\[[ 0-9.]+\] ok [0-9]+ ' "$ktap")
+cases_ok=$(grep -cE '^\[[ 0-9.]+\]     ok [0-9]+ ' "$ktap")
+not_ok=$(grep -cE '^\[[ 0-9.]+\] +not ok ' "$ktap" || true)
+skips=$(grep -ciE '# SKIP' "$ktap" || true)
+echo "KUnit: declared $want_suites suites, $want_cases cases; KTAP plan ${plan:-none}, $suites_ok suites ok, $cases_ok cases ok, $not_ok not ok, $skips skipped; kunit.py ran ${ran:-0}"
+bad=
+[ "${plan:-x}" = "$want_suites" ] || bad+=" plan"
+[ "$suites_ok" = "$want_suites" ] || bad+=" suites"
+[ "$cases_ok" = "$want_cases" ] || bad+=" cases"
+[ "$not_ok" = 0 ] || bad+=" not-ok"
+[ "$skips" = 0 ] || bad+=" skips"
+grep -qE "Ran ${ran:-x} tests: passed: ${ran:-x}\$" "$ktap.parsed" || bad+=" kunit.py"
+if [ $rc -ne 0 ] || [ $prc -ne 0 ] || [ -n "$bad" ]; then
+	sw_log "KUnit: FAILED (guest exit $rc, kunit.py exit $prc, ${ran:-0} tests; wrong:$bad)"
 	exit 1
 fi
 sw_log "KUnit: $ran tests passed"
