@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# make check: every test. Host checks first (style, scripts, CLI), then the
-# guests: end-to-end, compatibility, wakeup-policy, ttwu, NUMA, reliability
-# and CLI tests on the stock 6.12 kernel; the debug kernel's build, KUnit
-# and the same module tests under lockdep/kmemleak. Runs every step, prints
-# a table, fails if any step failed.
+# make check: every test. Host checks first (style, scripts, shipped build,
+# CLI); if one fails no guest is booted. Then the guests: safety (IBT),
+# end-to-end, compatibility, wakeup-policy, ttwu, NUMA, reliability and
+# CLI tests on the stock 6.12 kernel; the debug kernel's build, KUnit and
+# the same module tests under lockdep/kmemleak/KASAN. Prints a table and
+# one line adding up every step's checks; fails if any step failed.
 #
 # Usage: scripts/check.sh [--jobs N] [STEP...]   (default: all; see --list)
 #   --jobs N   1: one step at a time; 2 (default on 2+ CPUs): the stock
@@ -190,6 +191,16 @@ for s in "${steps[@]}"; do
 done
 t0=$SECONDS
 run_lane "${host[@]}"
+# The host stage gates the guests: no guest boots after a host failure.
+hostfail=
+for s in "${host[@]}"; do
+	grep -q '^PASS' "$out/$s.res" 2>/dev/null || hostfail+=" $s"
+done
+if [ -n "$hostfail" ]; then
+	sw_log "host stage failed:$hostfail; no guest is booted"
+	for s in "${stock[@]}" "${debug[@]}"; do echo "FAIL 0" >"$out/$s.res"; echo "not run: host stage failed" >"$out/$s.out"; done
+	stock=() debug=()
+fi
 if [ "$jobs" -eq 2 ] && [ ${#debug[@]} -gt 0 ] && [ ${#stock[@]} -gt 0 ]; then
 	run_lane "${debug[@]}" &
 	run_lane "${stock[@]}"
