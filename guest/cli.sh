@@ -123,6 +123,8 @@ json_ok() {
 }
 check "stats --json is a flat JSON object with every stats line" json_ok
 check "stats --json has select_calls" grep -q '^  "select_calls": [0-9]' /tmp/stats.json
+# the select hook exists only while policy is not stock
+set_knob policy smartwake
 wakeload pipe -t 3 >/dev/null &
 wl=$!
 run $SW stats --watch 1 --count 2
@@ -143,7 +145,7 @@ feat_b=
 if [ -e $FEAT ] && grep -qw TTWU_QUEUE $FEAT; then
 	feat_b=feature:NO_TTWU_QUEUE
 fi
-run $SW ab --a 'enabled=1' --b "enabled=0 $feat_b" --runs 2 -- wakeload pipe -t 1
+run $SW ab --a 'enabled=1 policy=smartwake' --b "enabled=0 $feat_b" --runs 2 -- wakeload pipe -t 1
 check "ab: exit 0" eq "$rc" 0
 check "ab: four runs" eq "$(grep -c '^run [12]/2 ' $out)" 4
 check "ab: median line for A" has "^A  *[0-9.]*  *[0-9.]*\.\.[0-9.]*  *2  *1\.000\$"

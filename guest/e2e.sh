@@ -18,8 +18,11 @@ check "no debugfs dir after the failed load" eval '[ ! -e $SW_DBG ]'
 
 # --- load, hook, count ---------------------------------------------------
 check "insmod" sw_insmod
-check "hook listed in enabled_functions" hooked select_task_rq_fair
+check "default knobs: nothing hooked (ftrace, kprobes, hooks file)" nothing_hooked
 check "enabled defaults to 1" eq "$(knob enabled)" 1
+check "policy defaults to stock" eq "$(knob policy)" stock
+check "policy=smartwake hooks select_task_rq_fair" \
+	eval 'set_knob policy smartwake && hooked select_task_rq_fair'
 echo 1 >$SW_DBG/reset
 before=$(stat select_calls)
 out=$(wakeload pipe -p 2 -t 2)
@@ -38,11 +41,13 @@ check "counters rise under the workload (>= one per two round trips)" \
 # --- knobs ---------------------------------------------------------------
 check "enabled=0 accepted" set_knob enabled 0
 check "enabled reads 0" eq "$(knob enabled)" 0
-p0=$(stat passthrough)
+check "enabled=0 removes the hook" eval '! hooked select_task_rq_fair'
+p0=$(stat select_calls)
 wakeload pipe -p 1 -t 1 >/dev/null
-check "enabled=0 passes calls straight through" gt "$(stat passthrough)" "$p0"
+check "enabled=0: the kernel decides, no call reaches the module" eq "$(stat select_calls)" "$p0"
 check "enabled=1 accepted" set_knob enabled 1
 check "enabled reads 1" eq "$(knob enabled)" 1
+check "enabled=1 (policy smartwake) hooks again" hooked select_task_rq_fair
 for bad in '\n' ' 1' '1 ' '2' '-1' '0x1' '+1' '1x' 'yes' '01\n\n' \
 	'99999999999999999999' '\001' '1\0000'; do
 	check "enabled refuses '$bad'" bad_write enabled "$bad"
@@ -63,6 +68,7 @@ fails=0
 i=0
 while [ $i -lt "$cycles" ]; do
 	sw_insmod || fails=$((fails + 1))
+	set_knob policy smartwake || fails=$((fails + 1))
 	set_knob enabled $((i % 2)) || fails=$((fails + 1))
 	cat $SW_DBG/stats >/dev/null
 	rmmod smartwake || fails=$((fails + 1))

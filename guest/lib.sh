@@ -42,8 +42,15 @@ dmesg_clean() {
 	fi
 	return 0
 }
-# hooked: the ftrace hook on select_task_rq_fair is live
+# hooked FUNC: an ftrace hook on FUNC is live
 hooked() { grep -q "^$1" /sys/kernel/tracing/enabled_functions; }
+# nothing_hooked: no ftrace callback of smartwake, no kretprobe of it, and
+# its hooks file says every hook and observer is off (default knobs)
+nothing_hooked() {
+	! grep -q '\[smartwake\]' /sys/kernel/tracing/enabled_functions &&
+		! grep -q 'ttwu_queue_wakelist' /sys/kernel/debug/kprobes/list &&
+		{ [ ! -e $SW_DBG/hooks ] || ! grep -q ' on ' $SW_DBG/hooks; }
+}
 # kmemleak_mark / kmemleak_new: on the debug kernel, forget the objects
 # known so far, then count unreferenced objects that appeared since.
 KML=/sys/kernel/debug/kmemleak

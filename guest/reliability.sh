@@ -22,22 +22,34 @@ all_loads_start() {
 all_loads_stop() { kill $l1 $l2 2>/dev/null; wait $l1 $l2 2>/dev/null; }
 
 # ---- hook conflict: another IPMODIFY owner of select_task_rq_fair -------
+# Nothing is hooked at load, so the conflict shows where the hook is
+# wanted: the knob write that needs it fails with EBUSY and changes
+# nothing; with test_hook_at_load (testing build) the load itself fails.
 if [ -f $SW_TKO/sw_conflict.ko ]; then
 	check "conflict module claims select_task_rq_fair" \
 		insmod $SW_TKO/sw_conflict.ko
-	out=$(sw_insmod 2>&1)
+	check "insmod succeeds: nothing hooked at the default knobs" sw_insmod
+	out=$( (echo smartwake >$SW_DBG/policy) 2>&1)
 	rc=$?
-	echo "  insmod: $out"
-	check "insmod fails while another IPMODIFY user owns the function" \
+	echo "  policy=smartwake: $out"
+	check "policy=smartwake fails while another IPMODIFY user owns the function" \
 		eval '[ $rc -ne 0 ]'
-	check "the failure is EBUSY" eval 'echo "$out" | grep -q "busy"'
+	check "the failure is EBUSY" eval 'echo "$out" | grep -qi "busy"'
 	check "the log names the function" \
 		eval 'dmesg | grep -q "select_task_rq_fair is already modified"'
+	check "the policy stays stock, nothing of smartwake hooked" \
+		eval '[ "$(knob policy)" = stock ] && nothing_hooked'
+	rmmod smartwake
+	out=$(sw_insmod_test test_hook_at_load=1 2>&1)
+	rc=$?
+	check "with the hook at load, insmod fails (EBUSY)" \
+		eval '[ $rc -ne 0 ] && echo "$out" | grep -qi busy'
+	check "no smartwake debugfs left" eval '[ ! -e $SW_DBG ]'
 	check "nothing of smartwake is hooked" \
 		eval '! grep -q smartwake /sys/kernel/tracing/enabled_functions'
-	check "no smartwake debugfs left" eval '[ ! -e $SW_DBG ]'
 	rmmod sw_conflict
-	check "smartwake loads once the function is free" sw_insmod
+	check "policy=smartwake works once the function is free" \
+		eval 'sw_insmod && set_knob policy smartwake && hooked select_task_rq_fair'
 	rmmod smartwake
 else
 	not_ok "sw_conflict.ko missing from the guest"

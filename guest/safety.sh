@@ -34,6 +34,8 @@ echo >$TR/trace
 
 # ---- A: every call through a pointer lands on ENDBR64 (shipped build) ----
 check "insmod (shipped build)" sw_insmod
+# the guard ran at load; the call itself needs the hook
+set_knob policy smartwake
 cat $SW_DBG/calls | sed 's/^/  calls: /'
 ncalls=0
 while read -r name addr b0 b1 b2 b3 verdict; do
@@ -68,7 +70,7 @@ check "refused: nothing of smartwake left" nothing_of_smartwake
 
 # ---- C: a knob write during the load, then a failed load -----------------
 check "conflict module claims select_task_rq_fair" insmod $SW_TKO/sw_conflict.ko
-sw_insmod_test test_init_delay_ms=4000 >/tmp/insmod.out 2>&1 &
+sw_insmod_test test_init_delay_ms=4000 test_hook_at_load=1 >/tmp/insmod.out 2>&1 &
 ld=$!
 i=0
 while [ ! -e $SW_DBG/ttwu_queue ] && [ $i -lt 100 ]; do usleep 50000; i=$((i + 1)); done
@@ -97,7 +99,7 @@ check "ttwu_queue=lock installs its redirect" set_knob ttwu_queue lock
 check "redirect live" grep -q '^ttwu_queue_wakelist' $TR/enabled_functions
 check "ttwu_queue=stock fails when the removal fails" eval '! set_knob ttwu_queue stock'
 check "the knob still reads lock" eq "$(knob ttwu_queue)" lock
-check "hooks says unregister-failed" grep -q 'ttwu_queue_wakelist redirect on unregister-failed' $SW_DBG/hooks
+check "hooks says unregister-failed" grep -q '^ttwu_queue_wakelist redirect on needs:ttwu_queue=lock unregister-failed' $SW_DBG/hooks
 nf=$(wc -l <$TR/enabled_functions)
 sed 's/^/  enabled_functions: /' $TR/enabled_functions
 check "its filter is kept (not every function traced)" eval '[ $nf -lt 10 ] && grep -q "^ttwu_queue_wakelist" $TR/enabled_functions'

@@ -10,6 +10,8 @@ ipmod() { grep "^$1 " /sys/kernel/tracing/enabled_functions | grep -q " I "; }
 krp() { grep -q ' r  ttwu_queue_wakelist+0x0' /sys/kernel/debug/kprobes/list; }
 check "insmod" sw_insmod
 check "ttwu_queue defaults to stock" eq "$(knob ttwu_queue)" stock
+check "ttwu_count defaults to 0, no kretprobe" eval '[ "$(knob ttwu_count)" = 0 ] && ! krp'
+set_knob ttwu_count 1
 
 # run NAME SEND_CPU RECV_CPU: one UDP stream, prints receiver throughput
 run() {
@@ -32,8 +34,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0) printf "%.3f", b / a; else
 echo "== sender cpu0, receiver cpu1 (same LLC) =="
 run llc_stock 0 1
 check "the kretprobe counts wakelist calls" gt "$ttwu_wakelist_calls_llc_stock" 0
-check "ttwu_count defaults to 1, the kretprobe is listed" \
-	eval '[ "$(knob ttwu_count)" = 1 ] && krp'
+check "ttwu_count=1: the kretprobe is listed" krp
 set_knob ttwu_count 0
 check "ttwu_count=0: the kretprobe is gone" eval '! krp'
 run llc_nocount 0 1

@@ -3,10 +3,21 @@
  * ftrace hooks, with livepatch's discipline: filter on the exact address,
  * register, and on any failure undo every step already taken, in reverse.
  *
+ * Every hook exists only while a knob needs it (nothing at the default
+ * knobs): the select_task_rq_fair redirect while enabled=1 and policy is
+ * not stock, the ttwu_queue_wakelist redirect while ttwu_queue=lock, the
+ * task_numa_fault pre-handler while numa_retry is not off.
+ *
  * A redirecting hook rewrites the saved instruction pointer so the traced
- * function's caller lands in the module's replacement. The replacement may
- * call the original: that call arrives here from inside this module and is
- * let through (FTRACE_OPS_FL_RECURSION keeps re-entry safe).
+ * function's caller lands in the module's replacement. The ops carry
+ * livepatch's flags: IPMODIFY, and SAVE_REGS only where the architecture
+ * lacks DYNAMIC_FTRACE_WITH_ARGS; no FTRACE_OPS_FL_RECURSION, so ftrace
+ * calls the callback from the trampoline without its assist function, and
+ * the callback guards itself with ftrace_test_recursion_trylock() (which
+ * also disables preemption). The select redirect asks wake.c first and
+ * lets a wakeup the module would hand back go straight on into the kernel's
+ * function, so such a call crosses the trampoline once. A call of the
+ * original from inside this module is always let through.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -22,31 +33,56 @@ static void notrace sw_redirect(unsigned long ip, unsigned long parent_ip,
 				struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	struct sw_hook *h = container_of(op, struct sw_hook, ops);
+	int bit;
 
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0)
+		return;
 	if (!within_module(parent_ip, THIS_MODULE))
 		ftrace_regs_set_instruction_pointer(fregs,
 						    (unsigned long)h->replacement);
+	ftrace_test_recursion_unlock(bit);
+}
+
+/* As sw_redirect(), for select_task_rq_fair: only wakeups the module takes. */
+static void notrace sw_select_redirect(unsigned long ip, unsigned long parent_ip,
+				       struct ftrace_ops *op,
+				       struct ftrace_regs *fregs)
+{
+	int bit;
+
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0)
+		return;
+	if (!within_module(parent_ip, THIS_MODULE) && sw_select_wanted(fregs))
+		ftrace_regs_set_instruction_pointer(fregs,
+						    (unsigned long)sw_select_task_rq_fair);
+	ftrace_test_recursion_unlock(bit);
 }
 
 static struct sw_hook sw_hooks[SW_NR_HOOKS] = {
+	/* enabled=1 and policy != stock: the module's wakeup path (wake.c) */
 	[SW_HOOK_SELECT] = {
 		.name = "select_task_rq_fair",
 		.target = &sw_sym_select_task_rq_fair,
 		.replacement = sw_select_task_rq_fair,
+		.callback = sw_select_redirect,
+		.needs = "enabled=1,policy!=stock",
 	},
 	/* ttwu_queue=lock: answer "do not queue" (ttwu.c) */
 	[SW_HOOK_TTWU] = {
 		.name = "ttwu_queue_wakelist",
 		.target = &sw_sym_ttwu_queue_wakelist,
 		.replacement = sw_ttwu_never_queue,
-		.on_demand = true,
+		.callback = sw_redirect,
+		.needs = "ttwu_queue=lock",
 	},
 	/* numa_retry != off: runs before the kernel's retry gate (numa.c) */
 	[SW_HOOK_NUMA_FAULT] = {
 		.name = "task_numa_fault",
 		.target = &sw_sym_task_numa_fault,
-		.observe = sw_numa_fault_pre,
-		.on_demand = true,
+		.callback = sw_numa_fault_pre,
+		.needs = "numa_retry!=off",
 	},
 };
 
@@ -63,7 +99,7 @@ static int sw_hook_undo(struct sw_hook *h)
 	int ret;
 
 	if (h->registered) {
-		if (h->on_demand && sw_testing_unregister_fails())
+		if (sw_testing_unregister_fails())
 			ret = -EBUSY;	/* injected: the ops stays as it is */
 		else
 			ret = unregister_ftrace_function(&h->ops);
@@ -94,10 +130,13 @@ static int sw_hook_do(struct sw_hook *h)
 {
 	int ret;
 
-	h->ops.func = h->replacement ? sw_redirect : h->observe;
-	h->ops.flags = FTRACE_OPS_FL_RECURSION;
-	if (h->replacement)
-		h->ops.flags |= FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY;
+	h->ops.func = h->callback;
+	h->ops.flags = 0;
+	if (h->replacement) {
+		h->ops.flags |= FTRACE_OPS_FL_IPMODIFY;
+		if (!IS_ENABLED(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS))
+			h->ops.flags |= FTRACE_OPS_FL_SAVE_REGS;
+	}
 
 	ret = ftrace_set_filter_ip(&h->ops, *h->target, 0, 0);
 	if (ret) {
@@ -117,28 +156,6 @@ static int sw_hook_do(struct sw_hook *h)
 		return ret;
 	}
 	h->registered = true;
-	return 0;
-}
-
-/**
- * sw_hooks_enable() - install every hook, or none
- *
- * Return: 0, or the first error after every installed hook is undone.
- */
-int sw_hooks_enable(void)
-{
-	int i, ret;
-
-	for (i = 0; i < ARRAY_SIZE(sw_hooks); i++) {
-		if (sw_hooks[i].on_demand)
-			continue;
-		ret = sw_hook_do(&sw_hooks[i]);
-		if (ret) {
-			while (--i >= 0)
-				sw_hook_undo(&sw_hooks[i]);
-			return ret;
-		}
-	}
 	return 0;
 }
 
@@ -166,8 +183,9 @@ int sw_hooks_disable(void)
  * @id: which hook
  * @on: install (true) or remove (false)
  *
- * Called from knob writes, under the knob lock. Removing waits for CPUs
- * still inside a replacement, as on unload.
+ * Called from knob writes, under the knob lock (or at load, before knob
+ * writes are accepted). Removing waits for CPUs still inside a
+ * replacement, as on unload.
  *
  * Return: 0, or the error from installing (e.g. -EBUSY when another
  * ftrace user already redirects the function).
@@ -212,9 +230,15 @@ int sw_hooks_show(struct seq_file *m)
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(sw_hooks); i++)
-		seq_printf(m, "%s %s %s%s\n", sw_hooks[i].name,
+		seq_printf(m, "%s %s %s needs:%s%s\n", sw_hooks[i].name,
 			   sw_hooks[i].replacement ? "redirect" : "observe",
 			   sw_hooks[i].registered ? "on" : "off",
+			   sw_hooks[i].needs,
 			   sw_hooks[i].pinned ? " unregister-failed" : "");
+	/* the observers that are not ftrace hooks */
+	seq_printf(m, "ttwu_queue_wakelist kretprobe %s needs:ttwu_count=1\n",
+		   sw_ttwu_probe_active() ? "on" : "off");
+	seq_printf(m, "sched_update_nr_running_tp tracepoint %s needs:sis_filter=1\n",
+		   sw_overload_active() ? "on" : "off");
 	return 0;
 }

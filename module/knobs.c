@@ -48,12 +48,16 @@ static const char * const sw_policy_names[SW_POLICY_NR] = {
 	  .min = 0, .max = 1, .help = _help }
 
 static const struct sw_knob sw_knobs[] = {
-	SW_BOOL_KNOB("enabled", sw_enabled,
-		     "0: the hook calls straight through to the kernel; 1: normal"),
+	{
+		.name = "enabled", .val = &sw_enabled, .numeric = true,
+		.min = 0, .max = 1, .apply = sw_select_apply,
+		.help = "0: the kernel decides, select_task_rq_fair unhooked; 1: as policy says",
+	},
 	{
 		.name = "policy", .val = &sw_policy,
 		.names = sw_policy_names, .nr_names = SW_POLICY_NR,
-		.help = "stock: kernel placement; smartwake: wakeups take the module's path",
+		.apply = sw_select_apply,
+		.help = "stock: kernel placement, nothing hooked; smartwake: wakeups take the module's path",
 	},
 	{
 		.name = "decay", .val = &sw_decay,
@@ -80,8 +84,11 @@ static const struct sw_knob sw_knobs[] = {
 		     "imbalance_pct bias towards prev (sched_feat WA_BIAS)"),
 	SW_BOOL_KNOB("sync", sw_sync,
 		     "honour WF_SYNC (the waker is about to sleep)"),
-	SW_BOOL_KNOB("sis_filter", sw_sis_filter,
-		     "2022 SIS filter: skip overloaded CPUs in the LLC scan"),
+	{
+		.name = "sis_filter", .val = &sw_sis_filter, .numeric = true,
+		.min = 0, .max = 1, .apply = sw_overload_apply,
+		.help = "2022 SIS filter: skip overloaded CPUs in the LLC scan (1 tracks them: a tracepoint probe)",
+	},
 	SW_BOOL_KNOB("sis_sched_idle", sw_sis_sched_idle,
 		     "CPUs running only SCHED_IDLE tasks count as idle (mainline)"),
 	{
@@ -93,7 +100,7 @@ static const struct sw_knob sw_knobs[] = {
 	{
 		.name = "ttwu_count", .val = &sw_ttwu_count, .numeric = true,
 		.min = 0, .max = 1, .apply = sw_ttwu_count_apply,
-		.help = "count remote wakeups by outcome (a kretprobe; 0 removes it)",
+		.help = "count remote wakeups by outcome (1 installs a kretprobe)",
 	},
 	{
 		.name = "numa_retry", .val = &sw_numa_retry,

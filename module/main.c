@@ -6,12 +6,13 @@
  * Load order: check the kernel is the one built for (compat.c), resolve
  * symbols without calling into the kernel through a pointer (symbols.c),
  * check every indirect call target for IBT (ibt.c), allocate the scan
- * masks, start tracking overloaded CPUs, create debugfs, install hooks,
- * and only then accept knob writes (a knob may install a hook; before
- * this point a later step could still fail). A failure undoes every step
- * taken, on-demand hooks included. Unload: the reverse, waiting for
- * tracepoint probes and replacements still running before freeing what
- * they use.
+ * masks, create debugfs, and only then accept knob writes. Nothing is
+ * hooked at the default knobs: each hook, probe and kretprobe is
+ * installed by the knob write that needs it (a write during the load
+ * would do so while a later step could still fail, hence the gate). A
+ * failure undoes every step taken, hooks included. Unload: the reverse,
+ * waiting for tracepoint probes and replacements still running before
+ * freeing what they use.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -54,9 +55,12 @@ static int __init sw_init(void)
 		goto err_ttwu;
 	if (sw_testing_init_delay_ms())
 		msleep(sw_testing_init_delay_ms());
-	ret = sw_hooks_enable();
-	if (ret)
-		goto err_debugfs;
+	/* At the default knobs nothing is hooked; the tests can ask for it. */
+	if (sw_testing_hook_at_load()) {
+		ret = sw_hook_set(SW_HOOK_SELECT, true);
+		if (ret)
+			goto err_debugfs;
+	}
 	sw_knobs_ready();
 	pr_info("loaded on %s\n", init_utsname()->release);
 	return 0;

@@ -75,19 +75,9 @@ void sw_numa_wake_affine(struct task_struct *p, int prev_cpu, int target)
 	sw_count(SW_C_numa_backoff_set);
 }
 
-/**
- * sw_numa_fault_pre() - ftrace pre-handler of task_numa_fault()
- * @ip:        traced function
- * @parent_ip: its caller
- * @op:        the hook's ftrace_ops
- * @fregs:     saved registers (unused: the faulting task is current)
- *
- * Mirrors the kernel's early returns that matter (no mm, no statistics).
- */
-void notrace sw_numa_fault_pre(unsigned long ip, unsigned long parent_ip,
-			       struct ftrace_ops *op, struct ftrace_regs *fregs)
+/* The retry gate's decision for one fault of @p (current). */
+static void notrace sw_numa_fault_gate(struct task_struct *p)
 {
-	struct task_struct *p = current;
 	unsigned long now, stored, interval;
 	int mode = READ_ONCE(sw_numa_retry);
 
@@ -123,6 +113,27 @@ void notrace sw_numa_fault_pre(unsigned long ip, unsigned long parent_ip,
 	} else {
 		sw_count(SW_C_numa_retry_allowed);
 	}
+}
+
+/**
+ * sw_numa_fault_pre() - ftrace pre-handler of task_numa_fault()
+ * @ip:        traced function
+ * @parent_ip: its caller
+ * @op:        the hook's ftrace_ops
+ * @fregs:     saved registers (unused: the faulting task is current)
+ *
+ * Mirrors the kernel's early returns that matter (no mm, no statistics).
+ * The ops has no FTRACE_OPS_FL_RECURSION: the guard is taken here.
+ */
+void notrace sw_numa_fault_pre(unsigned long ip, unsigned long parent_ip,
+			       struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
+
+	if (bit < 0)
+		return;
+	sw_numa_fault_gate(current);
+	ftrace_test_recursion_unlock(bit);
 }
 
 /* Knob apply: the fault pre-handler is installed only while not "off". */

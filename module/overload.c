@@ -7,7 +7,9 @@
  * the tick; a module cannot grow kernel structures, so each LLC's mask is
  * allocated here and indexed by sd_llc_id (the first CPU of the LLC), and
  * it is kept current from the sched_update_nr_running_tp tracepoint, which
- * fires on every change of rq->nr_running under the runqueue lock.
+ * fires on every change of rq->nr_running under the runqueue lock. The
+ * probe exists only while sis_filter=1 (it costs every enqueue and
+ * dequeue); turning it on seeds the masks from a snapshot.
  *
  * sd_llc_id changes when domains are rebuilt (CPU hotplug, cpusets), so a
  * mask exists for every possible CPU id, and each CPU remembers in which
@@ -31,6 +33,11 @@ static cpumask_var_t *sw_llc_masks;
 /* the mask index where each CPU's bit may be set, -1 for none */
 static DEFINE_PER_CPU(int, sw_mask_llc) = -1;
 static bool sw_probe_on;
+
+bool sw_overload_active(void)
+{
+	return READ_ONCE(sw_probe_on);
+}
 
 const struct cpumask *sw_llc_overloaded_mask(int llc_id)
 {
@@ -86,13 +93,13 @@ static void sw_overload_free_masks(void)
 }
 
 /**
- * sw_overload_init() - allocate the masks, register the probe, seed them
+ * sw_overload_init() - allocate the masks
  *
- * Return: 0 or a negative errno with nothing left allocated or registered.
+ * Return: 0 or -ENOMEM with nothing left allocated.
  */
 int sw_overload_init(void)
 {
-	int cpu, ret;
+	int cpu;
 
 	sw_llc_masks = kcalloc(nr_cpu_ids, sizeof(*sw_llc_masks), GFP_KERNEL);
 	if (!sw_llc_masks)
@@ -104,11 +111,18 @@ int sw_overload_init(void)
 		}
 	}
 
+	return 0;
+}
+
+/* Register the probe and seed the masks. */
+static int sw_overload_start(void)
+{
+	int cpu, ret;
+
 	ret = register_trace_sched_update_nr_running_tp(sw_nr_running_probe,
 							NULL);
 	if (ret) {
 		pr_err("cannot attach to sched_update_nr_running_tp: %d\n", ret);
-		sw_overload_free_masks();
 		return ret;
 	}
 	sw_probe_on = true;
@@ -124,6 +138,21 @@ int sw_overload_init(void)
 		sw_overload_update(cpu, READ_ONCE(rq->nr_running),
 				   READ_ONCE(rq->cfs.idle_h_nr_running));
 	}
+	return 0;
+}
+
+/*
+ * Knob apply (sis_filter): the probe exists only while the filter is on.
+ * Turning it off leaves the masks as they are: nothing reads them then.
+ */
+int sw_overload_apply(const struct sw_knob *k, int old, int new)
+{
+	if (old == new)
+		return 0;
+	if (new)
+		return sw_overload_start();
+	sw_overload_stop();
+	tracepoint_synchronize_unregister();
 	return 0;
 }
 

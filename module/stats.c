@@ -4,6 +4,7 @@
  * summed over possible CPUs when read.
  */
 #include <linux/cpumask.h>
+#include <linux/math64.h>
 #include <linux/percpu.h>
 #include <linux/seq_file.h>
 #include <linux/string.h>
@@ -75,6 +76,11 @@ void sw_stats_show_derived(struct seq_file *m)
 	c.failed = sw_counter_sum(SW_C_sis_scan_failed);
 	r = sw_sis_metrics(&c);
 
+	/* indicative: local_clock() under emulation is not cycles */
+	if (sw_counter_sum(SW_C_self_calls_sampled))
+		seq_printf(m, "self_ns_per_call %llu\n",
+			   div64_u64(sw_counter_sum(SW_C_self_ns_sampled),
+				     sw_counter_sum(SW_C_self_calls_sampled)));
 	sw_print_pct(m, "sis_search_efficiency_pct", r.search_eff);
 	sw_print_pct(m, "sis_domain_search_efficiency_pct", r.domain_eff);
 	sw_print_pct(m, "sis_fast_success_pct", r.fast_success);

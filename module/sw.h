@@ -137,17 +137,16 @@ struct sw_hook {
 	const char *name;		/* for messages */
 	unsigned long *target;		/* resolved address */
 	void *replacement;		/* redirect target, or NULL */
-	ftrace_func_t observe;		/* pre-handler when not redirecting */
+	ftrace_func_t callback;		/* the redirect, or a pre-handler */
+	const char *needs;		/* the knob setting that installs it */
 	struct ftrace_ops ops;
-	bool on_demand;			/* installed by a knob, not at load */
 	bool filtered, registered;
 	bool pinned;			/* unregister failed: module held */
 };
 
-/* Hooks installed on demand by a knob rather than at load. */
+/* Every hook is installed by a knob that needs it, none at load. */
 enum sw_hook_id { SW_HOOK_SELECT, SW_HOOK_TTWU, SW_HOOK_NUMA_FAULT, SW_NR_HOOKS };
 
-int sw_hooks_enable(void);
 int sw_hook_set(enum sw_hook_id id, bool on);
 int sw_hooks_disable(void);
 void sw_hooks_remove_all(void);
@@ -155,6 +154,8 @@ int sw_hooks_show(struct seq_file *m);
 
 /* ---- the wakeup path (wake.c, sis.c) ----------------------------------- */
 int sw_select_task_rq_fair(struct task_struct *p, int prev_cpu, int wake_flags);
+bool sw_select_wanted(struct ftrace_regs *fregs);
+int sw_select_apply(const struct sw_knob *k, int old, int new);
 
 /* how select_idle_sibling() found its answer (trace event "how") */
 enum sw_sis_how {
@@ -170,9 +171,11 @@ int sw_sis_init(void);
 void sw_sis_exit(void);
 
 /* ---- overloaded-CPU masks (overload.c) --------------------------------- */
-int sw_overload_init(void);
+int sw_overload_init(void);	/* allocate the masks; no probe yet */
+int sw_overload_apply(const struct sw_knob *k, int old, int new);
 void sw_overload_stop(void);	/* unregister the tracepoint probe */
 void sw_overload_free(void);	/* after tracepoint_synchronize_unregister() */
+bool sw_overload_active(void);	/* the probe is registered */
 const struct cpumask *sw_llc_overloaded_mask(int llc_id);
 
 /* ---- debugfs (debugfs.c) ----------------------------------------------- */
@@ -288,6 +291,7 @@ bool sw_ttwu_never_queue(struct task_struct *p, int cpu, int wake_flags);
 int sw_ttwu_apply(const struct sw_knob *k, int old, int new);
 int sw_ttwu_count_apply(const struct sw_knob *k, int old, int new);
 int sw_ttwu_init(void);
+bool sw_ttwu_probe_active(void);
 void sw_ttwu_exit(void);
 
 /* ---- NUMA retry after wake_affine (numa.c) ------------------------------ */

@@ -43,6 +43,11 @@ module_param_named(test_unregister_fail, sw_test_unregister_fail, uint, 0400);
 MODULE_PARM_DESC(test_unregister_fail,
 		 "test only: 1 reports the next removal of an on-demand hook as failed, once");
 
+bool sw_test_hook_at_load;
+module_param_named(test_hook_at_load, sw_test_hook_at_load, bool, 0400);
+MODULE_PARM_DESC(test_hook_at_load,
+		 "test only: hook select_task_rq_fair at load (a conflict then fails the load)");
+
 static atomic_t sw_unregister_failed = ATOMIC_INIT(0);
 
 bool sw_testing_unregister_fails(void)

@@ -18,6 +18,13 @@ extern unsigned int sw_test_bad_answer;
 extern bool sw_test_old_lookup;
 extern unsigned int sw_test_init_delay_ms;
 extern unsigned int sw_test_unregister_fail;
+extern bool sw_test_hook_at_load;
+
+/* Hook select_task_rq_fair at load, as before on-demand hooks. */
+static inline bool sw_testing_hook_at_load(void)
+{
+	return sw_test_hook_at_load;
+}
 
 /* Symbol name the resolver pretends not to find, or NULL. */
 static inline const char *sw_testing_missing_symbol(void)
@@ -68,6 +75,7 @@ bool sw_testing_unregister_fails(void);
 #define sw_testing_old_lookup()		false
 #define sw_testing_init_delay_ms()	0U
 #define sw_testing_unregister_fails()	false
+#define sw_testing_hook_at_load()	false
 #endif
 
 #endif /* _SMARTWAKE_TESTING_H */

@@ -9,8 +9,8 @@
  * Counting: a kretprobe sees every call's target CPU and its result. The
  * function is static and its address is never taken, so with IBT the
  * module must not call it: the kretprobe needs no call. It costs every
- * remote wakeup a probe, so ttwu_count=0 removes it (counters then stand
- * still) for measurements that must not pay for it.
+ * remote wakeup a probe, so it exists only while ttwu_count=1 (default 0:
+ * counters stand still).
  *
  * Switching: ttwu_queue=lock redirects the function, while the knob says
  * so, to sw_ttwu_never_queue(), which returns false: the kernel then takes
@@ -28,7 +28,7 @@
 #include "sw.h"
 
 int sw_ttwu_queue;	/* enum sw_ttwu_mode */
-int sw_ttwu_count = 1;
+int sw_ttwu_count;	/* the kretprobe costs every remote wakeup: off by default */
 
 const char * const sw_ttwu_mode_names[SW_TTWU_NR] = {
 	[SW_TTWU_STOCK] = "stock",
@@ -66,6 +66,11 @@ static int sw_ttwu_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 
 static struct kretprobe sw_ttwu_krp;
 static bool sw_ttwu_probed;	/* under the knob lock, or at init/exit */
+
+bool sw_ttwu_probe_active(void)
+{
+	return READ_ONCE(sw_ttwu_probed);
+}
 
 /* A kretprobe cannot be registered twice as it is: start from scratch. */
 static int sw_ttwu_probe_on(void)

@@ -71,6 +71,7 @@
 #include <linux/math64.h>
 #include <linux/mmu_context.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/topology.h>
 #include "sched.h"
 #include "sw.h"
@@ -378,38 +379,63 @@ static int sw_inject_bad_answer(const struct task_struct *p, int cpu)
 }
 
 /**
- * sw_select_task_rq_fair() - the module's select_task_rq_fair()
- * @p:          the task being placed
- * @prev_cpu:   the CPU it last ran on
- * @wake_flags: WF_* flags of the caller
+ * sw_select_wanted() - should the hook hand this call to the module
+ * @fregs: the arguments of select_task_rq_fair() at its ftrace site
  *
- * Called by the redirect with p->pi_lock held and interrupts disabled.
- * Every answer of the module's path is checked against p->cpus_ptr and
- * cpu_active_mask; a failing one is replaced by the kernel's answer and
- * counted (invariant_violations, inactive_answers).
+ * Called by the select hook's ftrace callback (hooks.c), with preemption
+ * disabled. Whatever the module would hand back untouched (a knob says
+ * the kernel decides, fork/exec balancing, the unmodelled cases) is not
+ * redirected, so it runs the kernel's function directly instead of
+ * crossing the ftrace trampoline a second time from the module.
  *
- * Return: the CPU to place @p on.
+ * Return: true to redirect to sw_select_task_rq_fair().
  */
-int notrace sw_select_task_rq_fair(struct task_struct *p, int prev_cpu,
-				   int wake_flags)
+bool notrace sw_select_wanted(struct ftrace_regs *fregs)
+{
+	struct task_struct *p = (void *)ftrace_regs_get_argument(fregs, 0);
+	int prev_cpu = (int)ftrace_regs_get_argument(fregs, 1);
+	int wake_flags = (int)ftrace_regs_get_argument(fregs, 2);
+
+	sw_count(SW_C_select_calls);
+	if (!READ_ONCE(sw_enabled) ||
+	    READ_ONCE(sw_policy) == SW_POLICY_STOCK ||
+	    !(wake_flags & WF_TTWU)) {
+		sw_count(SW_C_passthrough);
+		return false;
+	}
+	sw_count(SW_C_wakeups);
+	if (sw_unmodelled(p, prev_cpu, wake_flags, smp_processor_id())) {
+		sw_count(SW_C_fallback_original);
+		return false;
+	}
+	return true;
+}
+
+/* Knob apply (enabled, policy): the hook exists only while it is used. */
+int sw_select_apply(const struct sw_knob *k, int old, int new)
+{
+	int enabled = k->val == &sw_enabled ? new : READ_ONCE(sw_enabled);
+	int policy = k->val == &sw_policy ? new : READ_ONCE(sw_policy);
+
+	return sw_hook_set(SW_HOOK_SELECT,
+			   enabled && policy != SW_POLICY_STOCK);
+}
+
+/* One call in 2^SW_SAMPLE_SHIFT per CPU is timed for self_ns_per_call. */
+#define SW_SAMPLE_SHIFT	6
+static DEFINE_PER_CPU(unsigned int, sw_sample_tick);
+
+/*
+ * The module's answer for a wakeup sw_select_wanted() let through (an
+ * unmodelled case found only now, in the domain walk, goes to the kernel).
+ */
+static int sw_select_body(struct task_struct *p, int prev_cpu, int wake_flags)
 {
 	struct sw_saved sv;
 	int cpu, new_cpu;
 
-	sw_count(SW_C_select_calls);
-	if (!READ_ONCE(sw_enabled) ||
-	    READ_ONCE(sw_policy) != SW_POLICY_SMARTWAKE ||
-	    !(wake_flags & WF_TTWU)) {
-		sw_count(SW_C_passthrough);
-		return sw_orig_select(p, prev_cpu, wake_flags);
-	}
-
 	lockdep_assert_held(&p->pi_lock);
-	sw_count(SW_C_wakeups);
 	cpu = smp_processor_id();
-	if (sw_unmodelled(p, prev_cpu, wake_flags, cpu))
-		return sw_fallback(p, prev_cpu, wake_flags);
-
 	sw_save(&sv, p);
 	new_cpu = sw_wake(p, prev_cpu, wake_flags, cpu);
 	if (new_cpu < 0) {
@@ -437,4 +463,35 @@ int notrace sw_select_task_rq_fair(struct task_struct *p, int prev_cpu,
 		return sw_orig_select(p, prev_cpu, wake_flags);
 	}
 	return new_cpu;
+}
+
+/**
+ * sw_select_task_rq_fair() - the module's select_task_rq_fair()
+ * @p:          the task being placed
+ * @prev_cpu:   the CPU it last ran on
+ * @wake_flags: WF_* flags of the caller
+ *
+ * Reached through the redirect for wakeups sw_select_wanted() accepted,
+ * with p->pi_lock held and interrupts disabled. Every answer of the
+ * module's path is checked against p->cpus_ptr and cpu_active_mask; a
+ * failing one is replaced by the kernel's answer and counted
+ * (invariant_violations, inactive_answers). One call in 64 per CPU is
+ * timed with local_clock() (self_ns_sampled, self_calls_sampled).
+ *
+ * Return: the CPU to place @p on.
+ */
+int notrace sw_select_task_rq_fair(struct task_struct *p, int prev_cpu,
+				   int wake_flags)
+{
+	unsigned int tick = __this_cpu_inc_return(sw_sample_tick);
+	u64 t0;
+	int cpu;
+
+	if (tick & ((1U << SW_SAMPLE_SHIFT) - 1))
+		return sw_select_body(p, prev_cpu, wake_flags);
+	t0 = local_clock();
+	cpu = sw_select_body(p, prev_cpu, wake_flags);
+	sw_count_add(SW_C_self_ns_sampled, local_clock() - t0);
+	sw_count(SW_C_self_calls_sampled);
+	return cpu;
 }

@@ -754,9 +754,12 @@ static int cmd_status(int argc, char **argv)
 	for (line = strtok_r(hooks, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char fn[128], kind[32], state[32];
+		int rest = 0;
 
-		if (sscanf(line, "%127s %31s %31s", fn, kind, state) == 3)
-			printf("  %-28s %-9s %s\n", fn, kind, state);
+		if (sscanf(line, "%127s %31s %31s %n", fn, kind, state,
+			   &rest) == 3)
+			printf("  %-28s %-10s %-4s %s\n", fn, kind, state,
+			       line + rest);
 		else
 			printf("  %s\n", line);
 	}
