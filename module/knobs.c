@@ -57,7 +57,7 @@ static const struct sw_knob sw_knobs[] = {
 		.name = "policy", .val = &sw_policy,
 		.names = sw_policy_names, .nr_names = SW_POLICY_NR,
 		.apply = sw_select_apply,
-		.help = "stock: kernel placement, nothing hooked; smartwake: wakeups take the module's path",
+		.help = "stock: kernel placement, nothing hooked; smartwake: the module's path",
 	},
 	{
 		.name = "decay", .val = &sw_decay,
@@ -87,7 +87,7 @@ static const struct sw_knob sw_knobs[] = {
 	{
 		.name = "sis_filter", .val = &sw_sis_filter, .numeric = true,
 		.min = 0, .max = 1, .apply = sw_overload_apply,
-		.help = "2022 SIS filter: skip overloaded CPUs in the LLC scan (1 tracks them: a tracepoint probe)",
+		.help = "2022 SIS filter: skip overloaded CPUs in the LLC scan (tracepoint probe)",
 	},
 	SW_BOOL_KNOB("sis_sched_idle", sw_sis_sched_idle,
 		     "CPUs running only SCHED_IDLE tasks count as idle (mainline)"),

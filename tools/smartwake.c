@@ -757,9 +757,11 @@ static int cmd_status(int argc, char **argv)
 		int rest = 0;
 
 		if (sscanf(line, "%127s %31s %31s %n", fn, kind, state,
-			   &rest) == 3)
+			   &rest) == 3 && line[rest])
 			printf("  %-28s %-10s %-4s %s\n", fn, kind, state,
 			       line + rest);
+		else if (sscanf(line, "%127s %31s %31s", fn, kind, state) == 3)
+			printf("  %-28s %-10s %s\n", fn, kind, state);
 		else
 			printf("  %s\n", line);
 	}
