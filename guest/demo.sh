@@ -4,8 +4,8 @@
 secs=${1:-3}
 sw_insmod || { echo "insmod failed"; dmesg | tail; exit 1; }
 echo
-echo "== hook =="
-cat /sys/kernel/tracing/enabled_functions
+echo "== hooks and observers at the default knobs ($SW_DBG/hooks) =="
+cat $SW_DBG/hooks
 echo
 echo "== knobs ($SW_DBG/knobs) =="
 cat $SW_DBG/knobs
@@ -40,12 +40,15 @@ names=$(cat /tmp/names)
 printf '%-28s' counter
 for n in $names; do printf ' %12s' "$n"; done
 echo
-for c in $(awk '{print $1}' "/tmp/stats.$(echo "$names" | head -n 1)"); do
+# every line any setting printed; a derived metric with nothing measured
+# has no line in stats and shows as n/a
+for c in $(for n in $names; do awk '{ print $1 }' "/tmp/stats.$n"; done | awk '!seen[$1]++'); do
 	printf '%-28s' "$c"
 	for n in $names; do
-		printf ' %12s' "$(awk -v c="$c" '$1 == c { print $2 }' "/tmp/stats.$n")"
+		printf ' %12s' "$(awk -v c="$c" '$1 == c { v = $2 } END { print (v == "" ? "n/a" : v) }' "/tmp/stats.$n")"
 	done
 	echo
 done
+echo "(n/a: undefined, nothing measured; the sis_*_efficiency and success lines are the 2022 thread's NO_SIS_UTIL metrics, see Documentation)"
 rmmod smartwake
 dmesg_clean && echo "kernel log: clean" || echo "kernel log: see above"

@@ -96,8 +96,11 @@ for k in enabled wa_idle wa_weight wa_bias sync sis_sched_idle; do
 	check "$k defaults to 1" eq "$(knob $k)" 1
 done
 check "sis_filter defaults to 0" eq "$(knob sis_filter)" 0
-check "derived SIS metrics printed" \
-	eval 'stat sis_search_efficiency_pct | grep -Eq "^[0-9]+\.[0-9][0-9]$"'
+# nothing measured yet: undefined metrics have no line (never "100.00")
+check "no derived SIS metric before any SIS call" \
+	eval '! grep -q "_pct " $SW_DBG/stats'
+check "no self_ns_per_call before any sampled call" \
+	eval '! grep -q "^self_ns_per_call " $SW_DBG/stats'
 
 # ---- policy=stock: the module's path is not taken ---------------------------
 reset_stats
@@ -128,6 +131,9 @@ check "wake_wide=mainline: wide with the wakee as master" gt "$W_mainline_wakee"
 check "wake_wide=v2013: never wakee-master" eq "$W_v2013_wakee" 0
 check "wake_wide=v2013: waker-master decisions" gt "$W_v2013_waker" 0
 set_knob wake_wide mainline
+check "derived SIS metrics printed once measured" \
+	eval 'stat sis_search_efficiency_pct | grep -Eq "^[0-9]+\.[0-9][0-9]$"'
+check "self_ns_per_call printed once sampled" gt "$(stat self_ns_per_call)" 0
 
 # ---- SIS accounting identity ------------------------------------------------
 # One snapshot of the file; wakeups elsewhere in the guest may still be in
@@ -165,6 +171,8 @@ sis_run 0 off
 S0=$(per_scan)
 check "filter off: nothing skipped" eq "$(stat sis_overloaded_skipped)" 0
 check "NO_SIS_UTIL: no scan stopped by a budget" eq "$(stat sis_scan_no_budget)" 0
+check "NO_SIS_UTIL: sis_budget_stopped_pct 0.00" eq "$(stat sis_budget_stopped_pct)" 0.00
+check "idle found per CPU examined is at most 100 %" less "$(stat sis_idle_per_examined_pct)" 100.01
 sis_run 1 off
 S1=$(per_scan)
 check "filter on: overloaded CPUs skipped" gt "$(stat sis_overloaded_skipped)" 0
@@ -174,7 +182,8 @@ check "SIS filter runs: invariant_violations == 0" zero_violations
 echo SIS_UTIL >$FEAT
 sis_run 0 on
 U0=$(per_scan)
-echo "  SIS_UTIL: $(stat sis_scan_no_budget) of $(stat sis_domain_scans) domain scans stopped by a zero budget"
+echo "  SIS_UTIL: $(stat sis_scan_no_budget) of $(stat sis_domain_scans) domain scans stopped by a zero budget ($(stat sis_budget_stopped_pct) %); idle per CPU examined $(stat sis_idle_per_examined_pct) %; search efficiency $(stat sis_search_efficiency_pct) % (NO_SIS_UTIL metric)"
+check "SIS_UTIL: sis_budget_stopped_pct is a share (<= 100)" less "$(stat sis_budget_stopped_pct)" 100.01
 check "SIS_UTIL: scans stopped by the budget <= domain scans" \
 	eval '[ "$(stat sis_scan_no_budget)" -le "$(stat sis_domain_scans)" ]'
 sis_run 1 on

@@ -107,7 +107,8 @@ struct ratio_case {
 };
 
 static const struct ratio_case ratio_cases[] = {
-	{ "zero denominator", 5, 0, 0 },
+	{ "zero denominator is undefined", 5, 0, SW_PCT_UNDEFINED },
+	{ "zero over zero is undefined", 0, 0, SW_PCT_UNDEFINED },
 	{ "zero numerator", 0, 7, 0 },
 	{ "whole", 1, 1, 10000 },
 	{ "third rounds down", 1, 3, 3333 },
@@ -116,7 +117,7 @@ static const struct ratio_case ratio_cases[] = {
 	/* "SIS Search Efficiency 5.04" from a 2021 mmtests report */
 	{ "mmtests search efficiency", 5653107942ULL, 112173512543ULL, 503 },
 	{ "huge equal", U64_MAX, U64_MAX, 10000 },
-	{ "huge over one saturates", U64_MAX, 1, U64_MAX },
+	{ "huge over one saturates below undefined", U64_MAX, 1, U64_MAX - 1 },
 };
 
 KUNIT_ARRAY_PARAM_DESC(ratio, ratio_cases, name);
@@ -146,25 +147,33 @@ struct metrics_case {
 	struct sw_sis_metrics want;
 };
 
+#define UNDEF SW_PCT_UNDEFINED
+
 static const struct metrics_case metrics_cases[] = {
 	/*
 	 * Counters from a 2021 mmtests report on select_idle_sibling();
 	 * mmtests printed 5.04/3.06/40.47/48.29 and 5.77/3.43/42.03/48.48
-	 * (rounded, where these are rounded down).
+	 * (rounded, where these are rounded down). The report has no
+	 * domain CPU or idle-found counts (undefined) and no budget stops.
 	 */
 	{ "mmtests report baseline",
 	  { 5653107942ULL, 3365067916ULL, 112173512543ULL, 2923185114ULL },
-	  { 503, 306, 4047, 4829 } },
+	  { 503, 306, 4047, 4829, UNDEF, 0 } },
 	{ "mmtests report patched",
 	  { 5726545742ULL, 3319768543ULL, 99194352541ULL, 2950166441ULL },
-	  { 577, 342, 4202, 4848 } },
-	{ "no activity", { 0, 0, 0, 0 }, { 10000, 10000, 10000, 10000 } },
-	{ "all fast path hits", { 100, 0, 100, 0 },
-	  { 10000, 10000, 10000, 10000 } },
-	{ "every search scans 4", { 10, 10, 40, 5 },
-	  { 2500, 2500, 0, 5000 } },
-	{ "inconsistent snapshot", { 10, 12, 5, 20 },
-	  { 20000, 24000, 0, 0 } },
+	  { 577, 342, 4202, 4848, UNDEF, 0 } },
+	/* nothing measured: every metric undefined, none reads 100 % */
+	{ "no activity", { 0, 0, 0, 0, 0, 0, 0 },
+	  { UNDEF, UNDEF, UNDEF, UNDEF, UNDEF, UNDEF } },
+	{ "all fast path hits", { 100, 0, 100, 0, 0, 0, 0 },
+	  { 10000, UNDEF, 10000, 10000, UNDEF, UNDEF } },
+	{ "every search scans 4", { 10, 10, 40, 5, 40, 5, 0 },
+	  { 2500, 2500, 0, 5000, 1250, 0 } },
+	/* SIS_UTIL: 8 of 10 domain scans stopped before any CPU */
+	{ "budget stops most scans", { 10, 10, 4, 8, 4, 2, 8 },
+	  { 25000, 25000, 0, 2000, 5000, 8000 } },
+	{ "inconsistent snapshot", { 10, 12, 5, 20, 0, 0, 0 },
+	  { 20000, 24000, 0, 0, UNDEF, 0 } },
 };
 
 KUNIT_ARRAY_PARAM_DESC(metrics, metrics_cases, name);
@@ -178,6 +187,8 @@ static void sis_metrics_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, m.domain_eff, c->want.domain_eff);
 	KUNIT_EXPECT_EQ(test, m.fast_success, c->want.fast_success);
 	KUNIT_EXPECT_EQ(test, m.success, c->want.success);
+	KUNIT_EXPECT_EQ(test, m.idle_per_examined, c->want.idle_per_examined);
+	KUNIT_EXPECT_EQ(test, m.budget_stopped, c->want.budget_stopped);
 }
 
 static struct kunit_case sw_sis_test_cases[] = {

@@ -278,14 +278,14 @@ unsigned int sw_sis_scan_budget(unsigned int llc_weight, int nr_idle_scan_hint,
 u64 sw_ratio_x100(u64 num, u64 den)
 {
 	if (!den)
-		return 0;
+		return SW_PCT_UNDEFINED;
 	/* at most 14 shifts keep 10000 * num in range */
 	while (num > U64_MAX / 10000) {
 		num >>= 1;
 		den >>= 1;
 	}
 	if (!den)
-		return U64_MAX;
+		return SW_PCT_UNDEFINED - 1;
 	return div64_u64(num * 10000, den);
 }
 
@@ -294,21 +294,18 @@ static u64 sw_sub0(u64 a, u64 b)
 	return a > b ? a - b : 0;
 }
 
-static u64 sw_pct_or_full(u64 num, u64 den)
-{
-	return den ? sw_ratio_x100(num, den) : 10000;
-}
-
 struct sw_sis_metrics sw_sis_metrics(const struct sw_sis_counts *c)
 {
 	u64 fast = sw_sub0(c->search, c->domain_search);
 	u64 domain_scanned = sw_sub0(c->scanned, fast);
 	struct sw_sis_metrics m;
 
-	m.search_eff = sw_pct_or_full(c->search, c->scanned);
-	m.domain_eff = sw_pct_or_full(c->domain_search, domain_scanned);
-	m.fast_success = sw_pct_or_full(fast, c->search);
-	m.success = sw_pct_or_full(sw_sub0(c->search, c->failed), c->search);
+	m.search_eff = sw_ratio_x100(c->search, c->scanned);
+	m.domain_eff = sw_ratio_x100(c->domain_search, domain_scanned);
+	m.fast_success = sw_ratio_x100(fast, c->search);
+	m.success = sw_ratio_x100(sw_sub0(c->search, c->failed), c->search);
+	m.idle_per_examined = sw_ratio_x100(c->idle_found, c->domain_cpus);
+	m.budget_stopped = sw_ratio_x100(c->no_budget, c->domain_search);
 	return m;
 }
 

@@ -48,8 +48,11 @@ void sw_counters_reset(void)
 			WRITE_ONCE(per_cpu_ptr(&sw_stats, cpu)->c[i], 0);
 }
 
+/* An undefined ratio (nothing measured) has no line at all. */
 static void sw_print_pct(struct seq_file *m, const char *name, u64 x100)
 {
+	if (x100 == SW_PCT_UNDEFINED)
+		return;
 	seq_printf(m, "%s %llu.%02llu\n", name, x100 / 100, x100 % 100);
 }
 
@@ -59,8 +62,11 @@ static void sw_print_pct(struct seq_file *m, const char *name, u64 x100)
  *
  * Mel Gorman's definitions (see sw_sis_metrics()): a fast-path success
  * counts as one runqueue examined, so "scanned" there is the domain scans'
- * CPUs plus the target/prev/recent hits. Counters are read one by one, so
- * the metrics of a running system are only approximately consistent.
+ * CPUs plus the target/prev/recent hits; they are for NO_SIS_UTIL
+ * comparisons. Under SIS_UTIL read sis_idle_per_examined_pct and
+ * sis_budget_stopped_pct. A metric with nothing measured has no line.
+ * Counters are read one by one, so the metrics of a running system are
+ * only approximately consistent.
  */
 void sw_stats_show_derived(struct seq_file *m)
 {
@@ -74,6 +80,9 @@ void sw_stats_show_derived(struct seq_file *m)
 	c.domain_search = sw_counter_sum(SW_C_sis_domain_scans);
 	c.scanned = sw_counter_sum(SW_C_sis_cpus_scanned) + fast;
 	c.failed = sw_counter_sum(SW_C_sis_scan_failed);
+	c.domain_cpus = sw_counter_sum(SW_C_sis_cpus_scanned);
+	c.idle_found = sw_counter_sum(SW_C_sis_idle_found);
+	c.no_budget = sw_counter_sum(SW_C_sis_scan_no_budget);
 	r = sw_sis_metrics(&c);
 
 	/* indicative: local_clock() under emulation is not cycles */
@@ -85,4 +94,7 @@ void sw_stats_show_derived(struct seq_file *m)
 	sw_print_pct(m, "sis_domain_search_efficiency_pct", r.domain_eff);
 	sw_print_pct(m, "sis_fast_success_pct", r.fast_success);
 	sw_print_pct(m, "sis_success_pct", r.success);
+	/* what to read under SIS_UTIL (the default) */
+	sw_print_pct(m, "sis_idle_per_examined_pct", r.idle_per_examined);
+	sw_print_pct(m, "sis_budget_stopped_pct", r.budget_stopped);
 }

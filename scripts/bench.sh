@@ -9,9 +9,15 @@
 # with sender and receiver pinned in one LLC (udp-llc) and, on numa2, on two
 # sockets (udp-xsock), receiver throughput under ttwu_queue=stock, =lock and
 # the kernel's NO_TTWU_QUEUE, with the queued same-LLC/cross-LLC and
-# not-queued counter deltas.
+# not-queued counter deltas. Last, the overhead experiment
+# (scripts/overhead.sh): the module's cost on the tightest wakeup loops,
+# in instruction time.
 #
 # Usage: scripts/bench.sh [options]
+#   --overhead         only the overhead experiment (scripts/overhead.sh)
+#   --no-overhead      skip it
+#   --icount           guests count instructions (-icount shift=0,sleep=off)
+#                      so ratios can be read in instruction time
 #   --runs N           runs per setting and workload (default 3)
 #   --secs S           length of the timed loads (default 2)
 #   --quick            --runs 2 --secs 1
@@ -35,7 +41,7 @@
 # indicative only, the counters are the reliable signal.
 . "$(dirname "$0")/common.sh"
 
-runs=3 secs=2 topos=smp4,numa2 out= install=1
+runs=3 secs=2 topos=smp4,numa2 out= install=1 overhead=1 icount=()
 workloads=hackbench,perf-msg,perf-pipe,iperf3-udp,wl-msg,wl-disp,udp-llc,udp-xsock
 ko=()
 extra=()
@@ -53,6 +59,9 @@ while [ $# -gt 0 ]; do
 		[[ $2 =~ ^[A-Za-z0-9_.-]+:. ]] || sw_die "--setting: expected NAME:KNOBS"
 		extra+=(--setting "$2"); shift 2 ;;
 	--no-install) install=0; shift ;;
+	--overhead) exec "$SW_TOP/scripts/overhead.sh" ;;
+	--no-overhead) overhead=0; shift ;;
+	--icount) icount=(--icount); shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
@@ -122,7 +131,7 @@ csv=$out/results.csv
 	echo "date $(date -Is)"
 	echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 	echo "runs $runs secs $secs topologies $topos workloads $workloads"
-	echo "host $(uname -r), $(nproc) CPUs; guests: QEMU TCG (thread=single)"
+	echo "host $(uname -r), $(nproc) CPUs; guests: QEMU TCG (thread=single)${icount:+, -icount shift=0,sleep=off (instruction time)}"
 	echo "perf ${perf:-none}"
 } >"$out/meta.txt"
 nw=$(echo "${workloads//,/ }" | wc -w)
@@ -134,7 +143,7 @@ for topo in ${topos//,/ }; do
 	log=$out/guest-$topo.log
 	sw_log "== $topo: $runs runs per setting x $nw workloads (guest timeout ${timeout}s)"
 	set +e
-	scripts/guest-run.sh --topo "$topo" --timeout "$timeout" --log "$log" "${ko[@]}" \
+	scripts/guest-run.sh --topo "$topo" --timeout "$timeout" --log "$log" "${ko[@]}" "${icount[@]}" \
 		"${bins[@]}" bench.sh "$runs" "$secs" "${extra[@]}" ${workloads//,/ } |
 		grep -vE '^(SMARTWAKE-BENCH-CSV|[A-Za-z0-9_.-]+,[0-9]+,|side,run,)'
 	rc=${PIPESTATUS[0]}
@@ -181,5 +190,8 @@ if [ ! -s "$csv" ]; then
 	exit 1
 fi
 scripts/bench-plot.sh "$out" || rc_all=1
+if [ $overhead -eq 1 ]; then
+	scripts/overhead.sh --out "$out/overhead" || rc_all=1
+fi
 sw_log "results in $out ($(($(date +%s) - t_start)) s)"
 exit $rc_all

@@ -18,6 +18,9 @@
 #                          (repeatable; default: the testing build of
 #                          smartwake and module/testing/*.ko, if built)
 #   --append ARGS          extra kernel command line
+#   --icount               guest time counts instructions (-icount
+#                          shift=0,sleep=off): repeatable cost ratios;
+#                          sees no caches or pipelines
 #   --bin PATH             host program to put in the guest's /bin, with the
 #                          shared libraries ldd lists (repeatable)
 #   --verbose              print the whole console, not just the guest part
@@ -27,7 +30,7 @@
 # without reporting.
 . "$(dirname "$0")/common.sh"
 
-kernel=stock topo=smp4 smp= mem=1024 timeout=900 log= verbose=0 append=
+kernel=stock topo=smp4 smp= mem=1024 timeout=900 log= verbose=0 append= icount=()
 kos=()
 tkos=()
 bins=()
@@ -43,6 +46,7 @@ while [ $# -gt 0 ]; do
 	--ko) kos+=("$2"); shift 2 ;;
 	--test-ko) tkos+=("$2"); shift 2 ;;
 	--append) append=$2; shift 2 ;;
+	--icount) icount=(-icount shift=0,sleep=off); shift ;;
 	--bin) bins+=("$2"); shift 2 ;;
 	--verbose) verbose=1; shift ;;
 	-h|--help) usage; exit 0 ;;
@@ -175,7 +179,7 @@ cmdline="console=ttyS0 panic=-1 tsc=reliable quiet loglevel=4 rdinit=/init $appe
 [ "$kernel" = debug ] && cmdline+=" kasan_multi_shot"
 sw_log "booting $kernel kernel, topology $topo, guest/$script $* (log: $log)"
 start=$(date +%s)
-qemu-system-x86_64 -accel tcg,thread=single ${SW_QEMU_CPU:+-cpu $SW_QEMU_CPU} -m "$mem" "${topo_args[@]}" \
+qemu-system-x86_64 -accel tcg,thread=single "${icount[@]}" ${SW_QEMU_CPU:+-cpu $SW_QEMU_CPU} -m "$mem" "${topo_args[@]}" \
 	-kernel "$vmlinuz" -initrd "$work/initramfs.gz" -append "$cmdline" \
 	-nographic -no-reboot -nic none </dev/null >"$log" 2>&1 &
 qpid=$!

@@ -369,11 +369,15 @@ unsigned int sw_sis_scan_budget(unsigned int llc_weight, int nr_idle_scan_hint,
  *
  * Computes 10000 * num / den rounded down, so 1651 means 16.51 %. Inputs
  * too large for the product are scaled down together first; a quotient
- * that cannot be represented saturates at U64_MAX.
+ * that cannot be represented saturates at U64_MAX - 1.
  *
- * Return: the ratio in units of 0.01 %, or 0 when @den is 0.
+ * Return: the ratio in units of 0.01 %, or SW_PCT_UNDEFINED when @den is
+ * 0 (nothing was measured: never a perfect score).
  */
 u64 sw_ratio_x100(u64 num, u64 den);
+
+/* A ratio whose denominator is 0: printed as nothing, never as 100 %. */
+#define SW_PCT_UNDEFINED	U64_MAX
 
 /**
  * struct sw_sis_counts - select_idle_sibling() counters (Mel Gorman's
@@ -383,12 +387,18 @@ u64 sw_ratio_x100(u64 num, u64 den);
  * @scanned: runqueues examined; the fast path (target, prev, recent)
  *	counts as one when it succeeds.
  * @failed: calls that found no idle CPU.
+ * @domain_cpus: CPUs examined by the domain scans alone.
+ * @idle_found: domain scans that found an idle CPU.
+ * @no_budget: domain scans SIS_UTIL's budget stopped before any CPU.
  */
 struct sw_sis_counts {
 	u64 search;
 	u64 domain_search;
 	u64 scanned;
 	u64 failed;
+	u64 domain_cpus;
+	u64 idle_found;
+	u64 no_budget;
 };
 
 /**
@@ -398,15 +408,23 @@ struct sw_sis_counts {
  *	where domain_scanned = scanned - (search - domain_search).
  * @fast_success: "SIS Fast Success Rate" = (search - domain_search) / search.
  * @success: "SIS Success Rate" = (search - failed) / search.
+ * @idle_per_examined: idle CPUs found per CPU a domain scan examined,
+ *	idle_found / domain_cpus: meaningful with SIS_UTIL too.
+ * @budget_stopped: share of domain scans SIS_UTIL's budget stopped before
+ *	any CPU, no_budget / domain_search.
  *
- * Definitions as computed by mmtests for the numbers quoted in the 2022
- * thread. A zero denominator reports 10000 (100 %, nothing was wasted).
+ * The first four are Mel Gorman's definitions as computed by mmtests for
+ * the numbers quoted in the 2022 thread; they assume every domain scan
+ * examines CPUs (NO_SIS_UTIL) and exceed 100 % when SIS_UTIL stops scans
+ * before the first CPU. A zero denominator gives SW_PCT_UNDEFINED.
  */
 struct sw_sis_metrics {
 	u64 search_eff;
 	u64 domain_eff;
 	u64 fast_success;
 	u64 success;
+	u64 idle_per_examined;
+	u64 budget_stopped;
 };
 
 /**

@@ -1,0 +1,63 @@
+# The cost of the module on the tightest wakeup loops, interleaved in one
+# boot: no module, loaded at the default knobs, each observer on alone,
+# the module's path at mainline knobs (and shadow mode when the module has
+# it). Prints one "SMARTWAKE-OVH,setting,load,round,ops_per_sec" line per
+# run; the host (scripts/overhead.sh) takes medians and ratios.
+# Usage: overhead.sh [ROUNDS] [SECONDS]
+. ./lib.sh
+rounds=${1:-6}
+secs=${2:-1}
+TR=/sys/kernel/tracing
+settings="none defaults ttwu_count sis_filter smartwake smartwake+trace shadow"
+loads="pipe msg"
+
+runload() {
+	case $1 in
+	pipe) wakeload pipe -p 1 -t "$secs" ;;
+	msg) wakeload msg --pipes -g 1 -s 2 -r 2 -t "$secs" ;;
+	esac 2>&1 | sed -n 's/.*ops_per_sec=\([0-9.]*\).*/\1/p' | tail -n 1
+}
+# apply SETTING: from "loaded at defaults"; 1 if the module lacks it
+apply() {
+	case $1 in
+	defaults) ;;
+	ttwu_count) set_knob ttwu_count 1 ;;
+	sis_filter) set_knob sis_filter 1 ;;
+	smartwake) set_knob policy smartwake ;;
+	smartwake+trace) set_knob policy smartwake && echo 1 >$TR/events/smartwake/enable ;;
+	shadow) set_knob policy shadow ;;
+	esac
+}
+undo() {
+	[ -e $TR/events/smartwake/enable ] && echo 0 >$TR/events/smartwake/enable
+	set_knob policy stock
+	set_knob sis_filter 0
+	set_knob ttwu_count 0
+}
+
+check "insmod" sw_insmod
+check "nothing hooked at the default knobs" nothing_hooked
+rmmod smartwake
+r=1
+bad=0
+while [ $r -le "$rounds" ]; do
+	for s in $settings; do
+		if [ $s = none ]; then
+			grep -q '^smartwake ' /proc/modules && rmmod smartwake
+		else
+			grep -q '^smartwake ' /proc/modules || sw_insmod || bad=$((bad + 1))
+			apply $s || { echo "SMARTWAKE-OVH-SKIP,$s"; undo; continue; }
+		fi
+		for l in $loads; do
+			v=$(runload $l)
+			[ -n "$v" ] || bad=$((bad + 1))
+			echo "SMARTWAKE-OVH,$s,$l,$r,${v:-0}"
+		done
+		[ $s = none ] || undo
+	done
+	r=$((r + 1))
+done
+check "every run produced a figure" eq "$bad" 0
+grep -q '^smartwake ' /proc/modules && rmmod smartwake
+check "kernel log clean" dmesg_clean
+summary

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Write one section of Documentation/figures.md, the one generated file
+# that holds measured figures (each section says which script measured
+# it, at which commit and when). Sections are replaced whole; other
+# sections are kept.
+#
+# Usage: scripts/figures.sh SECTION FILE
+#   SECTION  a name such as overhead, make-check, shadow
+#   FILE     markdown to put in that section ("-" for standard input)
+. "$(dirname "$0")/common.sh"
+case ${1:-} in -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+[ $# -eq 2 ] || sw_die "usage: scripts/figures.sh SECTION FILE"
+sec=$1 src=$2
+[[ $sec =~ ^[a-z0-9-]+$ ]] || sw_die "section names are lower-case words: $sec"
+doc=$SW_TOP/Documentation/figures.md
+body=$(cat "$src")
+[ -f "$doc" ] || printf '# Measured figures\n\nGenerated: every section is written by the script that measured it\n(scripts/figures.sh); do not edit by hand.\n' >"$doc"
+python3 - "$doc" "$sec" "$body" "$(git -C "$SW_TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)" <<'PY'
+import re, sys, datetime
+doc, sec, body, commit = sys.argv[1:5]
+text = open(doc).read()
+stamp = datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')
+block = f"<!-- BEGIN {sec} -->\n_commit {commit}, {stamp}_\n\n{body.strip()}\n<!-- END {sec} -->\n"
+pat = re.compile(rf"<!-- BEGIN {re.escape(sec)} -->.*?<!-- END {re.escape(sec)} -->\n", re.S)
+text = pat.sub(lambda m: block, text) if pat.search(text) else text.rstrip('\n') + "\n\n" + block
+open(doc, 'w').write(text)
+PY
+sw_log "figures: section $sec written to Documentation/figures.md"

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# The overhead experiment (part of make bench; also scripts/bench.sh
+# --overhead): what the module costs the tightest wakeup loops. One 2-vCPU
+# stock guest booted with nokaslr runs guest/overhead.sh: no module, loaded
+# at the default knobs, each observer on alone (ttwu_count=1, sis_filter=1,
+# trace events), policy=smartwake at mainline knobs and policy=shadow (if
+# the module has it), interleaved round by round, on wakeload pipe -p 1
+# (ping-pong) and msg --pipes -g 1 -s 2 -r 2 (M:N). First under
+# -icount shift=0,sleep=off (guest time counts instructions: repeatable to
+# about 1 % within a boot; no caches, no pipeline: instruction counts stand
+# in for cost, not for cache effects), then wall-clock (indicative only).
+# Medians over the rounds after the first (a warm-up), min..max, ratio to
+# no module. Writes DIR/overhead.csv, DIR/summary.txt, DIR/overhead.svg
+# (gnuplot, if present) and the figures section "overhead".
+#
+# Usage: scripts/overhead.sh [--rounds N] [--secs S] [--out DIR] [--no-wall]
+#                            [--no-figures]
+. "$(dirname "$0")/common.sh"
+
+rounds=7 secs=1 out= wall=1 figs=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	--rounds) rounds=$2; shift 2 ;;
+	--secs) secs=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	--no-wall) wall=0; shift ;;
+	--no-figures) figs=0; shift ;;
+	-h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) sw_die "unknown argument: $1 (try --help)" ;;
+	esac
+done
+[[ $rounds =~ ^[2-9]$|^[1-9][0-9]+$ ]] || sw_die "--rounds: 2 or more"
+cd "$SW_TOP"
+[ -n "$out" ] || out=results/overhead-$(date +%Y%m%d-%H%M%S)
+mkdir -p "$out"
+csv=$out/overhead.csv
+echo "clock,setting,load,round,ops_per_sec" >"$csv"
+rc=0
+modes=(icount)
+[ $wall -eq 1 ] && modes+=(wall)
+for m in "${modes[@]}"; do
+	opts=(--topo smp2 --append nokaslr --timeout 1800 --log "$out/guest-$m.log")
+	[ "$m" = icount ] && opts+=(--icount)
+	sw_log "overhead: $m clock, $rounds rounds of ${secs} s"
+	scripts/guest-run.sh "${opts[@]}" overhead.sh "$rounds" "$secs" |
+		grep -E 'passed|FAIL' || true
+	[ "${PIPESTATUS[0]}" -eq 0 ] || { sw_log "overhead guest ($m) failed"; rc=1; }
+	sed -n "s/^SMARTWAKE-OVH,/$m,/p" "$out/guest-$m.log" >>"$csv"
+done
+
+python3 - "$csv" "$out" <<'PY' || rc=1
+import csv, sys, statistics as st
+rows = list(csv.DictReader(open(sys.argv[1])))
+out = sys.argv[2]
+order = ["none", "defaults", "ttwu_count", "sis_filter", "smartwake", "smartwake+trace", "shadow"]
+what = {"none": "no module", "defaults": "loaded, default knobs (nothing hooked)",
+        "ttwu_count": "ttwu_count=1 (kretprobe)", "sis_filter": "sis_filter=1 (tracepoint probe; policy stock)",
+        "smartwake": "policy=smartwake, mainline knobs", "smartwake+trace": "policy=smartwake + trace events on",
+        "shadow": "policy=shadow (both paths)"}
+lines = []
+plot = []
+for clock in ("icount", "wall"):
+    sel = [r for r in rows if r["clock"] == clock and int(r["round"]) > 1]
+    if not sel:
+        continue
+    label = "instruction time (-icount shift=0,sleep=off)" if clock == "icount" else "wall-clock (indicative only, TCG noise ~20 %)"
+    lines.append(f"### {label}\n")
+    for load in ("pipe", "msg"):
+        base = [float(r["ops_per_sec"]) for r in sel if r["load"] == load and r["setting"] == "none"]
+        if not base:
+            continue
+        b = st.median(base)
+        lines.append(f"`wakeload {'pipe -p 1' if load == 'pipe' else 'msg --pipes -g 1 -s 2 -r 2'}`, {len(base)} rounds after a warm-up:\n")
+        lines.append("| setting | ops/s median | min..max | vs no module |")
+        lines.append("|---|---|---|---|")
+        for s in order:
+            v = [float(r["ops_per_sec"]) for r in sel if r["load"] == load and r["setting"] == s]
+            if not v:
+                continue
+            med = st.median(v)
+            lines.append(f"| {what[s]} | {med:,.0f} | {min(v):,.0f}..{max(v):,.0f} | {med / b:.3f} |")
+            plot.append((clock, load, s, med / b, min(v) / b, max(v) / b))
+        lines.append("")
+open(f"{out}/summary.txt", "w").write("\n".join(lines) + "\n")
+with open(f"{out}/plot.dat", "w") as f:
+    for i, p in enumerate(plot):
+        f.write(f'{i} "{p[0]} {p[1]} {p[2]}" {p[3]:.4f} {p[4]:.4f} {p[5]:.4f}\n')
+print("\n".join(lines))
+PY
+if command -v gnuplot >/dev/null && [ -s "$out/plot.dat" ]; then
+	n=$(wc -l <"$out/plot.dat")
+	gnuplot -e "set terminal svg size 900,$((120 + n * 22)) font 'sans,11'; set output '$out/overhead.svg';
+		set title 'smartwake overhead: ops/s relative to no module (median, min..max)';
+		set style fill solid 0.5; set yrange [-1:$n]; set ytics nomirror font 'sans,9';
+		set xrange [0.8:1.1]; set grid x; unset key;
+		plot '$out/plot.dat' using 3:1:5:6:(0):(0):ytic(2) with xerrorbars" 2>/dev/null ||
+		sw_log "gnuplot failed: no plot"
+fi
+{
+	echo "$(git rev-parse --short HEAD) $(date -Is), $rounds rounds of $secs s"
+} >"$out/meta.txt"
+if [ $figs -eq 1 ] && [ -s "$out/summary.txt" ]; then
+	{
+		echo "## Hook cost: the overhead experiment"
+		echo
+		echo "scripts/overhead.sh ($rounds rounds of $secs s, medians of all rounds but the first,"
+		echo "one 2-vCPU stock guest with nokaslr; results in $out)."
+		echo
+		cat "$out/summary.txt"
+	} | scripts/figures.sh overhead -
+fi
+sw_log "overhead results in $out"
+exit $rc
