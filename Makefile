@@ -5,6 +5,8 @@
 #   make            build module/smartwake.ko (stock Debian 6.12 cloud kernel,
 #                   fetched into the cache on first use) and the guest tools
 #   make testing    the testing build (fault injection) in build/testing/
+#   make deps       install the host packages the lab needs (demo, check,
+#                   bench and stress run it; plain make installs nothing)
 #   make demo       build, boot a guest, load the module, run a load with the
 #                   hook off and on, print the stats table
 #   make check      every test (host checks, KUnit in a guest, guest e2e)
@@ -18,18 +20,24 @@
 SHELL := /bin/bash
 TOP := $(CURDIR)
 
-.PHONY: all module testing tools host-tools fetch debug-kernel debug-modules \
+.PHONY: all module testing tools deps host-tools fetch debug-kernel debug-modules \
 	demo check bench stress clean help
 
 all: module tools
 
 help:
-	@sed -n '3,15p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,17p' Makefile | sed 's/^# \{0,1\}//'
 
-host-tools:
+# The host packages (QEMU, busybox-static, kernel build tools, shellcheck):
+# installs only what is missing. Plain make installs nothing.
+deps:
 	@scripts/install-host-tools.sh
 
-fetch: host-tools
+host-tools: deps
+
+# Kernel packages into the cache (apt-get download + dpkg -x; nothing
+# is installed on the host).
+fetch:
 	@scripts/fetch-kernel.sh
 
 # KDIR/KSRC given: build against that tree; otherwise the cached stock one.
@@ -46,7 +54,7 @@ testing: fetch
 tools:
 	@$(MAKE) -C tools
 
-debug-kernel: fetch
+debug-kernel: deps fetch
 	@scripts/build-debug-kernel.sh
 
 # The debug kernel's modules are built in a copy so they never mix with the
@@ -54,16 +62,16 @@ debug-kernel: fetch
 debug-modules: debug-kernel
 	@scripts/build-debug-modules.sh
 
-demo: all
+demo: deps all
 	@scripts/demo.sh
 
-check: all testing
+check: deps all testing
 	@scripts/check.sh
 
-bench: all
+bench: deps all
 	@scripts/bench.sh
 
-stress: all testing
+stress: deps all testing
 	@scripts/stress.sh
 
 clean:

@@ -243,7 +243,7 @@ with open(os.path.join(d, "ratios.gp"), "w") as f:
     f.write("unset multiplot\n")
 PY
 
-cd "$dir"
+cd "$dir" || exit
 if ! command -v gnuplot >/dev/null; then
 	sw_log "no gnuplot: plot input left in $dir/ratios.gp"
 	exit 0

@@ -35,6 +35,14 @@ step_style() {
 		return 1
 	fi
 	echo "checkpatch --strict: clean"
+	# shell: bash scripts and the guest's busybox sh scripts (.shellcheckrc)
+	out=$(shellcheck -S warning -f gcc scripts/*.sh .ci/run 2>&1) || true
+	out+=$(shellcheck -S warning -s sh -f gcc guest/*.sh 2>&1) || true
+	if [ -n "$out" ]; then
+		printf '%s\n' "$out"
+		return 1
+	fi
+	echo "shellcheck: clean"
 }
 
 step_scripts() {

@@ -217,11 +217,12 @@ check "set five settings: exit 0, all written" \
 	eval '[ $rc -eq 0 ] && [ "$(cat $D/enabled $D/policy $D/factor $D/wake_wide | tr "\n" " ")" = "1 smartwake 12 off " ]'
 fresh_tree
 before=$(snap)
+# shellcheck disable=SC2089,SC2090 # the backslash is part of a bad value
 for bad in "enabled=0 no_such_knob=1" "enabled=0 enabled=7" "policy=smartwake policy=fast" \
 	"enabled=0 factor=0" "factor=1025" "factor=-1" "factor=+1" "factor=0x10" "enabled=" \
 	"enabled=0 factor=LLC" "enabled=0 sis_filter=1 feature:NO_SUCH_FEATURE" \
 	"enabled=0 feature:" "enabled=0 wake_wide=mainline\ "; do
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2086,SC2090
 	run $SW set $bad
 	check "set $bad: exit 2, nothing changed" eval '[ $rc -eq 2 ] && [ "$(snap)" = "$before" ]'
 done

@@ -46,7 +46,7 @@ while [ $# -gt 0 ]; do
 	--ko) kos+=("$2"); shift 2 ;;
 	--test-ko) tkos+=("$2"); shift 2 ;;
 	--append) append=$2; shift 2 ;;
-	--icount) icount=(-icount shift=0,sleep=off); shift ;;
+	--icount) icount=(-icount 'shift=0,sleep=off'); shift ;;
 	--bin) bins+=("$2"); shift 2 ;;
 	--verbose) verbose=1; shift ;;
 	-h|--help) usage; exit 0 ;;
@@ -96,6 +96,7 @@ smp4) topo_args=(-smp "${smp:-4}") ;;
 flat4) topo_args=(-smp "${smp:-4,sockets=4}") ;;
 numa2)
 	half=$((mem / 2))
+	# shellcheck disable=SC2054 # commas inside one -smp value
 	topo_args=(-smp "${smp:-8,sockets=2,cores=4}"
 		-object "memory-backend-ram,id=m0,size=${half}M"
 		-object "memory-backend-ram,id=m1,size=$((mem - half))M"

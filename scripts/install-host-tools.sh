@@ -12,7 +12,8 @@ need=(
 	"/usr/include/libelf.h:libelf-dev" "/usr/include/openssl/ssl.h:libssl-dev"
 	"pahole:dwarves" "cpio:cpio" "depmod:kmod" "xz:xz-utils"
 	"rsync:rsync" "python3:python3" "perl:perl" "dpkg-deb:dpkg"
-	"apt-get:apt" "file:file" "gzip:gzip"
+	"apt-get:apt" "file:file" "gzip:gzip" "shellcheck:shellcheck"
+	"objdump:binutils" "modinfo:kmod"
 )
 missing=()
 for e in "${need[@]}"; do

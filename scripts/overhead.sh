@@ -30,7 +30,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [[ $rounds =~ ^[2-9]$|^[1-9][0-9]+$ ]] || sw_die "--rounds: 2 or more"
-cd "$SW_TOP"
+cd "$SW_TOP" || exit
 [ -n "$out" ] || out=results/overhead-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"
 csv=$out/overhead.csv
