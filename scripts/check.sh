@@ -238,15 +238,30 @@ step_counts() {
 }
 
 failed=0 tp=0 tf=0 tk=0
-printf '\n==== make check summary (%d lane(s), %ds) ====\n' "$jobs" $((SECONDS - t0))
+total=$((SECONDS - t0))
+printf '\n==== make check summary (%d lane(s), %ds) ====\n' "$jobs" "$total"
 printf '%-18s %-7s %5s %7s %6s %7s\n' step result time passed failed skipped
+table="| step | result | seconds | passed | failed | skipped |
+|---|---|---|---|---|---|"
 for s in "${steps[@]}"; do
 	read -r res sec <"$out/$s.res" || { res=FAIL sec='?'; }
 	[ "$res" = PASS ] || failed=1
 	read -r p x k <<<"$(step_counts "$s" "$res")"
 	tp=$((tp + p)) tf=$((tf + x)) tk=$((tk + k))
 	printf '%-18s %-7s %4ss %7s %6s %7s\n' "$s" "$res" "$sec" "$p" "$x" "$k"
+	table+=$'\n'"| $s | $res | $sec | $p | $x | $k |"
 done
+# The full run's figures go to the generated figures file.
+if [ ${#steps[@]} -eq ${#steps_all[@]} ]; then
+	{
+		echo "## make check"
+		echo
+		echo "scripts/check.sh, all steps, $jobs lane(s), $(nproc) host CPUs: ${total} s in all;"
+		echo "$tp passed, $tf failed, $tk skipped."
+		echo
+		echo "$table"
+	} | scripts/figures.sh make-check - || true
+fi
 [ $failed -eq 0 ] && echo "every step passed" || echo "some step FAILED"
 if [ "$tk" -gt 0 ]; then
 	echo "make check: $tp passed, $tf failed, $tk skipped"
