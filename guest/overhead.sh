@@ -8,7 +8,7 @@
 rounds=${1:-6}
 secs=${2:-1}
 TR=/sys/kernel/tracing
-settings="none defaults ttwu_count sis_filter smartwake smartwake+trace shadow"
+settings="none defaults ttwu_count sis_filter sis_filter_tick smartwake smartwake+trace shadow"
 loads="pipe msg"
 
 runload() {
@@ -23,6 +23,7 @@ apply() {
 	defaults) ;;
 	ttwu_count) set_knob ttwu_count 1 ;;
 	sis_filter) set_knob sis_filter 1 ;;
+	sis_filter_tick) set_knob sis_mask_update tick && set_knob sis_filter 1 ;;
 	smartwake) set_knob policy smartwake ;;
 	smartwake+trace) set_knob policy smartwake && echo 1 >$TR/events/smartwake/enable ;;
 	shadow) set_knob policy shadow ;;
@@ -32,6 +33,7 @@ undo() {
 	[ -e $TR/events/smartwake/enable ] && echo 0 >$TR/events/smartwake/enable
 	set_knob policy stock
 	set_knob sis_filter 0
+	set_knob sis_mask_update enqueue
 	set_knob ttwu_count 0
 }
 

@@ -175,10 +175,49 @@ check "NO_SIS_UTIL: sis_budget_stopped_pct 0.00" eq "$(stat sis_budget_stopped_p
 check "idle found per CPU examined is at most 100 %" less "$(stat sis_idle_per_examined_pct)" 100.01
 sis_run 1 off
 S1=$(per_scan)
+ST_enq=$(stat sis_overloaded_stale) SK_enq=$(stat sis_overloaded_skipped)
+check "stale skips counted within the skips ($ST_enq of $SK_enq)" eval '[ "$ST_enq" -le "$SK_enq" ]'
 check "filter on: overloaded CPUs skipped" gt "$(stat sis_overloaded_skipped)" 0
 echo "  sis_filter ratio (CPUs per domain scan, on/off, NO_SIS_UTIL): $(calc "$S1 / ($S0 + 0.000001)")"
 check "sis_filter=1 scans fewer CPUs per domain scan ($S1 < $S0)" less "$S1" "$S0"
 check "SIS filter runs: invariant_violations == 0" zero_violations
+
+# ---- the overloaded masks: where they are kept current -----------------------
+# enqueue (default): the nr_running tracepoint probe, only while sis_filter=1
+hk() { grep -q "^$1 .* $2 " $SW_DBG/hooks; }
+set_knob sis_filter 0
+check "sis_filter=0: no tracepoint probe, no tick hook" \
+	eval 'hk sched_update_nr_running_tp off && hk sched_tick off'
+set_knob sis_filter 1
+check "sis_filter=1: the nr_running tracepoint probe is on" hk sched_update_nr_running_tp on
+# Two busy fair tasks pinned to one CPU: that CPU is overloaded, the others not.
+wakeload pipe -p 1 --hog 2 --hog-cpus $LAST -t 3 >/dev/null 2>&1 &
+WL=$!
+sleep 1
+echo "  overloaded masks (enqueue): $(cat $SW_DBG/overloaded | tr '\n' ';')"
+check "enqueue: CPU $LAST (two hogs) is in its LLC's overloaded mask" \
+	eval 'awk "{ print \$2 }" $SW_DBG/overloaded | grep -qE "(^|[,-])$LAST($|[,-])"'
+check "sis_mask_update=tick accepted" set_knob sis_mask_update tick
+check "tick: the sched_tick hook replaces the tracepoint probe" \
+	eval 'hk sched_tick on && hk sched_update_nr_running_tp off'
+sleep 1
+echo "  overloaded masks (tick): $(cat $SW_DBG/overloaded | tr '\n' ';')"
+check "tick: CPU $LAST is in its LLC's overloaded mask" \
+	eval 'awk "{ print \$2 }" $SW_DBG/overloaded | grep -qE "(^|[,-])$LAST($|[,-])"'
+wait $WL
+echo NO_SIS_UTIL >$FEAT
+sis_run 1 off
+ST_tick=$(stat sis_overloaded_stale) SK_tick=$(stat sis_overloaded_skipped)
+echo SIS_UTIL >$FEAT
+echo "  stale skips (not overloaded at scan time): enqueue $ST_enq of $SK_enq, tick $ST_tick of $SK_tick"
+check "tick: the filter skips overloaded CPUs" gt "$SK_tick" 0
+check "tick: stale skips within the skips" eval '[ "$ST_tick" -le "$SK_tick" ]'
+set_knob sis_mask_update enqueue
+check "back to enqueue: the tracepoint probe again, no tick hook" \
+	eval 'hk sched_update_nr_running_tp on && hk sched_tick off'
+set_knob sis_filter 0
+check "sis_filter=0 removes the update point" \
+	eval 'hk sched_update_nr_running_tp off && hk sched_tick off'
 echo SIS_UTIL >$FEAT
 sis_run 0 on
 U0=$(per_scan)

@@ -22,6 +22,7 @@ SW_COUNTER(sis_scan_no_budget)		/* scans SIS_UTIL stopped before any CPU */
 SW_COUNTER(sis_idle_found)		/* scans that found a CPU */
 SW_COUNTER(sis_scan_failed)		/* calls that found no idle CPU */
 SW_COUNTER(sis_overloaded_skipped)	/* CPUs the 2022 filter removed */
+SW_COUNTER(sis_overloaded_stale)	/* ...of which not overloaded at scan time */
 SW_COUNTER(fallback_original)		/* a wakeup the module left to the kernel */
 SW_COUNTER(self_ns_sampled)		/* ns in the replacement, 1 call in 64 (local_clock) */
 SW_COUNTER(self_calls_sampled)		/* the calls those ns were measured on */

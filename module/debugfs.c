@@ -8,6 +8,7 @@
  *   hooks    every ftrace hook: target, kind, state
  *   calls    every kernel function called through a pointer: address,
  *            first four bytes, IBT verdict (0400: holds addresses)
+ *   overloaded  sis_filter's masks: "LLC-id CPU-list" per non-empty one
  *   <knob>   one file per knob (see knobs.c)
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -56,6 +57,12 @@ static int sw_calls_list_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(sw_calls_list);
 
+static int sw_overloaded_list_show(struct seq_file *m, void *unused)
+{
+	return sw_overload_show(m);
+}
+DEFINE_SHOW_ATTRIBUTE(sw_overloaded_list);
+
 int sw_debugfs_init(void)
 {
 	sw_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
@@ -67,6 +74,8 @@ int sw_debugfs_init(void)
 	debugfs_create_file("reset", 0200, sw_dir, NULL, &sw_reset_fops);
 	debugfs_create_file("hooks", 0444, sw_dir, NULL, &sw_hooks_list_fops);
 	debugfs_create_file("calls", 0400, sw_dir, NULL, &sw_calls_list_fops);
+	debugfs_create_file("overloaded", 0444, sw_dir, NULL,
+			    &sw_overloaded_list_fops);
 	return sw_knobs_init(sw_dir);
 }
 

@@ -84,6 +84,13 @@ static struct sw_hook sw_hooks[SW_NR_HOOKS] = {
 		.callback = sw_numa_fault_pre,
 		.needs = "numa_retry!=off",
 	},
+	/* sis_filter=1 and sis_mask_update=tick: the masks from the tick */
+	[SW_HOOK_TICK] = {
+		.name = "sched_tick",
+		.target = &sw_sym_sched_tick,
+		.callback = sw_overload_tick_pre,
+		.needs = "sis_filter=1,sis_mask_update=tick",
+	},
 };
 
 /*
@@ -197,6 +204,10 @@ int sw_hook_set(enum sw_hook_id id, bool on)
 
 	if (on == h->registered)
 		return 0;
+	if (on && !*h->target) {
+		pr_err("%s is not in this kernel\n", h->name);
+		return -EOPNOTSUPP;
+	}
 	if (on)
 		return sw_hook_do(h);
 	ret = sw_hook_undo(h);
@@ -238,7 +249,7 @@ int sw_hooks_show(struct seq_file *m)
 	/* the observers that are not ftrace hooks */
 	seq_printf(m, "ttwu_queue_wakelist kretprobe %s needs:ttwu_count=1\n",
 		   sw_ttwu_probe_active() ? "on" : "off");
-	seq_printf(m, "sched_update_nr_running_tp tracepoint %s needs:sis_filter=1\n",
+	seq_printf(m, "sched_update_nr_running_tp tracepoint %s needs:sis_filter=1,sis_mask_update=enqueue\n",
 		   sw_overload_active() ? "on" : "off");
 	return 0;
 }

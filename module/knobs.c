@@ -36,6 +36,7 @@ int sw_wa_bias = 1;
 int sw_sync = 1;
 int sw_sis_filter;
 int sw_sis_sched_idle = 1;
+int sw_sis_mask_update = SW_MASK_ENQUEUE;
 
 static const char * const sw_policy_names[SW_POLICY_NR] = {
 	[SW_POLICY_STOCK]	= "stock",
@@ -88,6 +89,12 @@ static const struct sw_knob sw_knobs[] = {
 		.name = "sis_filter", .val = &sw_sis_filter, .numeric = true,
 		.min = 0, .max = 1, .apply = sw_overload_apply,
 		.help = "2022 SIS filter: skip overloaded CPUs in the LLC scan (tracepoint probe)",
+	},
+	{
+		.name = "sis_mask_update", .val = &sw_sis_mask_update,
+		.names = sw_mask_update_names, .nr_names = SW_MASK_NR,
+		.apply = sw_mask_update_apply,
+		.help = "overloaded masks for sis_filter: every nr_running change, or the tick (2022)",
 	},
 	SW_BOOL_KNOB("sis_sched_idle", sw_sis_sched_idle,
 		     "CPUs running only SCHED_IDLE tasks count as idle (mainline)"),

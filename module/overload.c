@@ -1,15 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The 2022 SIS filter's bookkeeping: per LLC, the CPUs that are overloaded
- * (more than one runnable non-SCHED_IDLE task, sw_cpu_overloaded()).
+ * (more than one pullable non-idle fair task, sw_rq_overloaded()).
  *
  * Abel Wu's patch kept the mask in sched_domain_shared and updated it from
- * the tick; a module cannot grow kernel structures, so each LLC's mask is
- * allocated here and indexed by sd_llc_id (the first CPU of the LLC), and
- * it is kept current from the sched_update_nr_running_tp tracepoint, which
- * fires on every change of rq->nr_running under the runqueue lock. The
- * probe exists only while sis_filter=1 (it costs every enqueue and
- * dequeue); turning it on seeds the masks from a snapshot.
+ * the tick ("to regulate manipulation on shared data"); a module cannot
+ * grow kernel structures, so each LLC's mask is allocated here and
+ * indexed by sd_llc_id (the first CPU of the LLC). Two update points, by
+ * the sis_mask_update knob, while sis_filter=1 only:
+ *  - enqueue (default): the sched_update_nr_running_tp tracepoint, on every
+ *    change of rq->nr_running under the runqueue lock: current, but paid
+ *    by every enqueue and dequeue; a task entering delayed dequeue changes
+ *    h_nr_runnable without it, so a bit can lag until the next change;
+ *  - tick: an ftrace pre-handler on sched_tick(), each CPU writing its own
+ *    bit once per tick: cheap, up to a tick stale.
+ * The sis_overloaded_stale counter measures the lag where it matters: CPUs
+ * the filter skipped that were not overloaded at scan time. Turning an
+ * update point on seeds the masks from a snapshot.
  *
  * sd_llc_id changes when domains are rebuilt (CPU hotplug, cpusets), so a
  * mask exists for every possible CPU id, and each CPU remembers in which
@@ -22,6 +29,7 @@
 
 #include <linux/cpumask.h>
 #include <linux/mmu_context.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/tracepoint.h>
 #include <trace/events/sched.h>
@@ -51,10 +59,10 @@ const struct cpumask *sw_llc_overloaded_mask(int llc_id)
  * CPU's runqueue lock (tracepoint) or run before the probe exists (seed);
  * the bit operations themselves are atomic as other CPUs share the word.
  */
-static void sw_overload_update(int cpu, unsigned int nr, unsigned int idle)
+static void sw_overload_update(int cpu)
 {
 	int id = sw_llc_id(cpu), old = per_cpu(sw_mask_llc, cpu);
-	bool over = sw_cpu_overloaded(nr, idle);
+	bool over = sw_rq_overloaded(sw_cpu_rq(cpu));
 	struct cpumask *m;
 
 	/* ids are CPU numbers: every possible one has a mask */
@@ -76,9 +84,36 @@ static void sw_overload_update(int cpu, unsigned int nr, unsigned int idle)
 
 static void notrace sw_nr_running_probe(void *data, struct rq *rq, int change)
 {
-	sw_overload_update(cpu_of(rq), READ_ONCE(rq->nr_running),
-			   READ_ONCE(rq->cfs.idle_h_nr_running));
+	sw_overload_update(cpu_of(rq));
 }
+
+/**
+ * sw_overload_tick_pre() - ftrace pre-handler of sched_tick()
+ * @ip:        traced function
+ * @parent_ip: its caller
+ * @op:        the hook's ftrace_ops
+ * @fregs:     unused
+ *
+ * sis_mask_update=tick: this CPU records its own state once per tick, as
+ * the 2022 patch did. Runs with interrupts disabled (the tick).
+ */
+void notrace sw_overload_tick_pre(unsigned long ip, unsigned long parent_ip,
+				  struct ftrace_ops *op,
+				  struct ftrace_regs *fregs)
+{
+	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
+
+	if (bit < 0)
+		return;
+	if (READ_ONCE(sw_llc_masks))
+		sw_overload_update(smp_processor_id());
+	ftrace_test_recursion_unlock(bit);
+}
+
+const char * const sw_mask_update_names[SW_MASK_NR] = {
+	[SW_MASK_ENQUEUE] = "enqueue",
+	[SW_MASK_TICK] = "tick",
+};
 
 static void sw_overload_free_masks(void)
 {
@@ -114,46 +149,46 @@ int sw_overload_init(void)
 	return 0;
 }
 
-/* Register the probe and seed the masks. */
-static int sw_overload_start(void)
+/* Start the update point @mode and seed the masks. */
+static int sw_overload_start(int mode)
 {
 	int cpu, ret;
 
-	ret = register_trace_sched_update_nr_running_tp(sw_nr_running_probe,
-							NULL);
-	if (ret) {
-		pr_err("cannot attach to sched_update_nr_running_tp: %d\n", ret);
-		return ret;
+	if (mode == SW_MASK_TICK) {
+		ret = sw_hook_set(SW_HOOK_TICK, true);
+		if (ret)
+			return ret;
+	} else {
+		ret = register_trace_sched_update_nr_running_tp(sw_nr_running_probe,
+								NULL);
+		if (ret) {
+			pr_err("cannot attach to sched_update_nr_running_tp: %d\n",
+			       ret);
+			return ret;
+		}
+		sw_probe_on = true;
 	}
-	sw_probe_on = true;
 
 	/*
 	 * Seed from a racy snapshot. A CPU whose count changes meanwhile is
-	 * also written by the probe; whichever runs last may be a step
-	 * behind until that CPU's next change, which only affects filtering.
+	 * also written by the update point; whichever runs last may be a
+	 * step behind until that CPU's next update, which only affects
+	 * filtering.
 	 */
-	for_each_online_cpu(cpu) {
-		struct rq *rq = sw_cpu_rq(cpu);
-
-		sw_overload_update(cpu, READ_ONCE(rq->nr_running),
-				   READ_ONCE(rq->cfs.idle_h_nr_running));
-	}
+	for_each_online_cpu(cpu)
+		sw_overload_update(cpu);
 	return 0;
 }
 
-/*
- * Knob apply (sis_filter): the probe exists only while the filter is on.
- * Turning it off leaves the masks as they are: nothing reads them then.
- */
-int sw_overload_apply(const struct sw_knob *k, int old, int new)
+/* End the update point @mode (under the knob lock). */
+static void sw_overload_end(int mode)
 {
-	if (old == new)
-		return 0;
-	if (new)
-		return sw_overload_start();
+	if (mode == SW_MASK_TICK) {
+		sw_hook_set(SW_HOOK_TICK, false);
+		return;
+	}
 	sw_overload_stop();
 	tracepoint_synchronize_unregister();
-	return 0;
 }
 
 /* Stop updates; the caller then waits with tracepoint_synchronize_unregister(). */
@@ -167,6 +202,48 @@ void sw_overload_stop(void)
 							  NULL);
 	WARN(ret, "unregistering the nr_running probe failed: %d\n", ret);
 	sw_probe_on = false;
+}
+
+/*
+ * Knob apply (sis_filter): the probe exists only while the filter is on.
+ * Turning it off leaves the masks as they are: nothing reads them then.
+ */
+int sw_overload_apply(const struct sw_knob *k, int old, int new)
+{
+	if (old == new)
+		return 0;
+	if (new)
+		return sw_overload_start(READ_ONCE(sw_sis_mask_update));
+	sw_overload_end(READ_ONCE(sw_sis_mask_update));
+	return 0;
+}
+
+/* Knob apply (sis_mask_update): with the filter on, start new, end old. */
+int sw_mask_update_apply(const struct sw_knob *k, int old, int new)
+{
+	int ret;
+
+	if (old == new || !READ_ONCE(sw_sis_filter))
+		return 0;
+	ret = sw_overload_start(new);
+	if (ret)
+		return ret;
+	sw_overload_end(old);
+	return 0;
+}
+
+/* debugfs "overloaded": each LLC id with CPUs in its mask, as a list */
+int sw_overload_show(struct seq_file *m)
+{
+	int id;
+
+	if (!sw_llc_masks)
+		return 0;
+	for_each_possible_cpu(id)
+		if (!cpumask_empty(sw_llc_masks[id]))
+			seq_printf(m, "%d %*pbl\n", id,
+				   cpumask_pr_args(sw_llc_masks[id]));
+	return 0;
 }
 
 /* Free the masks: no probe and no wakeup path may be running any more. */

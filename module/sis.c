@@ -176,7 +176,15 @@ static int sw_select_idle_cpu(struct sw_sis *s, struct sched_domain *sd,
 		unsigned int n = over ? cpumask_weight_and(cpus, over) : 0;
 
 		if (n) {
+			unsigned int stale = 0;
+			int c;
+
+			/* the mask's staleness, checked against the runqueues */
+			for_each_cpu_and(c, cpus, over)
+				if (!sw_rq_overloaded(sw_cpu_rq(c)))
+					stale++;
 			sw_count_add(SW_C_sis_overloaded_skipped, n);
+			sw_count_add(SW_C_sis_overloaded_stale, stale);
 			cpumask_andnot(cpus, cpus, over);
 		}
 	}

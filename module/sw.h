@@ -90,6 +90,14 @@ extern int sw_wa_bias;
 extern int sw_sync;
 extern int sw_sis_filter;
 extern int sw_sis_sched_idle;
+extern int sw_sis_mask_update;	/* enum sw_mask_update */
+
+/* sis_mask_update: where the overloaded masks are kept current */
+enum sw_mask_update {
+	SW_MASK_ENQUEUE,	/* every nr_running change (a tracepoint) */
+	SW_MASK_TICK,		/* the scheduler tick, as the 2022 patch */
+	SW_MASK_NR
+};
 
 int sw_knobs_init(struct dentry *dir);
 void sw_knobs_ready(void);
@@ -123,6 +131,7 @@ extern unsigned long sw_sym_ttwu_queue_wakelist;
 extern unsigned long sw_sym_task_numa_fault;
 extern unsigned long sw_sym_sched_numa_balancing;	/* static key */
 extern unsigned long sw_sym_sysctl_numa_balancing_scan_delay; /* unsigned int */
+extern unsigned long sw_sym_sched_tick;		/* optional (6.10+ name) */
 
 int sw_symbols_resolve(void);
 bool sw_symbol_is_start(const char *name, unsigned long addr);
@@ -145,7 +154,8 @@ struct sw_hook {
 };
 
 /* Every hook is installed by a knob that needs it, none at load. */
-enum sw_hook_id { SW_HOOK_SELECT, SW_HOOK_TTWU, SW_HOOK_NUMA_FAULT, SW_NR_HOOKS };
+enum sw_hook_id { SW_HOOK_SELECT, SW_HOOK_TTWU, SW_HOOK_NUMA_FAULT,
+		  SW_HOOK_TICK, SW_NR_HOOKS };
 
 int sw_hook_set(enum sw_hook_id id, bool on);
 int sw_hooks_disable(void);
@@ -173,9 +183,14 @@ void sw_sis_exit(void);
 /* ---- overloaded-CPU masks (overload.c) --------------------------------- */
 int sw_overload_init(void);	/* allocate the masks; no probe yet */
 int sw_overload_apply(const struct sw_knob *k, int old, int new);
+int sw_mask_update_apply(const struct sw_knob *k, int old, int new);
+extern const char * const sw_mask_update_names[SW_MASK_NR];
+void sw_overload_tick_pre(unsigned long ip, unsigned long parent_ip,
+			  struct ftrace_ops *op, struct ftrace_regs *fregs);
 void sw_overload_stop(void);	/* unregister the tracepoint probe */
 void sw_overload_free(void);	/* after tracepoint_synchronize_unregister() */
 bool sw_overload_active(void);	/* the probe is registered */
+int sw_overload_show(struct seq_file *m);
 const struct cpumask *sw_llc_overloaded_mask(int llc_id);
 
 /* ---- debugfs (debugfs.c) ----------------------------------------------- */
@@ -258,6 +273,16 @@ static inline bool sw_sched_idle_cpu(int cpu)
 	struct rq *rq = sw_cpu_rq(cpu);
 
 	return sw_cpu_sched_idle(READ_ONCE(rq->nr_running),
+				 READ_ONCE(rq->cfs.idle_h_nr_running));
+}
+
+/*
+ * The 2022 filter's "overloaded": more than one pullable non-idle fair
+ * task (runnable, not delayed-dequeue, not SCHED_IDLE).
+ */
+static inline bool sw_rq_overloaded(struct rq *rq)
+{
+	return sw_cpu_overloaded(READ_ONCE(rq->cfs.h_nr_runnable),
 				 READ_ONCE(rq->cfs.idle_h_nr_running));
 }
 

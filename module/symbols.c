@@ -44,12 +44,15 @@ unsigned long sw_sym_ttwu_queue_wakelist;
 unsigned long sw_sym_task_numa_fault;
 unsigned long sw_sym_sched_numa_balancing;
 unsigned long sw_sym_sysctl_numa_balancing_scan_delay;
+unsigned long sw_sym_sched_tick;
 
 /*
  * Optional symbols are absent when their kernel feature is compiled out:
  * sched_cluster_active without CONFIG_SCHED_CLUSTER, sched_energy_present
  * without energy-aware scheduling, sysctl_sched_features without
- * CONFIG_SCHED_DEBUG (the features are then the compile-time defaults).
+ * CONFIG_SCHED_DEBUG (the features are then the compile-time defaults),
+ * sched_tick on kernels that still call it scheduler_tick (then
+ * sis_mask_update=tick is refused).
  * sched_asym_cpucapacity is required: without it the module could not
  * tell whether the asymmetric-capacity path is live. Per-CPU symbols are
  * offsets, not addresses: sprint_symbol() cannot name them.
@@ -74,6 +77,7 @@ static const struct sw_symbol sw_symbols[] = {
 	SW_SYM_OPT(sched_cluster_active),
 	SW_SYM_OPT(sched_energy_present),
 	SW_SYM_OPT(sysctl_sched_features),
+	SW_SYM_OPT(sched_tick),
 #ifdef CONFIG_SCHED_CORE
 	{ "__sched_core_enabled", &sw_sym_sched_core_enabled, .optional = true },
 #endif

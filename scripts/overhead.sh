@@ -25,7 +25,7 @@ while [ $# -gt 0 ]; do
 	--out) out=$2; shift 2 ;;
 	--no-wall) wall=0; shift ;;
 	--no-figures) figs=0; shift ;;
-	-h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) sw_die "unknown argument: $1 (try --help)" ;;
 	esac
 done
@@ -52,9 +52,10 @@ python3 - "$csv" "$out" <<'PY' || rc=1
 import csv, sys, statistics as st
 rows = list(csv.DictReader(open(sys.argv[1])))
 out = sys.argv[2]
-order = ["none", "defaults", "ttwu_count", "sis_filter", "smartwake", "smartwake+trace", "shadow"]
+order = ["none", "defaults", "ttwu_count", "sis_filter", "sis_filter_tick", "smartwake", "smartwake+trace", "shadow"]
 what = {"none": "no module", "defaults": "loaded, default knobs (nothing hooked)",
-        "ttwu_count": "ttwu_count=1 (kretprobe)", "sis_filter": "sis_filter=1 (tracepoint probe; policy stock)",
+        "ttwu_count": "ttwu_count=1 (kretprobe)", "sis_filter": "sis_filter=1, sis_mask_update=enqueue (tracepoint probe; policy stock)",
+        "sis_filter_tick": "sis_filter=1, sis_mask_update=tick (sched_tick hook; policy stock)",
         "smartwake": "policy=smartwake, mainline knobs", "smartwake+trace": "policy=smartwake + trace events on",
         "shadow": "policy=shadow (both paths)"}
 lines = []

@@ -310,12 +310,15 @@ enum sw_affine sw_wake_affine(bool use_idle, bool use_weight,
 
 /**
  * sw_cpu_overloaded() - 2022 SIS filter: is a CPU not worth scanning
- * @nr_running: runnable CFS tasks on the CPU (hierarchical count).
+ * @nr_running: runnable fair-class tasks on the CPU, hierarchical and
+ *	without delayed-dequeue entities (cfs.h_nr_runnable on 6.12.117).
  * @idle_nr_running: how many of them are SCHED_IDLE (idle_h_nr_running).
  *
- * Overloaded means more than one runnable non-SCHED_IDLE task; such a CPU
- * cannot become usable for the wakee soon. An inconsistent snapshot with
- * @idle_nr_running > @nr_running counts as not overloaded.
+ * The seed's definition: "more than one pullable non-idle task" (Abel Wu,
+ * 2022), idle tasks being those counted in cfs.idle_h_nr_running. Such a
+ * CPU cannot become usable for the wakee soon. Tasks of other classes do
+ * not count (they are not pullable by the fair balancer). An inconsistent
+ * snapshot with @idle_nr_running > @nr_running counts as not overloaded.
  *
  * Return: true if overloaded.
  */
