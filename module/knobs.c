@@ -94,7 +94,7 @@ static const struct sw_knob sw_knobs[] = {
 		.name = "sis_mask_update", .val = &sw_sis_mask_update,
 		.names = sw_mask_update_names, .nr_names = SW_MASK_NR,
 		.apply = sw_mask_update_apply,
-		.help = "sis_filter masks kept current on every nr_running change or per tick (2022)",
+		.help = "sis_filter masks: updated on nr_running changes, or per tick (2022)",
 	},
 	SW_BOOL_KNOB("sis_sched_idle", sw_sis_sched_idle,
 		     "CPUs running only SCHED_IDLE tasks count as idle (mainline)"),
