@@ -3,12 +3,15 @@
 # the module's path at mainline knobs (and shadow mode when the module has
 # it). Prints one "SMARTWAKE-OVH,setting,load,round,ops_per_sec" line per
 # run; the host (scripts/overhead.sh) takes medians and ratios.
-# Usage: overhead.sh [ROUNDS] [SECONDS]
+# Usage: overhead.sh [ROUNDS] [SECONDS] [testing]
 . ./lib.sh
 rounds=${1:-6}
 secs=${2:-1}
 TR=/sys/kernel/tracing
 settings="none defaults ttwu_count sis_filter sis_filter_tick smartwake smartwake+trace shadow"
+# With the testing build as the module (overhead.sh --testing), also the
+# select hook's trampoline and callback alone, never redirecting.
+[ "${3:-}" = testing ] && settings="$settings no_redirect"
 loads="pipe msg"
 
 runload() {
@@ -27,9 +30,16 @@ apply() {
 	smartwake) set_knob policy smartwake ;;
 	smartwake+trace) set_knob policy smartwake && echo 1 >$TR/events/smartwake/enable ;;
 	shadow) set_knob policy shadow ;;
+	no_redirect) rmmod smartwake && sw_insmod test_no_redirect=1 &&
+		set_knob policy smartwake ;;
 	esac
 }
 undo() {
+	if [ "$1" = no_redirect ]; then
+		rmmod smartwake
+		sw_insmod
+		return
+	fi
 	[ -e $TR/events/smartwake/enable ] && echo 0 >$TR/events/smartwake/enable
 	set_knob policy stock
 	set_knob sis_filter 0
@@ -55,7 +65,7 @@ while [ $r -le "$rounds" ]; do
 			[ -n "$v" ] || bad=$((bad + 1))
 			echo "SMARTWAKE-OVH,$s,$l,$r,${v:-0}"
 		done
-		[ $s = none ] || undo
+		[ $s = none ] || undo $s
 	done
 	r=$((r + 1))
 done

@@ -48,6 +48,11 @@ module_param_named(test_hook_at_load, sw_test_hook_at_load, bool, 0400);
 MODULE_PARM_DESC(test_hook_at_load,
 		 "test only: hook select_task_rq_fair at load (a conflict then fails the load)");
 
+bool sw_test_no_redirect;
+module_param_named(test_no_redirect, sw_test_no_redirect, bool, 0400);
+MODULE_PARM_DESC(test_no_redirect,
+		 "test only: the select hook decides as usual but never redirects (measures the trampoline and callback alone)");
+
 static atomic_t sw_unregister_failed = ATOMIC_INIT(0);
 
 bool sw_testing_unregister_fails(void)

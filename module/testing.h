@@ -19,6 +19,13 @@ extern bool sw_test_old_lookup;
 extern unsigned int sw_test_init_delay_ms;
 extern unsigned int sw_test_unregister_fail;
 extern bool sw_test_hook_at_load;
+extern bool sw_test_no_redirect;
+
+/* The select callback runs in full but never redirects (cost split). */
+static inline bool sw_testing_no_redirect(void)
+{
+	return sw_test_no_redirect;
+}
 
 /* Hook select_task_rq_fair at load, as before on-demand hooks. */
 static inline bool sw_testing_hook_at_load(void)
@@ -76,6 +83,7 @@ bool sw_testing_unregister_fails(void);
 #define sw_testing_init_delay_ms()	0U
 #define sw_testing_unregister_fails()	false
 #define sw_testing_hook_at_load()	false
+#define sw_testing_no_redirect()	false
 #endif
 
 #endif /* _SMARTWAKE_TESTING_H */

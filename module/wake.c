@@ -408,7 +408,7 @@ bool notrace sw_select_wanted(struct ftrace_regs *fregs)
 		sw_count(SW_C_fallback_original);
 		return false;
 	}
-	return true;
+	return !sw_testing_no_redirect();
 }
 
 /* Knob apply (enabled, policy): the hook exists only while it is used. */

@@ -13,11 +13,14 @@
 # no module. Writes DIR/overhead.csv, DIR/summary.txt, DIR/overhead.svg
 # (gnuplot, if present) and the figures section "overhead".
 #
+# --testing loads the testing build and adds "no_redirect": the select
+# hook's trampoline and callback alone (they decide, never redirect).
+#
 # Usage: scripts/overhead.sh [--rounds N] [--secs S] [--out DIR] [--no-wall]
-#                            [--no-figures]
+#                            [--no-figures] [--testing]
 . "$(dirname "$0")/common.sh"
 
-rounds=7 secs=1 out= wall=1 figs=1
+rounds=7 secs=1 out= wall=1 figs=1 testing=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--rounds) rounds=$2; shift 2 ;;
@@ -25,7 +28,8 @@ while [ $# -gt 0 ]; do
 	--out) out=$2; shift 2 ;;
 	--no-wall) wall=0; shift ;;
 	--no-figures) figs=0; shift ;;
-	-h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--testing) testing=(--ko build/testing/module/smartwake.ko); shift ;;
+	-h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) sw_die "unknown argument: $1 (try --help)" ;;
 	esac
 done
@@ -42,7 +46,8 @@ for m in "${modes[@]}"; do
 	opts=(--topo smp2 --append nokaslr --timeout 1800 --log "$out/guest-$m.log")
 	[ "$m" = icount ] && opts+=(--icount)
 	sw_log "overhead: $m clock, $rounds rounds of ${secs} s"
-	scripts/guest-run.sh "${opts[@]}" overhead.sh "$rounds" "$secs" |
+	scripts/guest-run.sh "${opts[@]}" "${testing[@]}" overhead.sh "$rounds" "$secs" \
+		${testing:+testing} |
 		grep -E 'passed|FAIL' || true
 	[ "${PIPESTATUS[0]}" -eq 0 ] || { sw_log "overhead guest ($m) failed"; rc=1; }
 	sed -n "s/^SMARTWAKE-OVH,/$m,/p" "$out/guest-$m.log" >>"$csv"
@@ -52,12 +57,13 @@ python3 - "$csv" "$out" <<'PY' || rc=1
 import csv, sys, statistics as st
 rows = list(csv.DictReader(open(sys.argv[1])))
 out = sys.argv[2]
-order = ["none", "defaults", "ttwu_count", "sis_filter", "sis_filter_tick", "smartwake", "smartwake+trace", "shadow"]
+order = ["none", "defaults", "ttwu_count", "sis_filter", "sis_filter_tick", "no_redirect", "smartwake", "smartwake+trace", "shadow"]
 what = {"none": "no module", "defaults": "loaded, default knobs (nothing hooked)",
         "ttwu_count": "ttwu_count=1 (kretprobe)", "sis_filter": "sis_filter=1, sis_mask_update=enqueue (tracepoint probe; policy stock)",
         "sis_filter_tick": "sis_filter=1, sis_mask_update=tick (sched_tick hook; policy stock)",
         "smartwake": "policy=smartwake, mainline knobs", "smartwake+trace": "policy=smartwake + trace events on",
-        "shadow": "policy=shadow (both paths)"}
+        "shadow": "policy=shadow (both paths)",
+        "no_redirect": "testing build: select hook decides, never redirects (trampoline + callback)"}
 lines = []
 plot = []
 for clock in ("icount", "wall"):
