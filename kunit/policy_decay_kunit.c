@@ -50,17 +50,22 @@ static const struct decay_case decay_cases[] = {
 	  T_BASE + 101, 50, T_BASE + 101 },
 	{ "exact below one period", SW_DECAY_EXACT, T_HZ, 100, T_BASE,
 	  T_BASE + T_HZ - 1, 100, T_BASE },
-	{ "exact one period", SW_DECAY_EXACT, T_HZ, 100, T_BASE,
-	  T_BASE + T_HZ, 50, T_BASE + T_HZ },
+	/* the seed's loop tests now > ts + HZ: one whole period keeps */
+	{ "exact one period keeps", SW_DECAY_EXACT, T_HZ, 100, T_BASE,
+	  T_BASE + T_HZ, 100, T_BASE },
+	{ "exact one period + 1 shifts", SW_DECAY_EXACT, T_HZ, 100, T_BASE,
+	  T_BASE + T_HZ + 1, 50, T_BASE + T_HZ },
 	{ "exact keeps fraction", SW_DECAY_EXACT, T_HZ, 100, T_BASE,
 	  T_BASE + 3 * T_HZ + 7, 12, T_BASE + 3 * T_HZ },
-	{ "exact 31 periods", SW_DECAY_EXACT, T_HZ, UINT_MAX, T_BASE,
-	  T_BASE + 31 * T_HZ, 1, T_BASE + 31 * T_HZ },
-	{ "exact 32 periods to zero", SW_DECAY_EXACT, T_HZ, UINT_MAX, T_BASE,
-	  T_BASE + 32 * T_HZ, 0, T_BASE + 32 * T_HZ },
+	{ "exact 31 periods shift 30", SW_DECAY_EXACT, T_HZ, UINT_MAX, T_BASE,
+	  T_BASE + 31 * T_HZ, 3, T_BASE + 30 * T_HZ },
+	{ "exact 32 periods shift 31", SW_DECAY_EXACT, T_HZ, UINT_MAX, T_BASE,
+	  T_BASE + 32 * T_HZ, 1, T_BASE + 31 * T_HZ },
+	/* now - ts > 8 * sizeof(flips) * HZ: the seed's wipe, ts = now */
+	{ "exact past 32 periods wipes", SW_DECAY_EXACT, T_HZ, UINT_MAX, T_BASE,
+	  T_BASE + 32 * T_HZ + 1, 0, T_BASE + 32 * T_HZ + 1 },
 	{ "exact huge gap constant time", SW_DECAY_EXACT, T_HZ, UINT_MAX,
-	  T_BASE, T_BASE + LONG_MAX - 1, 0,
-	  T_BASE + ((LONG_MAX - 1) / T_HZ) * T_HZ },
+	  T_BASE, T_BASE + LONG_MAX - 1, 0, T_BASE + LONG_MAX - 1 },
 	{ "exact zero flips advances ts", SW_DECAY_EXACT, 1000, 0, T_BASE,
 	  T_BASE + 2500, 0, T_BASE + 2000 },
 	{ "exact now before ts", SW_DECAY_EXACT, T_HZ, 100, T_BASE,
@@ -85,7 +90,7 @@ static const struct decay_case decay_cases[] = {
 	{ "halve hz 0 acts as 1", SW_DECAY_HALVE, 0, 100, T_BASE,
 	  T_BASE + 2, 50, T_BASE + 2 },
 	{ "exact hz 0 acts as 1", SW_DECAY_EXACT, 0, 100, T_BASE,
-	  T_BASE + 5, 3, T_BASE + 5 },
+	  T_BASE + 5, 6, T_BASE + 4 },
 	{ "unknown mode keeps", SW_DECAY_NR, T_HZ, 100, T_BASE,
 	  T_BASE + 10 * T_HZ, 100, T_BASE },
 };
@@ -136,9 +141,9 @@ static const struct seq_case seq_cases[] = {
 		{ 5000, false, 0, 5000 } } },
 	{ "exact burst then idle", SW_DECAY_EXACT, T_HZ, T_BASE, 0, 8, {
 		{ 0, true, 1, 0 }, { 10, true, 2, 0 }, { 20, true, 3, 0 },
-		{ 30, false, 3, 0 }, { 250, true, 2, 250 },
+		{ 30, false, 3, 0 }, { 250, true, 4, 0 },
 		{ 251, true, 3, 250 }, { 600, true, 2, 500 },
-		{ 5000, false, 0, 5000 } } },
+		{ 5000, false, 0, 4750 } } },
 	{ "none burst then idle", SW_DECAY_NONE, T_HZ, T_BASE, 0, 8, {
 		{ 0, true, 1, 0 }, { 10, true, 2, 0 }, { 20, true, 3, 0 },
 		{ 30, false, 3, 0 }, { 250, true, 4, 0 },
@@ -169,8 +174,8 @@ static const struct seq_case seq_cases[] = {
 		{ 251, true, (UINT_MAX >> 1) + 1, 251 } } },
 	{ "exact long sleep then burst", SW_DECAY_EXACT, 100, T_BASE,
 	  1000, 3, {
-		{ 3200, true, 1, 3200 }, { 3250, true, 2, 3200 },
-		{ 3300, true, 2, 3300 } } },
+		{ 3200, true, 1, 3100 }, { 3250, true, 1, 3200 },
+		{ 3300, true, 2, 3200 } } },
 	{ "halve long sleep halves once", SW_DECAY_HALVE, 100, T_BASE,
 	  1000, 2, {
 		{ 3200, true, 501, 3200 }, { 3250, true, 502, 3200 } } },
@@ -178,8 +183,8 @@ static const struct seq_case seq_cases[] = {
 		{ 101, false, 32, 101 }, { 202, false, 16, 202 },
 		{ 303, false, 8, 303 }, { 404, false, 4, 404 } } },
 	{ "exact steady slow waker", SW_DECAY_EXACT, 100, T_BASE, 64, 4, {
-		{ 100, false, 32, 100 }, { 200, false, 16, 200 },
-		{ 300, false, 8, 300 }, { 400, false, 4, 400 } } },
+		{ 100, false, 64, 0 }, { 200, false, 32, 100 },
+		{ 300, false, 16, 200 }, { 400, false, 8, 300 } } },
 };
 
 KUNIT_ARRAY_PARAM_DESC(seq, seq_cases, name);
@@ -203,17 +208,52 @@ static void record_wakee_seq_test(struct kunit *test)
 
 /* ---- properties ------------------------------------------------------ */
 
-/* Peter's 2013 loop, with one shift per whole period, as the oracle */
+/*
+ * The oracle, written from the seed (Peter Zijlstra, 2013 review):
+ *
+ *	now = jiffies;
+ *	if (now - p->last_switch_decay > 8*sizeof(p->nr_wakee_switch)*HZ) {
+ *		p->nr_wakee_switch = 0;
+ *		p->last_switch_decay = now;
+ *	} else while (now > p->last_switch_decay + HZ) {
+ *		p->nr_wakee_switch >>= 1;
+ *		p->last_switch_decay += HZ;
+ *	}
+ *
+ * with the three documented adaptations of sw_decay_exact(): the counter
+ * is 32 bits wide (sizeof(s.flips)), the loop test is time_after() (the
+ * seed's '>' misfires where ts + HZ wraps), and a now before ts keeps.
+ */
 static struct sw_flips exact_oracle(struct sw_flips s, unsigned long now,
 				    unsigned long hz)
 {
 	if (!time_after(now, s.decay_ts))
 		return s;
-	while (now - s.decay_ts >= hz) {
-		s.flips >>= 1;
-		s.decay_ts += hz;
+	if (now - s.decay_ts > 8 * sizeof(s.flips) * hz) {
+		s.flips = 0;
+		s.decay_ts = now;
+	} else {
+		while (time_after(now, s.decay_ts + hz)) {
+			s.flips >>= 1;
+			s.decay_ts += hz;
+		}
 	}
 	return s;
+}
+
+/* The seed's plain '>' and the wrap-safe test agree away from the wrap. */
+static void exact_seed_compare_test(struct kunit *test)
+{
+	unsigned long ts = T_BASE, d;
+
+	for (d = 0; d <= 3 * T_HZ; d++)
+		KUNIT_EXPECT_EQ_MSG(test, T_BASE + d > ts + T_HZ,
+				    time_after(T_BASE + d, ts + T_HZ),
+				    "gap %lu", d);
+	/* ...and differ where ts + HZ wraps: the seed would decay at once */
+	ts = T_WRAP;
+	KUNIT_EXPECT_TRUE(test, T_WRAP + 1 > ts + T_HZ);
+	KUNIT_EXPECT_FALSE(test, time_after(T_WRAP + 1, ts + T_HZ));
 }
 
 static void exact_matches_loop_test(struct kunit *test)
@@ -285,6 +325,7 @@ static struct kunit_case sw_decay_test_cases[] = {
 	KUNIT_CASE_PARAM(decay_step_test, decay_gen_params),
 	KUNIT_CASE_PARAM(record_wakee_seq_test, seq_gen_params),
 	KUNIT_CASE(exact_matches_loop_test),
+	KUNIT_CASE(exact_seed_compare_test),
 	KUNIT_CASE(decay_monotonic_test),
 	{}
 };

@@ -46,26 +46,36 @@ const char * const sw_numa_retry_names[SW_NUMA_NR] = {
 /* ---- wakee flips ---------------------------------------------------- */
 
 /*
- * Peter's 2013 loop "while (now > ts + HZ) { flips >>= 1; ts += HZ; }",
- * capped at the counter width, in closed form: one shift per whole period.
+ * Peter Zijlstra's 2013 suggestion, in constant time:
+ *
+ *	if (now - ts > 8 * sizeof(flips) * HZ) { flips = 0; ts = now; }
+ *	else while (now > ts + HZ) { flips >>= 1; ts += HZ; }
+ *
+ * The loop runs while the gap exceeds one period (a strict '>'), so it
+ * shifts (gap - 1) / HZ times, and advances ts by as many periods. Three
+ * deliberate differences from the text, all for robustness: the loop test
+ * is time_after() (a plain '>' misfires where ts + HZ wraps around
+ * ULONG_MAX); a now before ts leaves the state alone (the unsigned
+ * now - ts would wipe it); the width is that of wakee_flips, 32 bits
+ * (the 2013 counter was an unsigned long), so the wipe comes after 32 s.
  */
 static struct sw_flips sw_decay_exact(struct sw_flips s, unsigned long now,
 				      unsigned long hz)
 {
-	unsigned long periods;
+	unsigned long gap, periods;
 
 	if (!time_after(now, s.decay_ts))
 		return s;
 
-	/* now - decay_ts is below LONG_MAX here, and periods * hz <= it */
-	periods = (now - s.decay_ts) / hz;
-	if (!periods)
-		return s;
-
-	if (periods >= BITS_PER_TYPE(s.flips))
+	gap = now - s.decay_ts;
+	/* the loop's iterations; >= 32 exactly when gap > 32 * hz */
+	periods = (gap - 1) / hz;
+	if (periods >= BITS_PER_TYPE(s.flips)) {
 		s.flips = 0;
-	else
-		s.flips >>= periods;
+		s.decay_ts = now;
+		return s;
+	}
+	s.flips >>= periods;
 	s.decay_ts += periods * hz;
 	return s;
 }

@@ -76,11 +76,11 @@ struct sw_flips {
  * before @s.decay_ts never decays. NONE and unknown modes return @s as is.
  *
  * WIPE and HALVE decay when @now is strictly after decay_ts + hz and then
- * set decay_ts = now. EXACT shifts right by the number of whole periods
- * p = (now - decay_ts) / hz (0 once p reaches the bit width of flips) and
- * advances decay_ts by p * hz, so the fractional period is kept; note that
- * it therefore decays at exactly one period where HALVE needs one more
- * jiffy (Peter's loop used a strict '>').
+ * set decay_ts = now. EXACT is Peter Zijlstra's 2013 loop in constant
+ * time: past 32 periods (the bit width of flips) it wipes and sets
+ * decay_ts = now; otherwise it shifts right once for every period by
+ * which the gap exceeds one, p = (now - decay_ts - 1) / hz (the loop's
+ * strict '>'), and advances decay_ts by p * hz, keeping the fraction.
  *
  * Return: the new state.
  */
