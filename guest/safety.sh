@@ -52,8 +52,20 @@ check "select_task_rq_fair is a listed target" grep -q '^select_task_rq_fair ' $
 check "kallsyms_lookup_name is not called through a pointer" eval '! grep -q kallsyms_lookup_name $SW_DBG/calls'
 # The oracle tells the two apart: kallsyms_lookup_name's ENDBR is sealed.
 kl=$(peek "$(ksym kallsyms_lookup_name)")
-echo "  kallsyms_lookup_name begins $kl (sealed: an IBT CPU refuses an indirect call there)"
-check "oracle: kallsyms_lookup_name is sealed (not ENDBR64)" eval '[ -n "$kl" ] && [ "$kl" != $ENDBR ]'
+echo "  kallsyms_lookup_name begins $kl"
+# Debian's stock kernels seal it (nothing takes its address); a kernel
+# whose configuration takes its address (the debug kernel) does not.
+case $(uname -r) in
+*-cloud-amd64)
+	check "oracle: kallsyms_lookup_name is sealed on the stock kernel (not ENDBR64)" \
+		eval '[ -n "$kl" ] && [ "$kl" != $ENDBR ]' ;;
+*)
+	if [ "$kl" = $ENDBR ]; then
+		skip "oracle control: kallsyms_lookup_name is not sealed on this kernel"
+	else
+		check "oracle: kallsyms_lookup_name is sealed (not ENDBR64)" eval '[ -n "$kl" ]'
+	fi ;;
+esac
 check "no probe on kallsyms_lookup_name left after the load" \
 	eval '! grep -q kallsyms_lookup_name /sys/kernel/debug/kprobes/list'
 check "rmmod" rmmod smartwake
