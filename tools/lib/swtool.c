@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * swtool - helpers shared by the smartwake tools (see swtool.h).
+ */
+#include "swtool.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+
+const char *sw_prog = "swtool";
+void (*sw_usage)(FILE *f);
+
+/* ---- messages ------------------------------------------------------------ */
+
+/* "PROG: message\n" on stderr. */
+void sw_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", sw_prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* "PROG: @what: strerror(errno)", exit 1. */
+void sw_die(const char *what)
+{
+	fprintf(stderr, "%s: %s: %s\n", sw_prog, what, strerror(errno));
+	exit(SW_EXIT_RUNTIME);
+}
+
+/* "PROG: message", a blank line and the usage text on stderr; exit 2. */
+void sw_bad_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", sw_prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n\n");
+	if (sw_usage)
+		sw_usage(stderr);
+	exit(SW_EXIT_USAGE);
+}
+
+/* ---- allocation ---------------------------------------------------------- */
+
+static void *checked(void *p)
+{
+	if (!p) {
+		sw_err("out of memory");
+		exit(SW_EXIT_RUNTIME);
+	}
+	return p;
+}
+
+void *sw_xmalloc(size_t n)
+{
+	return checked(malloc(n ? n : 1));
+}
+
+void *sw_xcalloc(size_t n, size_t size)
+{
+	return checked(calloc(n ? n : 1, size ? size : 1));
+}
+
+void *sw_xrealloc(void *p, size_t n)
+{
+	return checked(realloc(p, n ? n : 1));
+}
+
+char *sw_xstrdup(const char *s)
+{
+	return checked(strdup(s));
+}
+
+/* ---- arguments ----------------------------------------------------------- */
+
+/* A decimal integer in [@min, @max], the whole of @s; @opt names it. */
+long sw_parse_long(const char *opt, const char *s, long min, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		sw_bad_usage("%s: expected an integer in [%ld, %ld], got '%s'",
+			     opt, min, max, s);
+	return v;
+}
+
+/* The -t argument: seconds > 0, fractional ok. */
+double sw_parse_secs(const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v <= 0 || v > 1e6)
+		sw_bad_usage("-t: expected seconds > 0, got '%s'", s);
+	return v;
+}
+
+/* "0-3,8,10-11" -> set; every CPU must be one we may run on now. */
+void sw_parse_cpulist(const char *opt, const char *s, cpu_set_t *set)
+{
+	const char *p = s;
+	cpu_set_t allowed;
+	unsigned long a, b, c;
+	char *end;
+
+	CPU_ZERO(set);
+	while (*p) {
+		if (!isdigit((unsigned char)*p))
+			goto bad;
+		a = strtoul(p, &end, 10);
+		b = a;
+		if (*end == '-') {
+			p = end + 1;
+			if (!isdigit((unsigned char)*p))
+				goto bad;
+			b = strtoul(p, &end, 10);
+		}
+		if (b < a || b >= CPU_SETSIZE)
+			goto bad;
+		for (c = a; c <= b; c++)
+			CPU_SET(c, set);
+		if (*end == ',' && end[1])
+			end++;
+		else if (*end)
+			goto bad;
+		p = end;
+	}
+	if (!CPU_COUNT(set))
+		goto bad;
+	if (sched_getaffinity(0, sizeof(allowed), &allowed) == 0) {
+		for (c = 0; c < CPU_SETSIZE; c++)
+			if (CPU_ISSET(c, set) && !CPU_ISSET(c, &allowed))
+				sw_bad_usage("%s: CPU %lu is not online/allowed",
+					     opt, c);
+	}
+	return;
+bad:
+	sw_bad_usage("%s: bad CPU list '%s' (want e.g. 0-3 or 1,2)", opt, s);
+}
+
+/* One CPU we may run on now. */
+int sw_parse_cpu(const char *opt, const char *s)
+{
+	int cpu = sw_parse_long(opt, s, 0, CPU_SETSIZE - 1);
+	cpu_set_t allowed;
+
+	if (sched_getaffinity(0, sizeof(allowed), &allowed) == 0 &&
+	    !CPU_ISSET(cpu, &allowed))
+		sw_bad_usage("%s: CPU %d is not online/allowed", opt, cpu);
+	return cpu;
+}
+
+/* ---- strings ------------------------------------------------------------- */
+
+/* The first @len bytes of @src, cut to fit @size, NUL-terminated. */
+void sw_copy_str(char *dst, size_t size, const char *src, size_t len)
+{
+	if (len >= size)
+		len = size - 1;
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+}
+
+/* ---- time ---------------------------------------------------------------- */
+
+/* Monotonic seconds. */
+double sw_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* ---- workload processes -------------------------------------------------- */
+
+/* Zeroed memory shared with the children forked after this. */
+void *sw_map_shared(size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		sw_die("mmap");
+	return p;
+}
+
+/*
+ * Block SIGINT, SIGTERM, SIGHUP, SIGCHLD and SIGUSR1 (a child's failure)
+ * for good, to be collected with sw_wait_until(): no handlers, no races;
+ * children inherit the mask and unblock in sw_child_init().
+ */
+void sw_block_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+	sigaddset(set, SIGCHLD);
+	sigaddset(set, SIGUSR1);
+	sigprocmask(SIG_BLOCK, set, NULL);
+}
+
+/* First thing in every forked child. */
+void sw_child_init(pid_t main_pid, pid_t pgid, int gate_wr)
+{
+	sigset_t none;
+
+	/* die with the parent even if it is SIGKILLed */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != main_pid)
+		_exit(1);
+	setpgid(0, pgid);
+	/* keep only the gate's read end, or the gate would never open */
+	close(gate_wr);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+/* Parent side of a fork: the first child leads the group; both sides set it. */
+void sw_join_group(pid_t pid, pid_t *pgid)
+{
+	if (!*pgid)
+		*pgid = pid;
+	setpgid(pid, *pgid);
+}
+
+/* Park at the gate: the parent closes its write end to start everyone. */
+void sw_gate_wait(int gate_rd)
+{
+	char c;
+
+	while (read(gate_rd, &c, 1) < 0 && errno == EINTR)
+		;
+}
+
+/*
+ * Sleep until @until (monotonic) or a signal of @set. Returns 0 on timeout
+ * (or when @on_child says every child is gone), the terminating signal
+ * number, or -1 if a child failed (*@failed set with SIGUSR1, or
+ * @on_child says so on SIGCHLD).
+ */
+int sw_wait_until(const sigset_t *set, double until, const int *failed,
+		  sw_child_fn on_child)
+{
+	struct timespec ts;
+	double left;
+	int sig, r;
+
+	for (;;) {
+		left = until - sw_now();
+		if (left <= 0)
+			return 0;
+		ts.tv_sec = (time_t)left;
+		ts.tv_nsec = (long)((left - ts.tv_sec) * 1e9);
+		sig = sigtimedwait(set, NULL, &ts);
+		if (sig < 0) {
+			if (errno == EAGAIN || errno == EINTR)
+				continue;
+			sw_die("sigtimedwait");
+		}
+		if (sig == SIGCHLD) {
+			r = on_child();
+			if (r <= 0)
+				return r;
+		} else if (sig == SIGUSR1) {
+			if (__atomic_load_n(failed, __ATOMIC_RELAXED))
+				return -1;
+		} else {
+			return sig;
+		}
+	}
+}

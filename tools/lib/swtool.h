@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * swtool - what the smartwake tools share: messages, checked allocation,
+ * argument parsing (integers, seconds, CPU lists), monotonic time, and the
+ * parent/child plumbing of the workload programs (wakeload, udpstream,
+ * numatouch): blocked signals, the start gate, waiting with sigtimedwait.
+ *
+ * Each program sets sw_prog (the prefix of every message) and, if it uses
+ * sw_bad_usage(), sw_usage before anything else.
+ */
+#ifndef SWTOOL_H
+#define SWTOOL_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#define SW_EXIT_RUNTIME	1
+#define SW_EXIT_USAGE	2
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define __printf(a, b)	__attribute__((format(printf, a, b)))
+#define __noreturn	__attribute__((noreturn))
+
+extern const char *sw_prog;
+extern void (*sw_usage)(FILE *f);
+
+/* ---- messages ---- */
+void __printf(1, 2) sw_err(const char *fmt, ...);
+void __noreturn sw_die(const char *what);
+void __noreturn __printf(1, 2) sw_bad_usage(const char *fmt, ...);
+
+/* ---- allocation: a failure is fatal ("PROG: out of memory", exit 1) ---- */
+void *sw_xmalloc(size_t n);
+void *sw_xcalloc(size_t n, size_t size);
+void *sw_xrealloc(void *p, size_t n);
+char *sw_xstrdup(const char *s);
+
+/* ---- arguments: a bad one is a usage error (sw_bad_usage) ---- */
+long sw_parse_long(const char *opt, const char *s, long min, long max);
+double sw_parse_secs(const char *s);
+void sw_parse_cpulist(const char *opt, const char *s, cpu_set_t *set);
+int sw_parse_cpu(const char *opt, const char *s);
+
+/* ---- strings ---- */
+void sw_copy_str(char *dst, size_t size, const char *src, size_t len);
+
+/* ---- time ---- */
+double sw_now(void);
+
+/* ---- workload processes ---- */
+void *sw_map_shared(size_t size);
+void sw_block_signals(sigset_t *set);
+void sw_child_init(pid_t main_pid, pid_t pgid, int gate_wr);
+void sw_join_group(pid_t pid, pid_t *pgid);
+void sw_gate_wait(int gate_rd);
+
+/*
+ * What a workload's SIGCHLD means to it: return -1 (a failure), 0 (stop
+ * waiting: every child is gone) or 1 (wait on).
+ */
+typedef int (*sw_child_fn)(void);
+
+int sw_wait_until(const sigset_t *set, double until, const int *failed,
+		  sw_child_fn on_child);
+
+#endif /* SWTOOL_H */
