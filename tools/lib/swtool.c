@@ -253,14 +253,20 @@ void sw_gate_wait(int gate_rd)
 		;
 }
 
+/* In a child: tell the parent (blocked in sw_wait_until()) it failed. */
+void sw_tell_failure(int *failed, pid_t main_pid)
+{
+	__atomic_store_n(failed, 1, __ATOMIC_RELAXED);
+	kill(main_pid, SIGUSR1);
+}
+
 /*
- * Sleep until @until (monotonic) or a signal of @set. Returns 0 on timeout
- * (or when @on_child says every child is gone), the terminating signal
- * number, or -1 if a child failed (*@failed set with SIGUSR1, or
- * @on_child says so on SIGCHLD).
+ * Sleep until @until (monotonic) or a signal of @k->set. Returns 0 on
+ * timeout (or when @k->on_child says every child is gone), the terminating
+ * signal number, or -1 if a child failed (@k->failed set with SIGUSR1, or
+ * @k->on_child says so on SIGCHLD).
  */
-int sw_wait_until(const sigset_t *set, double until, const int *failed,
-		  sw_child_fn on_child)
+int sw_wait_until(const struct sw_kids *k, double until)
 {
 	struct timespec ts;
 	double left;
@@ -272,21 +278,46 @@ int sw_wait_until(const sigset_t *set, double until, const int *failed,
 			return 0;
 		ts.tv_sec = (time_t)left;
 		ts.tv_nsec = (long)((left - ts.tv_sec) * 1e9);
-		sig = sigtimedwait(set, NULL, &ts);
+		sig = sigtimedwait(k->set, NULL, &ts);
 		if (sig < 0) {
 			if (errno == EAGAIN || errno == EINTR)
 				continue;
 			sw_die("sigtimedwait");
 		}
 		if (sig == SIGCHLD) {
-			r = on_child();
+			r = k->on_child();
 			if (r <= 0)
 				return r;
 		} else if (sig == SIGUSR1) {
-			if (__atomic_load_n(failed, __ATOMIC_RELAXED))
+			if (__atomic_load_n(k->failed, __ATOMIC_RELAXED))
 				return -1;
 		} else {
 			return sig;
 		}
 	}
+}
+
+/*
+ * Wait until @n children are parked at the gate, looking every @step s.
+ * Returns 0, or the status to exit with: 1 if a child failed or they took
+ * longer than @timeout s ("PROG: @late"), 128 + the signal that stopped us.
+ */
+int sw_wait_ready(const struct sw_kids *k, int n, double timeout,
+		  double step, const char *late)
+{
+	double end = sw_now() + timeout;
+	int r;
+
+	while (__atomic_load_n(k->ready, __ATOMIC_ACQUIRE) < n) {
+		if (sw_now() > end) {
+			fprintf(stderr, "%s: %s\n", sw_prog, late);
+			return 1;
+		}
+		r = sw_wait_until(k, sw_now() + step);
+		if (r < 0)
+			return 1;
+		if (r > 0)
+			return 128 + r;
+	}
+	return 0;
 }

@@ -61,13 +61,24 @@ void sw_child_init(pid_t main_pid, pid_t pgid, int gate_wr);
 void sw_join_group(pid_t pid, pid_t *pgid);
 void sw_gate_wait(int gate_rd);
 
+void sw_tell_failure(int *failed, pid_t main_pid);
+
 /*
  * What a workload's SIGCHLD means to it: return -1 (a failure), 0 (stop
  * waiting: every child is gone) or 1 (wait on).
  */
 typedef int (*sw_child_fn)(void);
 
-int sw_wait_until(const sigset_t *set, double until, const int *failed,
-		  sw_child_fn on_child);
+/* The parent's view of its children, for the waits below. */
+struct sw_kids {
+	const sigset_t *set;	/* the signals of sw_block_signals() */
+	const int *ready;	/* children parked at the gate */
+	const int *failed;	/* set by a failed child (see sw_tell_failure) */
+	sw_child_fn on_child;	/* what a SIGCHLD means */
+};
+
+int sw_wait_until(const struct sw_kids *k, double until);
+int sw_wait_ready(const struct sw_kids *k, int n, double timeout,
+		  double step, const char *late);
 
 #endif /* SWTOOL_H */
