@@ -197,50 +197,9 @@ static void spawn(int idx)
 	kids[nkids++] = pid;
 }
 
-static int reap_nohang(void)
-{
-	int i, n = 0, st;
-	pid_t pid;
-
-	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
-		for (i = 0; i < nkids; i++)
-			if (kids[i] == pid)
-				reaped[i] = true;
-		n++;
-	}
-	return n;
-}
-
-static bool all_reaped(void)
-{
-	int i;
-
-	for (i = 0; i < nkids; i++)
-		if (!reaped[i])
-			return false;
-	return true;
-}
-
-static void kill_all(void)
-{
-	int i;
-
-	if (pgid)
-		kill(-pgid, SIGKILL);
-	for (i = 0; i < nkids; i++) {
-		if (reaped[i])
-			continue;
-		kill(kids[i], SIGKILL);
-		while (waitpid(kids[i], NULL, 0) < 0 && errno == EINTR)
-			;
-		reaped[i] = true;
-	}
-	pgid = 0;
-}
-
 static void __attribute__((noreturn)) finish(int code)
 {
-	kill_all();
+	sw_kill_group(&pgid, kids, reaped, nkids);
 	fflush(stdout);
 	exit(code);
 }
@@ -250,11 +209,11 @@ static bool child_exit_ok;	/* in the grace period after stop */
 /* On SIGCHLD: an early exit is a failure; all gone ends a wait. */
 static int on_child(void)
 {
-	if (reap_nohang() && !child_exit_ok) {
+	if (sw_reap_nohang(kids, reaped, nkids) && !child_exit_ok) {
 		fprintf(stderr, PROG ": a task exited early\n");
 		return -1;
 	}
-	return all_reaped() ? 0 : 1;
+	return sw_all_reaped(reaped, nkids) ? 0 : 1;
 }
 
 enum { O_CPUS = 256, O_BIND_NODE, O_ALLOC_CPUS };
@@ -313,12 +272,8 @@ static void parse_args(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			exit(0);
-		case ':':
-			sw_bad_usage("option %s needs an argument", argv[optind - 1]);
 		default:
-			if (optopt && optopt < 128)
-				sw_bad_usage("unknown option -%c", optopt);
-			sw_bad_usage("unknown option %s", argv[optind - 1]);
+			sw_bad_option(c, argv);
 		}
 	}
 	if (optind < argc)
@@ -374,7 +329,7 @@ int main(int argc, char **argv)
 		child_exit_ok = true;
 		sw_wait_until(&k, sw_now() + EXIT_GRACE);
 	}
-	kill_all();
+	sw_kill_group(&pgid, kids, reaped, nkids);
 
 	printf(PROG ": tasks=%d passes=%lu secs=%.3f\n", cfg.tasks, passes,
 	       t1 - t0);

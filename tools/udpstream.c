@@ -203,41 +203,9 @@ static void spawn(int i, void (*fn)(int), int fd, int other_fd)
 
 /* ---- parent ------------------------------------------------------- */
 
-static bool reap_nohang(void)
-{
-	bool any = false;
-	pid_t pid;
-	int i, st;
-
-	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
-		for (i = 0; i < 2; i++)
-			if (kids[i] == pid)
-				reaped[i] = true;
-		any = true;
-	}
-	return any;
-}
-
-static void kill_all(void)
-{
-	int i;
-
-	if (pgid)
-		kill(-pgid, SIGKILL);
-	for (i = 0; i < 2; i++) {
-		if (kids[i] <= 0 || reaped[i])
-			continue;
-		kill(kids[i], SIGKILL);
-		while (waitpid(kids[i], NULL, 0) < 0 && errno == EINTR)
-			;
-		reaped[i] = true;
-	}
-	pgid = 0;
-}
-
 static void __attribute__((noreturn)) finish(int code)
 {
-	kill_all();
+	sw_kill_group(&pgid, kids, reaped, 2);
 	fflush(stdout);
 	exit(code);
 }
@@ -247,11 +215,11 @@ static bool child_exit_ok;	/* in the grace period after stop */
 /* On SIGCHLD: an early exit is a failure; both gone ends a wait. */
 static int on_child(void)
 {
-	if (reap_nohang() && !child_exit_ok) {
+	if (sw_reap_nohang(kids, reaped, 2) && !child_exit_ok) {
 		fprintf(stderr, PROG ": a child exited early\n");
 		return -1;
 	}
-	return reaped[0] && reaped[1] ? 0 : 1;
+	return sw_all_reaped(reaped, 2) ? 0 : 1;
 }
 
 enum { O_SEND_CPU = 256, O_RECV_CPU };
@@ -290,12 +258,8 @@ static void parse_args(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			exit(0);
-		case ':':
-			sw_bad_usage("option %s needs an argument", argv[optind - 1]);
 		default:
-			if (optopt && optopt < 128)
-				sw_bad_usage("unknown option -%c", optopt);
-			sw_bad_usage("unknown option %s", argv[optind - 1]);
+			sw_bad_option(c, argv);
 		}
 	}
 	if (optind < argc)
@@ -368,7 +332,7 @@ int main(int argc, char **argv)
 		child_exit_ok = true;
 		sw_wait_until(&k, sw_now() + EXIT_GRACE);
 	}
-	kill_all();
+	sw_kill_group(&pgid, kids, reaped, 2);
 
 	printf(PROG ": send_msgs=%lu recv_msgs=%lu recv_mbps=%.2f recv_msgs_per_sec=%.1f\n",
 	       sent, rmsgs, rbytes * 8.0 / 1e6 / (t1 - t0), rmsgs / (t1 - t0));

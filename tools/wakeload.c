@@ -663,12 +663,8 @@ static void parse_args(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			exit(0);
-		case ':':
-			sw_bad_usage("option %s needs an argument", argv[optind - 1]);
 		default:
-			if (optopt && optopt < 128)
-				sw_bad_usage("unknown option -%c", optopt);
-			sw_bad_usage("unknown option %s", argv[optind - 1]);
+			sw_bad_option(c, argv);
 		}
 	}
 	if (optind != argc - 1)

@@ -5,6 +5,7 @@
 #include "swtool.h"
 
 #include <ctype.h>
+#include <getopt.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -169,6 +171,19 @@ int sw_parse_cpu(const char *opt, const char *s)
 	return cpu;
 }
 
+/*
+ * getopt_long() (optstring starting with ':', opterr 0) returned @c, ':'
+ * for a missing argument or '?' for an unknown option.
+ */
+void sw_bad_option(int c, char **argv)
+{
+	if (c == ':')
+		sw_bad_usage("option %s needs an argument", argv[optind - 1]);
+	if (optopt && optopt < 128)
+		sw_bad_usage("unknown option -%c", optopt);
+	sw_bad_usage("unknown option %s", argv[optind - 1]);
+}
+
 /* ---- strings ------------------------------------------------------------- */
 
 /* The first @len bytes of @src, cut to fit @size, NUL-terminated. */
@@ -258,6 +273,49 @@ void sw_tell_failure(int *failed, pid_t main_pid)
 {
 	__atomic_store_n(failed, 1, __ATOMIC_RELAXED);
 	kill(main_pid, SIGUSR1);
+}
+
+/* Reap the children that exited, marking them in @reaped; how many. */
+int sw_reap_nohang(const pid_t *kids, bool *reaped, int n)
+{
+	int i, st, nr = 0;
+	pid_t pid;
+
+	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+		for (i = 0; i < n; i++)
+			if (kids[i] == pid)
+				reaped[i] = true;
+		nr++;
+	}
+	return nr;
+}
+
+bool sw_all_reaped(const bool *reaped, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!reaped[i])
+			return false;
+	return true;
+}
+
+/* SIGKILL the group and each child not reaped yet, and reap them. */
+void sw_kill_group(pid_t *pgid, const pid_t *kids, bool *reaped, int n)
+{
+	int i;
+
+	if (*pgid)
+		kill(-*pgid, SIGKILL);
+	for (i = 0; i < n; i++) {
+		if (kids[i] <= 0 || reaped[i])
+			continue;
+		kill(kids[i], SIGKILL);
+		while (waitpid(kids[i], NULL, 0) < 0 && errno == EINTR)
+			;
+		reaped[i] = true;
+	}
+	*pgid = 0;	/* may be reused once the group is gone */
 }
 
 /*

@@ -47,6 +47,7 @@ long sw_parse_long(const char *opt, const char *s, long min, long max);
 double sw_parse_secs(const char *s);
 void sw_parse_cpulist(const char *opt, const char *s, cpu_set_t *set);
 int sw_parse_cpu(const char *opt, const char *s);
+void __noreturn sw_bad_option(int c, char **argv);
 
 /* ---- strings ---- */
 void sw_copy_str(char *dst, size_t size, const char *src, size_t len);
@@ -62,6 +63,9 @@ void sw_join_group(pid_t pid, pid_t *pgid);
 void sw_gate_wait(int gate_rd);
 
 void sw_tell_failure(int *failed, pid_t main_pid);
+int sw_reap_nohang(const pid_t *kids, bool *reaped, int n);
+bool sw_all_reaped(const bool *reaped, int n);
+void sw_kill_group(pid_t *pgid, const pid_t *kids, bool *reaped, int n);
 
 /*
  * What a workload's SIGCHLD means to it: return -1 (a failure), 0 (stop
