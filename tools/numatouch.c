@@ -282,12 +282,15 @@ static void parse_args(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	struct sw_kids k = { .on_child = on_child };
+	struct sw_kids k = {
+		.on_child = on_child, .finish = finish,
+		.setup_timeout = SETUP_TIMEOUT, .setup_step = 0.005,
+	};
 	unsigned long passes = 0;
 	char late[64];
 	double t0, t1;
 	sigset_t set;
-	int i, r, sig;
+	int i, sig;
 
 	sw_prog = PROG;
 	sw_usage = usage;
@@ -297,6 +300,9 @@ int main(int argc, char **argv)
 		sw_die("sched_getaffinity");
 
 	sh = sw_map_shared(sizeof(*sh));
+	snprintf(late, sizeof(late), "tasks did not start in %.0fs",
+		 SETUP_TIMEOUT);
+	k.late = late;
 	k.ready = &sh->ready;
 	k.failed = &sh->failed;
 	/* collect signals synchronously; children unblock them */
@@ -308,17 +314,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < cfg.tasks; i++)
 		spawn(i);
 
-	snprintf(late, sizeof(late), "tasks did not start in %.0fs",
-		 SETUP_TIMEOUT);
-	r = sw_wait_ready(&k, cfg.tasks, SETUP_TIMEOUT, 0.005, late);
-	if (r)
-		finish(r);
-
-	t0 = sw_now();
-	close(gate[1]);
-	sig = sw_wait_until(&k, t0 + cfg.secs);
-	if (sig < 0)
-		finish(1);
+	sig = sw_run_gate(&k, cfg.tasks, gate[1], cfg.secs, &t0);
 	__atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
 	t1 = sw_now();
 	for (i = 0; i < cfg.tasks; i++)

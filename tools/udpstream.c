@@ -271,9 +271,13 @@ int main(int argc, char **argv)
 	struct sockaddr_in addr = { .sin_family = AF_INET };
 	socklen_t alen = sizeof(addr);
 	unsigned long sent, rmsgs, rbytes;
-	struct sw_kids k = { .on_child = on_child };
+	struct sw_kids k = {
+		.on_child = on_child, .finish = finish,
+		.setup_timeout = SETUP_TIMEOUT, .setup_step = 0.002,
+		.late = "children did not start",
+	};
 	double t0, t1;
-	int rx, tx, r, sig;
+	int rx, tx, sig;
 	sigset_t set;
 
 	sw_prog = PROG;
@@ -312,15 +316,7 @@ int main(int argc, char **argv)
 	close(rx);
 	close(tx);
 
-	r = sw_wait_ready(&k, 2, SETUP_TIMEOUT, 0.002, "children did not start");
-	if (r)
-		finish(r);
-
-	t0 = sw_now();
-	close(gate[1]);
-	sig = sw_wait_until(&k, t0 + cfg.secs);
-	if (sig < 0)
-		finish(1);
+	sig = sw_run_gate(&k, 2, gate[1], cfg.secs, &t0);
 	__atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
 	t1 = sw_now();
 	sent = __atomic_load_n(&sh->send_msgs, __ATOMIC_RELAXED);

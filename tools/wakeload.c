@@ -698,7 +698,10 @@ static void parse_args(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	struct sw_kids k = { .on_child = on_child };
+	struct sw_kids k = {
+		.on_child = on_child, .finish = finish,
+		.setup_timeout = SETUP_TIMEOUT, .setup_step = 0.002,
+	};
 	unsigned long ops = 0;
 	pthread_attr_t attr;
 	struct rlimit rl;
@@ -719,6 +722,9 @@ int main(int argc, char **argv)
 	}
 
 	sh = sw_map_shared(sizeof(*sh) + MAX_TASKS * sizeof(struct slot));
+	snprintf(late, sizeof(late), "tasks did not start in %.0fs",
+		 SETUP_TIMEOUT);
+	k.late = late;
 	k.ready = &sh->ready;
 	k.failed = &sh->failed;
 
@@ -757,18 +763,8 @@ int main(int argc, char **argv)
 		}
 	}
 
-	/* wait until every task is set up and parked at the gate */
-	snprintf(late, sizeof(late), "tasks did not start in %.0fs",
-		 SETUP_TIMEOUT);
-	r = sw_wait_ready(&k, ntasks + nhogs, SETUP_TIMEOUT, 0.002, late);
-	if (r)
-		finish(r);
-
-	t0 = sw_now();
-	close(gate[1]);
-	sig = sw_wait_until(&k, t0 + cfg.secs);
-	if (sig < 0)
-		finish(1);
+	/* wait until every task is parked at the gate, then open it */
+	sig = sw_run_gate(&k, ntasks + nhogs, gate[1], cfg.secs, &t0);
 
 	/* snapshot before teardown: counters stop mattering after this */
 	t1 = sw_now();

@@ -356,26 +356,47 @@ int sw_wait_until(const struct sw_kids *k, double until)
 }
 
 /*
- * Wait until @n children are parked at the gate, looking every @step s.
- * Returns 0, or the status to exit with: 1 if a child failed or they took
- * longer than @timeout s ("PROG: @late"), 128 + the signal that stopped us.
+ * Wait until @n children are parked at the gate, looking every
+ * @k->setup_step s. Returns 0, or the status to exit with: 1 if a child
+ * failed or they took longer than @k->setup_timeout s ("PROG: @k->late"),
+ * 128 + the signal that stopped us.
  */
-int sw_wait_ready(const struct sw_kids *k, int n, double timeout,
-		  double step, const char *late)
+int sw_wait_ready(const struct sw_kids *k, int n)
 {
-	double end = sw_now() + timeout;
+	double end = sw_now() + k->setup_timeout;
 	int r;
 
 	while (__atomic_load_n(k->ready, __ATOMIC_ACQUIRE) < n) {
 		if (sw_now() > end) {
-			fprintf(stderr, "%s: %s\n", sw_prog, late);
+			fprintf(stderr, "%s: %s\n", sw_prog, k->late);
 			return 1;
 		}
-		r = sw_wait_until(k, sw_now() + step);
+		r = sw_wait_until(k, sw_now() + k->setup_step);
 		if (r < 0)
 			return 1;
 		if (r > 0)
 			return 128 + r;
 	}
 	return 0;
+}
+
+/*
+ * The run: wait for @n children at the gate, open it (close @gate_wr) at
+ * *@t0 and wait @secs. Returns 0 (time is up) or the signal that cut the
+ * run short; a failure or a signal before the start ends in @k->finish().
+ */
+int sw_run_gate(const struct sw_kids *k, int n, int gate_wr, double secs,
+		double *t0)
+{
+	int r;
+
+	r = sw_wait_ready(k, n);
+	if (r)
+		k->finish(r);
+	*t0 = sw_now();
+	close(gate_wr);
+	r = sw_wait_until(k, *t0 + secs);
+	if (r < 0)
+		k->finish(1);
+	return r;
 }

@@ -79,10 +79,15 @@ struct sw_kids {
 	const int *ready;	/* children parked at the gate */
 	const int *failed;	/* set by a failed child (see sw_tell_failure) */
 	sw_child_fn on_child;	/* what a SIGCHLD means */
+	void (*finish)(int code); /* tear everything down, exit @code */
+	double setup_timeout;	/* seconds the children may take to start */
+	double setup_step;	/* how often to look meanwhile */
+	const char *late;	/* the message if they take longer */
 };
 
 int sw_wait_until(const struct sw_kids *k, double until);
-int sw_wait_ready(const struct sw_kids *k, int n, double timeout,
-		  double step, const char *late);
+int sw_wait_ready(const struct sw_kids *k, int n);
+int sw_run_gate(const struct sw_kids *k, int n, int gate_wr, double secs,
+		double *t0);
 
 #endif /* SWTOOL_H */
