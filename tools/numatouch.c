@@ -287,7 +287,6 @@ int main(int argc, char **argv)
 		.setup_timeout = SETUP_TIMEOUT, .setup_step = 0.005,
 	};
 	unsigned long passes = 0;
-	char late[64];
 	double t0, t1;
 	sigset_t set;
 	int i, sig;
@@ -300,14 +299,8 @@ int main(int argc, char **argv)
 		sw_die("sched_getaffinity");
 
 	sh = sw_map_shared(sizeof(*sh));
-	snprintf(late, sizeof(late), "tasks did not start in %.0fs",
-		 SETUP_TIMEOUT);
-	k.late = late;
-	k.ready = &sh->ready;
-	k.failed = &sh->failed;
 	/* collect signals synchronously; children unblock them */
-	sw_block_signals(&set);
-	k.set = &set;
+	sw_kids_init(&k, &set, &sh->ready, &sh->failed);
 
 	if (pipe(gate))
 		sw_die("pipe");

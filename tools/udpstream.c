@@ -286,11 +286,8 @@ int main(int argc, char **argv)
 	main_pid = getpid();
 
 	sh = sw_map_shared(sizeof(*sh));
-	k.ready = &sh->ready;
-	k.failed = &sh->failed;
 	/* collect signals synchronously; children unblock them */
-	sw_block_signals(&set);
-	k.set = &set;
+	sw_kids_init(&k, &set, &sh->ready, &sh->failed);
 
 	loopback_up();
 	/* bind before forking so the sender can never beat the receiver */

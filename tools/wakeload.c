@@ -705,7 +705,6 @@ int main(int argc, char **argv)
 	unsigned long ops = 0;
 	pthread_attr_t attr;
 	struct rlimit rl;
-	char late[64];
 	sigset_t set;
 	double t0, t1;
 	int i, r, sig = 0;
@@ -722,19 +721,13 @@ int main(int argc, char **argv)
 	}
 
 	sh = sw_map_shared(sizeof(*sh) + MAX_TASKS * sizeof(struct slot));
-	snprintf(late, sizeof(late), "tasks did not start in %.0fs",
-		 SETUP_TIMEOUT);
-	k.late = late;
-	k.ready = &sh->ready;
-	k.failed = &sh->failed;
 
 	/*
 	 * Block the signals we care about for good and collect them with
 	 * sigtimedwait(): no handlers, no races, and threads and children
 	 * inherit the mask (children unblock in sw_child_init()).
 	 */
-	sw_block_signals(&set);
-	k.set = &set;
+	sw_kids_init(&k, &set, &sh->ready, &sh->failed);
 	signal(SIGPIPE, SIG_IGN);
 
 	mkpipe(gate, false);

@@ -195,6 +195,14 @@ int load_knobs(void)
 	return 0;
 }
 
+/* The module is there (else say why) and its knobs are known. */
+static int open_module(void)
+{
+	int ret = check_module(true);
+
+	return ret ? ret : load_knobs();
+}
+
 static struct knob *find_knob(const char *name)
 {
 	int i;
@@ -468,10 +476,7 @@ int cmd_status(int argc, char **argv)
 	if (uname(&u))
 		snprintf(u.release, sizeof(u.release), "unknown");
 	printf("kernel   %s\n", u.release);
-	ret = check_module(true);
-	if (ret)
-		return ret;
-	ret = load_knobs();
+	ret = open_module();
 	if (ret)
 		return ret;
 	printf("debugfs  %s\n", dbg_dir);
@@ -535,10 +540,7 @@ int cmd_set(int argc, char **argv)
 	n = argc - 1;
 	if (n > MAX_SETTINGS)
 		return bad_usage("set", "more than %d settings", MAX_SETTINGS);
-	ret = check_module(true);
-	if (ret)
-		return ret;
-	ret = load_knobs();
+	ret = open_module();
 	if (ret)
 		return ret;
 

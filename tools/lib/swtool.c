@@ -22,16 +22,21 @@ void (*sw_usage)(FILE *f);
 
 /* ---- messages ------------------------------------------------------------ */
 
+static void vmsg(const char *fmt, va_list ap, const char *end)
+{
+	fprintf(stderr, "%s: ", sw_prog);
+	vfprintf(stderr, fmt, ap);
+	fputs(end, stderr);
+}
+
 /* "PROG: message\n" on stderr. */
 void sw_err(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", sw_prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmsg(fmt, ap, "\n");
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 /* "PROG: @what: strerror(errno)", exit 1. */
@@ -46,11 +51,9 @@ void sw_bad_usage(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", sw_prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmsg(fmt, ap, "\n\n");
 	va_end(ap);
-	fprintf(stderr, "\n\n");
 	if (sw_usage)
 		sw_usage(stderr);
 	exit(SW_EXIT_USAGE);
@@ -319,6 +322,19 @@ void sw_kill_group(pid_t *pgid, const pid_t *kids, bool *reaped, int n)
 }
 
 /*
+ * Block the signals to wait for into @set (sw_block_signals()) and point
+ * @k at them and at the children's @ready and @failed in the shared page.
+ */
+void sw_kids_init(struct sw_kids *k, sigset_t *set, const int *ready,
+		  const int *failed)
+{
+	sw_block_signals(set);
+	k->set = set;
+	k->ready = ready;
+	k->failed = failed;
+}
+
+/*
  * Sleep until @until (monotonic) or a signal of @k->set. Returns 0 on
  * timeout (or when @k->on_child says every child is gone), the terminating
  * signal number, or -1 if a child failed (@k->failed set with SIGUSR1, or
@@ -358,7 +374,7 @@ int sw_wait_until(const struct sw_kids *k, double until)
 /*
  * Wait until @n children are parked at the gate, looking every
  * @k->setup_step s. Returns 0, or the status to exit with: 1 if a child
- * failed or they took longer than @k->setup_timeout s ("PROG: @k->late"),
+ * failed or they took longer than @k->setup_timeout s (reported),
  * 128 + the signal that stopped us.
  */
 int sw_wait_ready(const struct sw_kids *k, int n)
@@ -368,7 +384,11 @@ int sw_wait_ready(const struct sw_kids *k, int n)
 
 	while (__atomic_load_n(k->ready, __ATOMIC_ACQUIRE) < n) {
 		if (sw_now() > end) {
-			fprintf(stderr, "%s: %s\n", sw_prog, k->late);
+			if (k->late)
+				sw_err("%s", k->late);
+			else
+				sw_err("tasks did not start in %.0fs",
+				       k->setup_timeout);
 			return 1;
 		}
 		r = sw_wait_until(k, sw_now() + k->setup_step);

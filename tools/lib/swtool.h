@@ -82,9 +82,12 @@ struct sw_kids {
 	void (*finish)(int code); /* tear everything down, exit @code */
 	double setup_timeout;	/* seconds the children may take to start */
 	double setup_step;	/* how often to look meanwhile */
-	const char *late;	/* the message if they take longer */
+	const char *late;	/* the message if they take longer, NULL:
+				 * "tasks did not start in N s" */
 };
 
+void sw_kids_init(struct sw_kids *k, sigset_t *set, const int *ready,
+		  const int *failed);
 int sw_wait_until(const struct sw_kids *k, double until);
 int sw_wait_ready(const struct sw_kids *k, int n);
 int sw_run_gate(const struct sw_kids *k, int n, int gate_wr, double secs,
