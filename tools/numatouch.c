@@ -65,9 +65,7 @@ struct slot {
 } __attribute__((aligned(64)));
 
 struct shared {
-	int ready __attribute__((aligned(64)));
-	int failed;
-	int stop;
+	struct sw_head h;
 	struct slot slot[MAX_TASKS];
 };
 
@@ -112,7 +110,7 @@ static void usage(FILE *f)
 static void __attribute__((noreturn)) task_fail(int idx, const char *what)
 {
 	fprintf(stderr, PROG ": task %d: %s: %s\n", idx, what, strerror(errno));
-	sw_tell_failure(&sh->failed, main_pid);
+	sw_tell_failure(&sh->h, main_pid);
 	_exit(1);
 }
 
@@ -165,14 +163,13 @@ static void task(int idx)
 			      cfg.have_cpus ? &cfg.cpus : &cfg.start_cpus))
 		task_fail(idx, "sched_setaffinity(--cpus)");
 
-	__atomic_add_fetch(&sh->ready, 1, __ATOMIC_RELEASE);
-	sw_gate_wait(gate[0]);
+	sw_gate_wait(&sh->h, gate[0]);
 
 	for (;;) {
 		for (i = 0; i < npages; i++) {
 			mem[i * page]++;
 			if (!(i % STOP_CHECK) &&
-			    __atomic_load_n(&sh->stop, __ATOMIC_RELAXED))
+			    __atomic_load_n(&sh->h.stop, __ATOMIC_RELAXED))
 				return;
 		}
 		__atomic_store_n(&sh->slot[idx].passes, ++passes,
@@ -300,7 +297,7 @@ int main(int argc, char **argv)
 
 	sh = sw_map_shared(sizeof(*sh));
 	/* collect signals synchronously; children unblock them */
-	sw_kids_init(&k, &set, &sh->ready, &sh->failed);
+	sw_kids_init(&k, &set, &sh->h);
 
 	if (pipe(gate))
 		sw_die("pipe");
@@ -308,7 +305,7 @@ int main(int argc, char **argv)
 		spawn(i);
 
 	sig = sw_run_gate(&k, cfg.tasks, gate[1], cfg.secs, &t0);
-	__atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&sh->h.stop, 1, __ATOMIC_RELAXED);
 	t1 = sw_now();
 	for (i = 0; i < cfg.tasks; i++)
 		passes += __atomic_load_n(&sh->slot[i].passes, __ATOMIC_RELAXED);

@@ -43,9 +43,7 @@ static struct {
 
 /* The sender's and the receiver's counters on separate cache lines. */
 struct shared {
-	int ready __attribute__((aligned(64)));
-	int failed;
-	int stop;
+	struct sw_head h;
 	unsigned long send_msgs __attribute__((aligned(64)));
 	unsigned long recv_msgs __attribute__((aligned(64)));
 	unsigned long recv_bytes;
@@ -112,7 +110,7 @@ static void loopback_up(void)
 static void __attribute__((noreturn)) child_fail(const char *what)
 {
 	fprintf(stderr, PROG ": %s: %s\n", what, strerror(errno));
-	sw_tell_failure(&sh->failed, main_pid);
+	sw_tell_failure(&sh->h, main_pid);
 	_exit(1);
 }
 
@@ -126,13 +124,12 @@ static void child_enter(int cpu)
 		if (sched_setaffinity(0, sizeof(set), &set))
 			child_fail("sched_setaffinity");
 	}
-	__atomic_add_fetch(&sh->ready, 1, __ATOMIC_RELEASE);
-	sw_gate_wait(gate[0]);
+	sw_gate_wait(&sh->h, gate[0]);
 }
 
 static inline bool stopped(void)
 {
-	return __atomic_load_n(&sh->stop, __ATOMIC_RELAXED);
+	return __atomic_load_n(&sh->h.stop, __ATOMIC_RELAXED);
 }
 
 static void receiver(int fd)
@@ -287,7 +284,7 @@ int main(int argc, char **argv)
 
 	sh = sw_map_shared(sizeof(*sh));
 	/* collect signals synchronously; children unblock them */
-	sw_kids_init(&k, &set, &sh->ready, &sh->failed);
+	sw_kids_init(&k, &set, &sh->h);
 
 	loopback_up();
 	/* bind before forking so the sender can never beat the receiver */
@@ -314,7 +311,7 @@ int main(int argc, char **argv)
 	close(tx);
 
 	sig = sw_run_gate(&k, 2, gate[1], cfg.secs, &t0);
-	__atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&sh->h.stop, 1, __ATOMIC_RELAXED);
 	t1 = sw_now();
 	sent = __atomic_load_n(&sh->send_msgs, __ATOMIC_RELAXED);
 	rmsgs = __atomic_load_n(&sh->recv_msgs, __ATOMIC_RELAXED);

@@ -71,8 +71,7 @@ struct slot {
 } __attribute__((aligned(64)));
 
 struct shared {
-	int ready __attribute__((aligned(64)));
-	int failed;
+	struct sw_head h;
 	struct slot slot[];
 };
 
@@ -159,7 +158,7 @@ static void __attribute__((noreturn)) task_fail(const char *what)
 {
 	fprintf(stderr, PROG ": task %d: %s: %s\n", (int)getpid(), what,
 		strerror(errno));
-	sw_tell_failure(&sh->failed, main_pid);
+	sw_tell_failure(&sh->h, main_pid);
 	if (cfg.threads && getpid() == main_pid)
 		pthread_exit(NULL);
 	_exit(1);
@@ -179,9 +178,7 @@ static void apply_sched(const cpu_set_t *cpus, bool idle)
 static void task_enter(void)
 {
 	apply_sched(cfg.have_cpus ? &cfg.cpus : NULL, cfg.idle);
-	__atomic_add_fetch(&sh->ready, 1, __ATOMIC_RELEASE);
-	/* The parent closes the gate's write end to start everyone at once. */
-	sw_gate_wait(gate[0]);
+	sw_gate_wait(&sh->h, gate[0]);
 }
 
 static inline void count(int idx, unsigned long ops)
@@ -365,7 +362,7 @@ static void hog_run(bool idle)
 		apply_sched(&cfg.hog_cpus, idle);
 	else
 		apply_sched(cfg.have_cpus ? &cfg.cpus : NULL, idle);
-	__atomic_add_fetch(&sh->ready, 1, __ATOMIC_RELEASE);
+	__atomic_add_fetch(&sh->h.ready, 1, __ATOMIC_RELEASE);
 	for (;;)
 		spin++;
 }
@@ -727,7 +724,7 @@ int main(int argc, char **argv)
 	 * sigtimedwait(): no handlers, no races, and threads and children
 	 * inherit the mask (children unblock in sw_child_init()).
 	 */
-	sw_kids_init(&k, &set, &sh->ready, &sh->failed);
+	sw_kids_init(&k, &set, &sh->h);
 	signal(SIGPIPE, SIG_IGN);
 
 	mkpipe(gate, false);

@@ -262,19 +262,23 @@ void sw_join_group(pid_t pid, pid_t *pgid)
 	setpgid(pid, *pgid);
 }
 
-/* Park at the gate: the parent closes its write end to start everyone. */
-void sw_gate_wait(int gate_rd)
+/*
+ * Count in as ready and park at the gate: the parent closes its write end
+ * to start everyone at once.
+ */
+void sw_gate_wait(struct sw_head *h, int gate_rd)
 {
 	char c;
 
+	__atomic_add_fetch(&h->ready, 1, __ATOMIC_RELEASE);
 	while (read(gate_rd, &c, 1) < 0 && errno == EINTR)
 		;
 }
 
 /* In a child: tell the parent (blocked in sw_wait_until()) it failed. */
-void sw_tell_failure(int *failed, pid_t main_pid)
+void sw_tell_failure(struct sw_head *h, pid_t main_pid)
 {
-	__atomic_store_n(failed, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&h->failed, 1, __ATOMIC_RELAXED);
 	kill(main_pid, SIGUSR1);
 }
 
@@ -323,21 +327,19 @@ void sw_kill_group(pid_t *pgid, const pid_t *kids, bool *reaped, int n)
 
 /*
  * Block the signals to wait for into @set (sw_block_signals()) and point
- * @k at them and at the children's @ready and @failed in the shared page.
+ * @k at them and at the head @h of the shared page.
  */
-void sw_kids_init(struct sw_kids *k, sigset_t *set, const int *ready,
-		  const int *failed)
+void sw_kids_init(struct sw_kids *k, sigset_t *set, const struct sw_head *h)
 {
 	sw_block_signals(set);
 	k->set = set;
-	k->ready = ready;
-	k->failed = failed;
+	k->h = h;
 }
 
 /*
  * Sleep until @until (monotonic) or a signal of @k->set. Returns 0 on
  * timeout (or when @k->on_child says every child is gone), the terminating
- * signal number, or -1 if a child failed (@k->failed set with SIGUSR1, or
+ * signal number, or -1 if a child failed (@k->h->failed set with SIGUSR1, or
  * @k->on_child says so on SIGCHLD).
  */
 int sw_wait_until(const struct sw_kids *k, double until)
@@ -363,7 +365,7 @@ int sw_wait_until(const struct sw_kids *k, double until)
 			if (r <= 0)
 				return r;
 		} else if (sig == SIGUSR1) {
-			if (__atomic_load_n(k->failed, __ATOMIC_RELAXED))
+			if (__atomic_load_n(&k->h->failed, __ATOMIC_RELAXED))
 				return -1;
 		} else {
 			return sig;
@@ -382,7 +384,7 @@ int sw_wait_ready(const struct sw_kids *k, int n)
 	double end = sw_now() + k->setup_timeout;
 	int r;
 
-	while (__atomic_load_n(k->ready, __ATOMIC_ACQUIRE) < n) {
+	while (__atomic_load_n(&k->h->ready, __ATOMIC_ACQUIRE) < n) {
 		if (sw_now() > end) {
 			if (k->late)
 				sw_err("%s", k->late);

@@ -56,13 +56,21 @@ void sw_copy_str(char *dst, size_t size, const char *src, size_t len);
 double sw_now(void);
 
 /* ---- workload processes ---- */
+
+/* The head of every workload's shared page (sw_map_shared()). */
+struct sw_head {
+	int ready __attribute__((aligned(64)));	/* children at the gate */
+	int failed;		/* a child failed (sw_tell_failure()) */
+	int stop;		/* the parent asks the children to stop */
+};
+
 void *sw_map_shared(size_t size);
 void sw_block_signals(sigset_t *set);
 void sw_child_init(pid_t main_pid, pid_t pgid, int gate_wr);
 void sw_join_group(pid_t pid, pid_t *pgid);
-void sw_gate_wait(int gate_rd);
+void sw_gate_wait(struct sw_head *h, int gate_rd);
 
-void sw_tell_failure(int *failed, pid_t main_pid);
+void sw_tell_failure(struct sw_head *h, pid_t main_pid);
 int sw_reap_nohang(const pid_t *kids, bool *reaped, int n);
 bool sw_all_reaped(const bool *reaped, int n);
 void sw_kill_group(pid_t *pgid, const pid_t *kids, bool *reaped, int n);
@@ -76,8 +84,7 @@ typedef int (*sw_child_fn)(void);
 /* The parent's view of its children, for the waits below. */
 struct sw_kids {
 	const sigset_t *set;	/* the signals of sw_block_signals() */
-	const int *ready;	/* children parked at the gate */
-	const int *failed;	/* set by a failed child (see sw_tell_failure) */
+	const struct sw_head *h;	/* in the shared page */
 	sw_child_fn on_child;	/* what a SIGCHLD means */
 	void (*finish)(int code); /* tear everything down, exit @code */
 	double setup_timeout;	/* seconds the children may take to start */
@@ -86,8 +93,7 @@ struct sw_kids {
 				 * "tasks did not start in N s" */
 };
 
-void sw_kids_init(struct sw_kids *k, sigset_t *set, const int *ready,
-		  const int *failed);
+void sw_kids_init(struct sw_kids *k, sigset_t *set, const struct sw_head *h);
 int sw_wait_until(const struct sw_kids *k, double until);
 int sw_wait_ready(const struct sw_kids *k, int n);
 int sw_run_gate(const struct sw_kids *k, int n, int gate_wr, double secs,
