@@ -62,7 +62,7 @@ static struct {
 
 struct slot {
 	unsigned long passes;
-} __attribute__((aligned(64)));
+} __aligned(64);
 
 struct shared {
 	struct sw_head h;
@@ -107,7 +107,7 @@ static void usage(FILE *f)
 
 /* ---- tasks -------------------------------------------------------- */
 
-static void __attribute__((noreturn)) task_fail(int idx, const char *what)
+static void __noreturn task_fail(int idx, const char *what)
 {
 	fprintf(stderr, PROG ": task %d: %s: %s\n", idx, what, strerror(errno));
 	sw_tell_failure(&sh->h, main_pid);
@@ -194,7 +194,7 @@ static void spawn(int idx)
 	kids[nkids++] = pid;
 }
 
-static void __attribute__((noreturn)) finish(int code)
+static void __noreturn finish(int code)
 {
 	sw_kill_group(&pgid, kids, reaped, nkids);
 	fflush(stdout);

@@ -44,8 +44,8 @@ static struct {
 /* The sender's and the receiver's counters on separate cache lines. */
 struct shared {
 	struct sw_head h;
-	unsigned long send_msgs __attribute__((aligned(64)));
-	unsigned long recv_msgs __attribute__((aligned(64)));
+	unsigned long send_msgs __aligned(64);
+	unsigned long recv_msgs __aligned(64);
 	unsigned long recv_bytes;
 };
 
@@ -107,7 +107,7 @@ static void loopback_up(void)
 
 /* ---- children ----------------------------------------------------- */
 
-static void __attribute__((noreturn)) child_fail(const char *what)
+static void __noreturn child_fail(const char *what)
 {
 	fprintf(stderr, PROG ": %s: %s\n", what, strerror(errno));
 	sw_tell_failure(&sh->h, main_pid);
@@ -200,7 +200,7 @@ static void spawn(int i, void (*fn)(int), int fd, int other_fd)
 
 /* ---- parent ------------------------------------------------------- */
 
-static void __attribute__((noreturn)) finish(int code)
+static void __noreturn finish(int code)
 {
 	sw_kill_group(&pgid, kids, reaped, 2);
 	fflush(stdout);

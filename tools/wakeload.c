@@ -68,7 +68,7 @@ static struct {
 /* One counter per cache line so tasks never share a line with each other. */
 struct slot {
 	unsigned long ops;
-} __attribute__((aligned(64)));
+} __aligned(64);
 
 struct shared {
 	struct sw_head h;
@@ -154,7 +154,7 @@ static void usage(FILE *f)
 /* ---- task side ---------------------------------------------------- */
 
 /* Tell the parent something broke; it wakes from sigtimedwait on SIGUSR1. */
-static void __attribute__((noreturn)) task_fail(const char *what)
+static void __noreturn task_fail(const char *what)
 {
 	fprintf(stderr, PROG ": task %d: %s: %s\n", (int)getpid(), what,
 		strerror(errno));
@@ -495,7 +495,7 @@ static void kill_all(void)
 	pgid = 0;	/* may be reused once the group is gone */
 }
 
-static void __attribute__((noreturn)) finish(int code)
+static void __noreturn finish(int code)
 {
 	kill_all();
 	fflush(stdout);

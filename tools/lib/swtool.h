@@ -27,6 +27,7 @@
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
 #define __noreturn	__attribute__((noreturn))
+#define __aligned(x)	__attribute__((aligned(x)))
 
 extern const char *sw_prog;
 extern void (*sw_usage)(FILE *f);
@@ -59,7 +60,7 @@ double sw_now(void);
 
 /* The head of every workload's shared page (sw_map_shared()). */
 struct sw_head {
-	int ready __attribute__((aligned(64)));	/* children at the gate */
+	int ready __aligned(64);	/* children at the gate */
 	int failed;		/* a child failed (sw_tell_failure()) */
 	int stop;		/* the parent asks the children to stop */
 };
@@ -89,8 +90,8 @@ struct sw_kids {
 	void (*finish)(int code); /* tear everything down, exit @code */
 	double setup_timeout;	/* seconds the children may take to start */
 	double setup_step;	/* how often to look meanwhile */
-	const char *late;	/* the message if they take longer, NULL:
-				 * "tasks did not start in N s" */
+	/* the message if they take longer; NULL: "tasks did not start in Ns" */
+	const char *late;
 };
 
 void sw_kids_init(struct sw_kids *k, sigset_t *set, const struct sw_head *h);
