@@ -559,7 +559,7 @@ static void check_mode_opts(uint64_t seen)
 		if ((seen & OPT_BIT(owners[i].opt)) &&
 		    !(owners[i].modes & (1u << cfg.mode)))
 			sw_bad_usage("%s does not apply to mode %s", owners[i].name,
-				  mode_name[cfg.mode]);
+				     mode_name[cfg.mode]);
 }
 
 enum { O_THREADS = 256, O_CPUS, O_IDLE, O_HOG, O_HOG_IDLE, O_HOG_CPUS };

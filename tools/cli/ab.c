@@ -179,7 +179,7 @@ static int apply_side(const struct side *s)
 		ret = target_write(t, want);
 		if (ret) {
 			sw_err("ab: side %s: writing %s: %s", s->label,
-			    target_desc(t, want, d, sizeof(d)), strerror(-ret));
+			       target_desc(t, want, d, sizeof(d)), strerror(-ret));
 			return ret;
 		}
 	}

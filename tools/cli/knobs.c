@@ -109,18 +109,18 @@ int check_module(bool report)
 		return EXIT_RUNTIME;
 	if (errno == EACCES) {
 		sw_err("cannot access %s: %s (debugfs is readable by root only)",
-		    dbg_dir, strerror(errno));
+		       dbg_dir, strerror(errno));
 		return EXIT_RUNTIME;
 	}
 	if (dbg_dir_from_env)
 		sw_err("no smartwake directory at %s (SMARTWAKE_DEBUGFS): is the module loaded?",
-		    dbg_dir);
+		       dbg_dir);
 	else if (!debugfs_mounted())
 		sw_err("debugfs is not mounted on " DEBUGFS_MNT
-		    " (mount -t debugfs none " DEBUGFS_MNT ")");
+		       " (mount -t debugfs none " DEBUGFS_MNT ")");
 	else
 		sw_err("the smartwake module is not loaded (no %s): insmod smartwake.ko",
-		    dbg_dir);
+		       dbg_dir);
 	return EXIT_RUNTIME;
 }
 
@@ -164,7 +164,7 @@ int load_knobs(void)
 			continue;
 		if (nr_knobs == MAX_KNOBS) {
 			sw_err("%s: more than %d knobs; ignoring the rest", path,
-			    MAX_KNOBS);
+			       MAX_KNOBS);
 			break;
 		}
 		memset(k, 0, sizeof(*k));
@@ -180,7 +180,7 @@ int load_knobs(void)
 		close = open ? strchr(open, ']') : NULL;
 		if (open && close) {
 			sw_copy_str(k->accepted, sizeof(k->accepted), open + 1,
-				 close - open - 1);
+				    close - open - 1);
 			q = close + 1;
 		} else {
 			q = p;
@@ -451,8 +451,8 @@ int restore_targets(bool verbose)
 		ret = target_write(t, t->orig);
 		if (ret) {
 			sw_err("RESTORE FAILED: %s: %s (now %s)",
-			    target_desc(t, t->orig, d, sizeof(d)),
-			    strerror(-ret), t->cur);
+			       target_desc(t, t->orig, d, sizeof(d)),
+			       strerror(-ret), t->cur);
 			rc = -1;
 		} else if (verbose) {
 			fprintf(stderr, PROG ": restored %s\n",
@@ -566,8 +566,8 @@ int cmd_set(int argc, char **argv)
 		ret = target_write(t, sets[i].value);
 		if (ret) {
 			sw_err("set: writing %s: %s",
-			    target_desc(t, sets[i].value, d, sizeof(d)),
-			    strerror(-ret));
+			       target_desc(t, sets[i].value, d, sizeof(d)),
+			       strerror(-ret));
 			if (restore_targets(true))
 				sw_err("set: could not restore everything (see above)");
 			else
