@@ -61,8 +61,8 @@ double sw_now(void);
 /* The head of every workload's shared page (sw_map_shared()). */
 struct sw_head {
 	int ready __aligned(64);	/* children at the gate */
-	int failed;		/* a child failed (sw_tell_failure()) */
-	int stop;		/* the parent asks the children to stop */
+	int failed;			/* a child failed (sw_tell_failure()) */
+	int stop;			/* the parent asks the children to stop */
 };
 
 void *sw_map_shared(size_t size);
@@ -84,14 +84,14 @@ typedef int (*sw_child_fn)(void);
 
 /* The parent's view of its children, for the waits below. */
 struct sw_kids {
-	const sigset_t *set;	/* the signals of sw_block_signals() */
+	const sigset_t *set;		/* the signals of sw_block_signals() */
 	const struct sw_head *h;	/* in the shared page */
-	sw_child_fn on_child;	/* what a SIGCHLD means */
-	void (*finish)(int code); /* tear everything down, exit @code */
-	double setup_timeout;	/* seconds the children may take to start */
-	double setup_step;	/* how often to look meanwhile */
-	/* the message if they take longer; NULL: "tasks did not start in Ns" */
-	const char *late;
+	sw_child_fn on_child;		/* what a SIGCHLD means */
+	void (*finish)(int code);	/* tear everything down, exit @code */
+	double setup_timeout;		/* seconds the children may take to start */
+	double setup_step;		/* how often to look meanwhile */
+	const char *late;		/* message if they take longer (NULL:
+					 * "tasks did not start in Ns") */
 };
 
 void sw_kids_init(struct sw_kids *k, sigset_t *set, const struct sw_head *h);
