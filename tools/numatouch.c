@@ -21,33 +21,30 @@
  * (passes = completed whole-area passes summed over the tasks).
  */
 #define _GNU_SOURCE
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <linux/mempolicy.h>
-#include <math.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "swtool.h"
+
 #ifndef MPOL_F_NUMA_BALANCING
 #define MPOL_F_NUMA_BALANCING	(1 << 13)
 #endif
 
 #define PROG		"numatouch"
-#define EXIT_USAGE	2
 #define MAX_TASKS	1024
 #define MAX_NODE	1022	/* the kernel reads maxnode - 1 bits */
 #define SETUP_TIMEOUT	120.0	/* first touch of big areas under TCG is slow */
@@ -65,12 +62,10 @@ static struct {
 
 struct slot {
 	unsigned long passes;
-} __attribute__((aligned(64)));
+} __aligned(64);
 
 struct shared {
-	int ready __attribute__((aligned(64)));
-	int failed;
-	int stop;
+	struct sw_head h;
 	struct slot slot[MAX_TASKS];
 };
 
@@ -110,108 +105,12 @@ static void usage(FILE *f)
 "SIGINT/SIGTERM/SIGHUP (the line is still printed for the time run).\n");
 }
 
-static void __attribute__((noreturn, format(printf, 1, 2)))
-bad_usage(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, PROG ": ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n\n");
-	usage(stderr);
-	exit(EXIT_USAGE);
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static long parse_long(const char *opt, const char *s, long min, long max)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max)
-		bad_usage("%s: expected an integer in [%ld, %ld], got '%s'",
-			  opt, min, max, s);
-	return v;
-}
-
-static double parse_secs(const char *s)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v <= 0 || v > 1e6)
-		bad_usage("-t: expected seconds > 0, got '%s'", s);
-	return v;
-}
-
-/* "0-3,8,10-11" -> set; every CPU must be one we may run on now. */
-static void parse_cpulist(const char *opt, const char *s, cpu_set_t *set)
-{
-	const char *p = s;
-	cpu_set_t allowed;
-	unsigned long a, b, c;
-	char *end;
-
-	CPU_ZERO(set);
-	while (*p) {
-		if (!isdigit((unsigned char)*p))
-			goto bad;
-		a = strtoul(p, &end, 10);
-		b = a;
-		if (*end == '-') {
-			p = end + 1;
-			if (!isdigit((unsigned char)*p))
-				goto bad;
-			b = strtoul(p, &end, 10);
-		}
-		if (b < a || b >= CPU_SETSIZE)
-			goto bad;
-		for (c = a; c <= b; c++)
-			CPU_SET(c, set);
-		if (*end == ',' && end[1])
-			end++;
-		else if (*end)
-			goto bad;
-		p = end;
-	}
-	if (!CPU_COUNT(set))
-		goto bad;
-	if (sched_getaffinity(0, sizeof(allowed), &allowed) == 0) {
-		for (c = 0; c < CPU_SETSIZE; c++)
-			if (CPU_ISSET(c, set) && !CPU_ISSET(c, &allowed))
-				bad_usage("%s: CPU %lu is not online/allowed", opt, c);
-	}
-	return;
-bad:
-	bad_usage("%s: bad CPU list '%s' (want e.g. 0-3 or 1,2)", opt, s);
-}
-
-static void die(const char *what)
-{
-	fprintf(stderr, PROG ": %s: %s\n", what, strerror(errno));
-	exit(1);
-}
-
 /* ---- tasks -------------------------------------------------------- */
 
-static void __attribute__((noreturn)) task_fail(int idx, const char *what)
+static void __noreturn task_fail(int idx, const char *what)
 {
 	fprintf(stderr, PROG ": task %d: %s: %s\n", idx, what, strerror(errno));
-	__atomic_store_n(&sh->failed, 1, __ATOMIC_RELAXED);
-	kill(main_pid, SIGUSR1);
+	sw_tell_failure(&sh->h, main_pid);
 	_exit(1);
 }
 
@@ -241,7 +140,6 @@ static void task(int idx)
 	size_t len = (size_t)cfg.mb << 20, npages = len / page, i;
 	unsigned long passes = 0;
 	volatile char *mem;
-	char c;
 
 	mem = mmap(NULL, len, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -265,15 +163,13 @@ static void task(int idx)
 			      cfg.have_cpus ? &cfg.cpus : &cfg.start_cpus))
 		task_fail(idx, "sched_setaffinity(--cpus)");
 
-	__atomic_add_fetch(&sh->ready, 1, __ATOMIC_RELEASE);
-	while (read(gate[0], &c, 1) < 0 && errno == EINTR)
-		;
+	sw_gate_wait(&sh->h, gate[0]);
 
 	for (;;) {
 		for (i = 0; i < npages; i++) {
 			mem[i * page]++;
 			if (!(i % STOP_CHECK) &&
-			    __atomic_load_n(&sh->stop, __ATOMIC_RELAXED))
+			    __atomic_load_n(&sh->h.stop, __ATOMIC_RELAXED))
 				return;
 		}
 		__atomic_store_n(&sh->slot[idx].passes, ++passes,
@@ -285,109 +181,36 @@ static void task(int idx)
 
 static void spawn(int idx)
 {
-	sigset_t none;
 	pid_t pid = fork();
 
 	if (pid < 0)
-		die("fork");
+		sw_die("fork");
 	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != main_pid)
-			_exit(1);
-		setpgid(0, pgid);
-		close(gate[1]);
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
+		sw_child_init(main_pid, pgid, gate[1]);
 		task(idx);
 		_exit(0);
 	}
-	if (!pgid)
-		pgid = pid;
-	setpgid(pid, pgid);
+	sw_join_group(pid, &pgid);
 	kids[nkids++] = pid;
 }
 
-static int reap_nohang(void)
+static void __noreturn finish(int code)
 {
-	int i, n = 0, st;
-	pid_t pid;
-
-	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
-		for (i = 0; i < nkids; i++)
-			if (kids[i] == pid)
-				reaped[i] = true;
-		n++;
-	}
-	return n;
-}
-
-static bool all_reaped(void)
-{
-	int i;
-
-	for (i = 0; i < nkids; i++)
-		if (!reaped[i])
-			return false;
-	return true;
-}
-
-static void kill_all(void)
-{
-	int i;
-
-	if (pgid)
-		kill(-pgid, SIGKILL);
-	for (i = 0; i < nkids; i++) {
-		if (reaped[i])
-			continue;
-		kill(kids[i], SIGKILL);
-		while (waitpid(kids[i], NULL, 0) < 0 && errno == EINTR)
-			;
-		reaped[i] = true;
-	}
-	pgid = 0;
-}
-
-static void __attribute__((noreturn)) finish(int code)
-{
-	kill_all();
+	sw_kill_group(&pgid, kids, reaped, nkids);
 	fflush(stdout);
 	exit(code);
 }
 
-/* Sleep until @until or a signal; 0 timeout, >0 signal, -1 failure. */
-static int wait_until(const sigset_t *set, double until, bool child_exit_ok)
-{
-	struct timespec ts;
-	double left;
-	int sig;
+static bool child_exit_ok;	/* in the grace period after stop */
 
-	for (;;) {
-		left = until - now();
-		if (left <= 0)
-			return 0;
-		ts.tv_sec = (time_t)left;
-		ts.tv_nsec = (long)((left - ts.tv_sec) * 1e9);
-		sig = sigtimedwait(set, NULL, &ts);
-		if (sig < 0) {
-			if (errno == EAGAIN || errno == EINTR)
-				continue;
-			die("sigtimedwait");
-		}
-		if (sig == SIGCHLD) {
-			if (reap_nohang() && !child_exit_ok) {
-				fprintf(stderr, PROG ": a task exited early\n");
-				return -1;
-			}
-			if (all_reaped())
-				return 0;
-		} else if (sig == SIGUSR1) {
-			if (__atomic_load_n(&sh->failed, __ATOMIC_RELAXED))
-				return -1;
-		} else {
-			return sig;
-		}
+/* On SIGCHLD: an early exit is a failure; all gone ends a wait. */
+static int on_child(void)
+{
+	if (sw_reap_nohang(kids, reaped, nkids) && !child_exit_ok) {
+		fprintf(stderr, PROG ": a task exited early\n");
+		return -1;
 	}
+	return sw_all_reaped(reaped, nkids) ? 0 : 1;
 }
 
 enum { O_CPUS = 256, O_BIND_NODE, O_ALLOC_CPUS };
@@ -402,7 +225,7 @@ static void check_node(int node)
 		return;
 	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d", node);
 	if (stat(path, &st))
-		bad_usage("--bind-node: node %d does not exist", node);
+		sw_bad_usage("--bind-node: node %d does not exist", node);
 }
 
 static void parse_args(int argc, char **argv)
@@ -423,100 +246,76 @@ static void parse_args(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":t:m:n:h", lopts, NULL)) != -1) {
 		switch (c) {
 		case 't':
-			cfg.secs = parse_secs(optarg);
+			cfg.secs = sw_parse_secs(optarg);
 			break;
 		case 'm':
-			cfg.mb = parse_long("-m", optarg, 1, 1L << 20);
+			cfg.mb = sw_parse_long("-m", optarg, 1, 1L << 20);
 			break;
 		case 'n':
-			cfg.tasks = parse_long("-n", optarg, 1, MAX_TASKS);
+			cfg.tasks = sw_parse_long("-n", optarg, 1, MAX_TASKS);
 			break;
 		case O_CPUS:
-			parse_cpulist("--cpus", optarg, &cfg.cpus);
+			sw_parse_cpulist("--cpus", optarg, &cfg.cpus);
 			cfg.have_cpus = true;
 			break;
 		case O_ALLOC_CPUS:
-			parse_cpulist("--alloc-cpus", optarg, &cfg.alloc_cpus);
+			sw_parse_cpulist("--alloc-cpus", optarg, &cfg.alloc_cpus);
 			cfg.have_alloc_cpus = true;
 			break;
 		case O_BIND_NODE:
-			cfg.bind_node = parse_long("--bind-node", optarg, 0, MAX_NODE);
+			cfg.bind_node = sw_parse_long("--bind-node", optarg, 0, MAX_NODE);
 			check_node(cfg.bind_node);
 			break;
 		case 'h':
 			usage(stdout);
 			exit(0);
-		case ':':
-			bad_usage("option %s needs an argument", argv[optind - 1]);
 		default:
-			if (optopt && optopt < 128)
-				bad_usage("unknown option -%c", optopt);
-			bad_usage("unknown option %s", argv[optind - 1]);
+			sw_bad_option(c, argv);
 		}
 	}
 	if (optind < argc)
-		bad_usage("unexpected argument '%s'", argv[optind]);
+		sw_bad_usage("unexpected argument '%s'", argv[optind]);
 }
 
 int main(int argc, char **argv)
 {
+	struct sw_kids k = {
+		.on_child = on_child, .finish = finish,
+		.setup_timeout = SETUP_TIMEOUT, .setup_step = 0.005,
+	};
 	unsigned long passes = 0;
-	double t0, t1, setup_end;
+	double t0, t1;
 	sigset_t set;
-	int i, r, sig;
+	int i, sig;
 
+	sw_prog = PROG;
+	sw_usage = usage;
 	parse_args(argc, argv);
 	main_pid = getpid();
 	if (sched_getaffinity(0, sizeof(cfg.start_cpus), &cfg.start_cpus))
-		die("sched_getaffinity");
+		sw_die("sched_getaffinity");
 
-	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
-		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (sh == MAP_FAILED)
-		die("mmap");
-
+	sh = sw_map_shared(sizeof(*sh));
 	/* collect signals synchronously; children unblock them */
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGCHLD);
-	sigaddset(&set, SIGUSR1);
-	sigprocmask(SIG_BLOCK, &set, NULL);
+	sw_kids_init(&k, &set, &sh->h);
 
 	if (pipe(gate))
-		die("pipe");
+		sw_die("pipe");
 	for (i = 0; i < cfg.tasks; i++)
 		spawn(i);
 
-	setup_end = now() + SETUP_TIMEOUT;
-	while (__atomic_load_n(&sh->ready, __ATOMIC_ACQUIRE) < cfg.tasks) {
-		if (now() > setup_end) {
-			fprintf(stderr, PROG ": tasks did not start in %.0fs\n",
-				SETUP_TIMEOUT);
-			finish(1);
-		}
-		r = wait_until(&set, now() + 0.005, false);
-		if (r < 0)
-			finish(1);
-		if (r > 0)
-			finish(128 + r);
-	}
-
-	t0 = now();
-	close(gate[1]);
-	sig = wait_until(&set, t0 + cfg.secs, false);
-	if (sig < 0)
-		finish(1);
-	__atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
-	t1 = now();
+	sig = sw_run_gate(&k, cfg.tasks, gate[1], cfg.secs, &t0);
+	__atomic_store_n(&sh->h.stop, 1, __ATOMIC_RELAXED);
+	t1 = sw_now();
 	for (i = 0; i < cfg.tasks; i++)
 		passes += __atomic_load_n(&sh->slot[i].passes, __ATOMIC_RELAXED);
 
 	/* tasks look at the stop flag every STOP_CHECK pages */
-	if (!sig)
-		wait_until(&set, now() + EXIT_GRACE, true);
-	kill_all();
+	if (!sig) {
+		child_exit_ok = true;
+		sw_wait_until(&k, sw_now() + EXIT_GRACE);
+	}
+	sw_kill_group(&pgid, kids, reaped, nkids);
 
 	printf(PROG ": tasks=%d passes=%lu secs=%.3f\n", cfg.tasks, passes,
 	       t1 - t0);

@@ -20,31 +20,27 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <math.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "swtool.h"
+
 #define PROG		"wakeload"
-#define EXIT_USAGE	2
 #define MAX_TASKS	4096
 #define MAX_DEPTH	4096
 #define SETUP_TIMEOUT	30.0	/* seconds for all tasks to come up */
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 enum mode { MODE_PIPE, MODE_MSG, MODE_DISP };
 static const char *const mode_name[] = { "pipe", "msg", "disp" };
@@ -72,11 +68,10 @@ static struct {
 /* One counter per cache line so tasks never share a line with each other. */
 struct slot {
 	unsigned long ops;
-} __attribute__((aligned(64)));
+} __aligned(64);
 
 struct shared {
-	unsigned long ready __attribute__((aligned(64)));
-	int failed;
+	struct sw_head h;
 	struct slot slot[];
 };
 
@@ -156,104 +151,14 @@ static void usage(FILE *f)
 "All children (one process group) are killed and reaped before exit.\n");
 }
 
-static void __attribute__((noreturn, format(printf, 1, 2)))
-bad_usage(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, PROG ": ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n\n");
-	usage(stderr);
-	exit(EXIT_USAGE);
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int parse_int(const char *opt, const char *s, int min, int max)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max)
-		bad_usage("%s: expected an integer in [%d, %d], got '%s'",
-			  opt, min, max, s);
-	return (int)v;
-}
-
-static double parse_secs(const char *s)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v <= 0 || v > 1e6)
-		bad_usage("-t: expected seconds > 0, got '%s'", s);
-	return v;
-}
-
-/* "0-3,8,10-11" -> set; every CPU must be one we may run on now. */
-static void parse_cpulist(const char *opt, const char *s, cpu_set_t *set)
-{
-	const char *p = s;
-	cpu_set_t allowed;
-	unsigned long a, b, c;
-	char *end;
-
-	CPU_ZERO(set);
-	while (*p) {
-		if (!isdigit((unsigned char)*p))
-			goto bad;
-		a = strtoul(p, &end, 10);
-		b = a;
-		if (*end == '-') {
-			p = end + 1;
-			if (!isdigit((unsigned char)*p))
-				goto bad;
-			b = strtoul(p, &end, 10);
-		}
-		if (b < a || b >= CPU_SETSIZE)
-			goto bad;
-		for (c = a; c <= b; c++)
-			CPU_SET(c, set);
-		if (*end == ',' && end[1])
-			end++;
-		else if (*end)
-			goto bad;
-		p = end;
-	}
-	if (!CPU_COUNT(set))
-		goto bad;
-	if (sched_getaffinity(0, sizeof(allowed), &allowed) == 0) {
-		for (c = 0; c < CPU_SETSIZE; c++)
-			if (CPU_ISSET(c, set) && !CPU_ISSET(c, &allowed))
-				bad_usage("%s: CPU %lu is not online/allowed", opt, c);
-	}
-	return;
-bad:
-	bad_usage("%s: bad CPU list '%s' (want e.g. 0-3 or 1,2)", opt, s);
-}
-
 /* ---- task side ---------------------------------------------------- */
 
 /* Tell the parent something broke; it wakes from sigtimedwait on SIGUSR1. */
-static void __attribute__((noreturn)) task_fail(const char *what)
+static void __noreturn task_fail(const char *what)
 {
 	fprintf(stderr, PROG ": task %d: %s: %s\n", (int)getpid(), what,
 		strerror(errno));
-	__atomic_store_n(&sh->failed, 1, __ATOMIC_RELAXED);
-	kill(main_pid, SIGUSR1);
+	sw_tell_failure(&sh->h, main_pid);
 	if (cfg.threads && getpid() == main_pid)
 		pthread_exit(NULL);
 	_exit(1);
@@ -272,13 +177,8 @@ static void apply_sched(const cpu_set_t *cpus, bool idle)
 
 static void task_enter(void)
 {
-	char c;
-
 	apply_sched(cfg.have_cpus ? &cfg.cpus : NULL, cfg.idle);
-	__atomic_add_fetch(&sh->ready, 1, __ATOMIC_RELEASE);
-	/* The parent closes the gate's write end to start everyone at once. */
-	while (read(gate[0], &c, 1) < 0 && errno == EINTR)
-		;
+	sw_gate_wait(&sh->h, gate[0]);
 }
 
 static inline void count(int idx, unsigned long ops)
@@ -325,8 +225,8 @@ static void spin_us(long us)
 
 	if (us <= 0)
 		return;
-	end = now() + us / 1e6;
-	while (now() < end)
+	end = sw_now() + us / 1e6;
+	while (sw_now() < end)
 		;
 }
 
@@ -462,38 +362,23 @@ static void hog_run(bool idle)
 		apply_sched(&cfg.hog_cpus, idle);
 	else
 		apply_sched(cfg.have_cpus ? &cfg.cpus : NULL, idle);
-	__atomic_add_fetch(&sh->ready, 1, __ATOMIC_RELEASE);
+	__atomic_add_fetch(&sh->h.ready, 1, __ATOMIC_RELEASE);
 	for (;;)
 		spin++;
 }
 
 /* ---- parent side -------------------------------------------------- */
 
-static void die(const char *what)
-{
-	fprintf(stderr, PROG ": %s: %s\n", what, strerror(errno));
-	exit(1);
-}
-
-static void *xcalloc(size_t n, size_t sz)
-{
-	void *p = calloc(n, sz);
-
-	if (!p)
-		die("calloc");
-	return p;
-}
-
 static void mkpipe(int fds[2], bool nonblock)
 {
 	if (pipe2(fds, O_CLOEXEC | (nonblock ? O_NONBLOCK : 0)))
-		die("pipe");
+		sw_die("pipe");
 }
 
 static void add_task(task_fn fn, int arg)
 {
 	if (ntasks >= MAX_TASKS)
-		bad_usage("too many tasks (max %d)", MAX_TASKS);
+		sw_bad_usage("too many tasks (max %d)", MAX_TASKS);
 	tasks[ntasks].fn = fn;
 	tasks[ntasks].idx = ntasks;
 	tasks[ntasks].arg = arg;
@@ -506,8 +391,8 @@ static void build_load(void)
 
 	switch (cfg.mode) {
 	case MODE_PIPE:
-		pp_ab = xcalloc(cfg.pairs, sizeof(*pp_ab));
-		pp_ba = xcalloc(cfg.pairs, sizeof(*pp_ba));
+		pp_ab = sw_xcalloc(cfg.pairs, sizeof(*pp_ab));
+		pp_ba = sw_xcalloc(cfg.pairs, sizeof(*pp_ba));
 		for (i = 0; i < cfg.pairs; i++) {
 			mkpipe(pp_ab[i], false);
 			mkpipe(pp_ba[i], false);
@@ -517,13 +402,13 @@ static void build_load(void)
 		break;
 	case MODE_MSG:
 		n = cfg.groups * cfg.receivers;
-		msg_fd = xcalloc(n, sizeof(*msg_fd));
+		msg_fd = sw_xcalloc(n, sizeof(*msg_fd));
 		for (i = 0; i < n; i++) {
 			if (cfg.msg_pipes)
 				mkpipe(msg_fd[i], false);
 			else if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC,
 					    0, msg_fd[i]))
-				die("socketpair");
+				sw_die("socketpair");
 			add_task(msg_receiver, i);
 		}
 		for (i = 0; i < cfg.groups * cfg.senders; i++)
@@ -531,9 +416,9 @@ static void build_load(void)
 		break;
 	case MODE_DISP:
 		n = cfg.dispatchers * cfg.workers;
-		rep = xcalloc(cfg.dispatchers, sizeof(*rep));
-		req = xcalloc(n, sizeof(*req));
-		side = xcalloc(n, sizeof(*side));
+		rep = sw_xcalloc(cfg.dispatchers, sizeof(*rep));
+		req = sw_xcalloc(n, sizeof(*req));
+		side = sw_xcalloc(n, sizeof(*side));
 		for (i = 0; i < cfg.dispatchers; i++) {
 			mkpipe(rep[i], false);
 			add_task(disp_dispatcher, i);
@@ -549,22 +434,6 @@ static void build_load(void)
 	}
 }
 
-/* Runs in every forked child before anything else. */
-static void child_init(void)
-{
-	sigset_t none;
-
-	/* die with the parent even if it is SIGKILLed */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != main_pid)
-		_exit(1);
-	setpgid(0, pgid);
-	/* keep only the gate's read end, or the gate would never open */
-	close(gate[1]);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-}
-
 static pid_t fork_child(void (*body)(struct task *), struct task *t)
 {
 	pid_t pid = fork();
@@ -572,14 +441,11 @@ static pid_t fork_child(void (*body)(struct task *), struct task *t)
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
-		child_init();
+		sw_child_init(main_pid, pgid, gate[1]);
 		body(t);
 		_exit(0);
 	}
-	/* first child leads the group; both sides set it to avoid a race */
-	if (!pgid)
-		pgid = pid;
-	setpgid(pid, pgid);
+	sw_join_group(pid, &pgid);
 	t->pid = pid;
 	return pid;
 }
@@ -629,7 +495,7 @@ static void kill_all(void)
 	pgid = 0;	/* may be reused once the group is gone */
 }
 
-static void __attribute__((noreturn)) finish(int code)
+static void __noreturn finish(int code)
 {
 	kill_all();
 	fflush(stdout);
@@ -659,38 +525,10 @@ static bool reap_early(void)
 	return died;
 }
 
-/*
- * Sleep until @until (monotonic) or a signal of @set.  Returns 0 on
- * timeout, the terminating signal number, or -1 if a task failed.
- */
-static int wait_until(const sigset_t *set, double until)
+/* On SIGCHLD: any exit before teardown is a failure. */
+static int on_child(void)
 {
-	struct timespec ts;
-	double left;
-	int sig;
-
-	for (;;) {
-		left = until - now();
-		if (left <= 0)
-			return 0;
-		ts.tv_sec = (time_t)left;
-		ts.tv_nsec = (long)((left - ts.tv_sec) * 1e9);
-		sig = sigtimedwait(set, NULL, &ts);
-		if (sig < 0) {
-			if (errno == EAGAIN || errno == EINTR)
-				continue;
-			die("sigtimedwait");
-		}
-		if (sig == SIGCHLD) {
-			if (reap_early())
-				return -1;
-		} else if (sig == SIGUSR1) {
-			if (__atomic_load_n(&sh->failed, __ATOMIC_RELAXED))
-				return -1;
-		} else {
-			return sig;
-		}
-	}
+	return reap_early() ? -1 : 1;
 }
 
 #define OPT_BIT(c)	(1ULL << ((c) - 'A'))
@@ -720,8 +558,8 @@ static void check_mode_opts(uint64_t seen)
 	for (i = 0; i < ARRAY_SIZE(owners); i++)
 		if ((seen & OPT_BIT(owners[i].opt)) &&
 		    !(owners[i].modes & (1u << cfg.mode)))
-			bad_usage("%s does not apply to mode %s", owners[i].name,
-				  mode_name[cfg.mode]);
+			sw_bad_usage("%s does not apply to mode %s", owners[i].name,
+				     mode_name[cfg.mode]);
 }
 
 enum { O_THREADS = 256, O_CPUS, O_IDLE, O_HOG, O_HOG_IDLE, O_HOG_CPUS };
@@ -761,113 +599,115 @@ static void parse_args(int argc, char **argv)
 			seen |= OPT_BIT(c);
 		switch (c) {
 		case 't':
-			cfg.secs = parse_secs(optarg);
+			cfg.secs = sw_parse_secs(optarg);
 			break;
 		case 'p':
-			cfg.pairs = parse_int("-p", optarg, 1, MAX_TASKS / 2);
+			cfg.pairs = sw_parse_long("-p", optarg, 1, MAX_TASKS / 2);
 			break;
 		case 'g':
-			cfg.groups = parse_int("-g", optarg, 1, MAX_TASKS);
+			cfg.groups = sw_parse_long("-g", optarg, 1, MAX_TASKS);
 			break;
 		case 's':
-			cfg.senders = parse_int("-s", optarg, 1, MAX_TASKS);
+			cfg.senders = sw_parse_long("-s", optarg, 1, MAX_TASKS);
 			break;
 		case 'r':
-			cfg.receivers = parse_int("-r", optarg, 1, MAX_TASKS);
+			cfg.receivers = sw_parse_long("-r", optarg, 1, MAX_TASKS);
 			break;
 		case 'l':
-			cfg.msgsize = parse_int("-l", optarg, 1, 65536);
+			cfg.msgsize = sw_parse_long("-l", optarg, 1, 65536);
 			break;
 		case 'P':
 			cfg.msg_pipes = true;
 			break;
 		case 'd':
-			cfg.dispatchers = parse_int("-d", optarg, 1, MAX_TASKS);
+			cfg.dispatchers = sw_parse_long("-d", optarg, 1, MAX_TASKS);
 			break;
 		case 'w':
-			cfg.workers = parse_int("-w", optarg, 1, MAX_TASKS);
+			cfg.workers = sw_parse_long("-w", optarg, 1, MAX_TASKS);
 			break;
 		case 'q':
-			cfg.depth = parse_int("-q", optarg, 1, MAX_DEPTH);
+			cfg.depth = sw_parse_long("-q", optarg, 1, MAX_DEPTH);
 			break;
 		case 'u':
-			cfg.work_us = parse_int("-u", optarg, 0, 1000000);
+			cfg.work_us = sw_parse_long("-u", optarg, 0, 1000000);
 			break;
 		case 'S':
 			cfg.sw = true;
 			break;
 		case 'k':
-			cfg.peers = parse_int("-k", optarg, 1, MAX_TASKS);
+			cfg.peers = sw_parse_long("-k", optarg, 1, MAX_TASKS);
 			break;
 		case O_THREADS:
 			cfg.threads = true;
 			break;
 		case O_CPUS:
-			parse_cpulist("--cpus", optarg, &cfg.cpus);
+			sw_parse_cpulist("--cpus", optarg, &cfg.cpus);
 			cfg.have_cpus = true;
 			break;
 		case O_IDLE:
 			cfg.idle = true;
 			break;
 		case O_HOG:
-			cfg.hogs = parse_int("--hog", optarg, 0, MAX_TASKS);
+			cfg.hogs = sw_parse_long("--hog", optarg, 0, MAX_TASKS);
 			break;
 		case O_HOG_IDLE:
-			cfg.hogs_idle = parse_int("--hog-idle", optarg, 0, MAX_TASKS);
+			cfg.hogs_idle = sw_parse_long("--hog-idle", optarg, 0, MAX_TASKS);
 			break;
 		case O_HOG_CPUS:
-			parse_cpulist("--hog-cpus", optarg, &cfg.hog_cpus);
+			sw_parse_cpulist("--hog-cpus", optarg, &cfg.hog_cpus);
 			cfg.have_hog_cpus = true;
 			break;
 		case 'h':
 			usage(stdout);
 			exit(0);
-		case ':':
-			bad_usage("option %s needs an argument", argv[optind - 1]);
 		default:
-			if (optopt && optopt < 128)
-				bad_usage("unknown option -%c", optopt);
-			bad_usage("unknown option %s", argv[optind - 1]);
+			sw_bad_option(c, argv);
 		}
 	}
 	if (optind != argc - 1)
-		bad_usage(optind >= argc ? "no MODE given" : "exactly one MODE expected");
+		sw_bad_usage(optind >= argc ? "no MODE given" : "exactly one MODE expected");
 	for (m = 0; m <= MODE_DISP; m++)
 		if (!strcmp(argv[optind], mode_name[m]))
 			break;
 	if (m > MODE_DISP)
-		bad_usage("unknown mode '%s'", argv[optind]);
+		sw_bad_usage("unknown mode '%s'", argv[optind]);
 	cfg.mode = m;
 	check_mode_opts(seen);
 
 	if (cfg.mode == MODE_MSG &&
 	    (long)cfg.groups * (cfg.senders + cfg.receivers) > MAX_TASKS)
-		bad_usage("too many tasks (max %d)", MAX_TASKS);
+		sw_bad_usage("too many tasks (max %d)", MAX_TASKS);
 	if (cfg.mode == MODE_DISP) {
 		if ((long)cfg.dispatchers * (cfg.workers + 1) > MAX_TASKS)
-			bad_usage("too many tasks (max %d)", MAX_TASKS);
+			sw_bad_usage("too many tasks (max %d)", MAX_TASKS);
 		if (!cfg.depth)
 			cfg.depth = cfg.workers;
 		if (cfg.sw && cfg.dispatchers * cfg.workers < 2)
-			bad_usage("--switch needs at least 2 workers in total");
+			sw_bad_usage("--switch needs at least 2 workers in total");
 		if ((seen & OPT_BIT('k')) && !cfg.sw)
-			bad_usage("-k only makes sense with --switch");
+			sw_bad_usage("-k only makes sense with --switch");
 	}
 	if (cfg.have_hog_cpus && !(cfg.hogs + cfg.hogs_idle))
-		bad_usage("--hog-cpus without --hog/--hog-idle");
+		sw_bad_usage("--hog-cpus without --hog/--hog-idle");
 	if (cfg.hogs + cfg.hogs_idle > MAX_TASKS)
-		bad_usage("too many hogs (max %d)", MAX_TASKS);
+		sw_bad_usage("too many hogs (max %d)", MAX_TASKS);
 }
 
 int main(int argc, char **argv)
 {
+	struct sw_kids k = {
+		.on_child = on_child, .finish = finish,
+		.setup_timeout = SETUP_TIMEOUT, .setup_step = 0.002,
+	};
 	unsigned long ops = 0;
 	pthread_attr_t attr;
 	struct rlimit rl;
 	sigset_t set;
-	double t0, t1, setup_end;
+	double t0, t1;
 	int i, r, sig = 0;
 
+	sw_prog = PROG;
+	sw_usage = usage;
 	parse_args(argc, argv);
 	main_pid = getpid();
 
@@ -877,23 +717,14 @@ int main(int argc, char **argv)
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
 
-	sh = mmap(NULL, sizeof(*sh) + MAX_TASKS * sizeof(struct slot),
-		  PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (sh == MAP_FAILED)
-		die("mmap");
+	sh = sw_map_shared(sizeof(*sh) + MAX_TASKS * sizeof(struct slot));
 
 	/*
 	 * Block the signals we care about for good and collect them with
 	 * sigtimedwait(): no handlers, no races, and threads and children
-	 * inherit the mask (children unblock in child_init()).
+	 * inherit the mask (children unblock in sw_child_init()).
 	 */
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGCHLD);
-	sigaddset(&set, SIGUSR1);
-	sigprocmask(SIG_BLOCK, &set, NULL);
+	sw_kids_init(&k, &set, &sh->h);
 	signal(SIGPIPE, SIG_IGN);
 
 	mkpipe(gate, false);
@@ -922,30 +753,11 @@ int main(int argc, char **argv)
 		}
 	}
 
-	/* wait until every task is set up and parked at the gate */
-	setup_end = now() + SETUP_TIMEOUT;
-	while (__atomic_load_n(&sh->ready, __ATOMIC_ACQUIRE) <
-	       (unsigned long)(ntasks + nhogs)) {
-		if (now() > setup_end) {
-			fprintf(stderr, PROG ": tasks did not start in %.0fs\n",
-				SETUP_TIMEOUT);
-			finish(1);
-		}
-		r = wait_until(&set, now() + 0.002);
-		if (r < 0)
-			finish(1);
-		if (r > 0)
-			finish(128 + r);
-	}
-
-	t0 = now();
-	close(gate[1]);
-	sig = wait_until(&set, t0 + cfg.secs);
-	if (sig < 0)
-		finish(1);
+	/* wait until every task is parked at the gate, then open it */
+	sig = sw_run_gate(&k, ntasks + nhogs, gate[1], cfg.secs, &t0);
 
 	/* snapshot before teardown: counters stop mattering after this */
-	t1 = now();
+	t1 = sw_now();
 	for (i = 0; i < ntasks; i++)
 		ops += __atomic_load_n(&sh->slot[i].ops, __ATOMIC_RELAXED);
 

@@ -1,0 +1,704 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smartwake CLI: the ab command. Runs a command alternately under two or
+ * more sides (sets of settings), takes one figure from each run's output
+ * (figure.c) and the module's counter deltas, and reports medians, ranges
+ * and ratios. Every knob and feature touched is restored afterwards.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "smartwake.h"
+
+/* ---- ab: running the command --------------------------------------------- */
+
+struct run_out {
+	char *buf;
+	size_t len, cap;
+	int status;		/* wait status */
+	bool timed_out;
+	double secs;
+};
+
+/*
+ * Run @argv with stdout and stderr into a pipe (and to our stdout with
+ * @echo), in its own process group so a timeout or Ctrl-C can stop all of
+ * it. Returns 0, or -1 if it could not be started.
+ */
+static int run_command(char **argv, double timeout, bool echo,
+		       struct run_out *o)
+{
+	int pfd[2], ret, status;
+	double t0, deadline;
+	bool exited = false;
+	pid_t pid;
+
+	o->len = 0;
+	o->timed_out = false;
+	if (!o->buf) {
+		o->cap = 65536;
+		o->buf = sw_xmalloc(o->cap);
+	}
+	if (pipe2(pfd, O_CLOEXEC)) {
+		sw_err("pipe: %s", strerror(errno));
+		return -1;
+	}
+	fflush(NULL);
+	t0 = sw_now();
+	pid = fork();
+	if (pid < 0) {
+		sw_err("fork: %s", strerror(errno));
+		close(pfd[0]);
+		close(pfd[1]);
+		return -1;
+	}
+	if (!pid) {
+		setpgid(0, 0);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		dup2(pfd[1], STDOUT_FILENO);
+		dup2(pfd[1], STDERR_FILENO);
+		execvp(argv[0], argv);
+		fprintf(stderr, PROG ": cannot run %s: %s\n", argv[0],
+			strerror(errno));
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	close(pfd[1]);
+	deadline = timeout > 0 ? t0 + timeout : 0;
+
+	for (;;) {
+		struct pollfd p = { .fd = pfd[0], .events = POLLIN };
+		ssize_t n;
+
+		ret = poll(&p, 1, exited ? 0 : 100);
+		if (ret > 0) {
+			if (o->cap - o->len < 4096)
+				o->buf = sw_xrealloc(o->buf, o->cap *= 2);
+			n = read(pfd[0], o->buf + o->len, o->cap - o->len - 1);
+			if (n > 0) {
+				if (echo)
+					fwrite(o->buf + o->len, 1, n, stdout);
+				o->len += n;
+				continue;
+			}
+			if (n == 0 || errno != EINTR)
+				break;	/* EOF: every writer is gone */
+		}
+		if (exited)
+			break;		/* child gone and nothing more to read */
+		if (got_signal) {
+			kill(-pid, SIGTERM);
+			kill(pid, SIGTERM);
+		}
+		if (deadline && sw_now() > deadline && !o->timed_out) {
+			o->timed_out = true;
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+		}
+		ret = waitpid(pid, &status, WNOHANG);
+		if (ret == pid) {
+			exited = true;
+			o->status = status;
+			/* sweep up helpers it left behind in its group */
+			kill(-pid, SIGKILL);
+		}
+	}
+	close(pfd[0]);
+	if (!exited) {
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		o->status = status;
+		kill(-pid, SIGKILL);
+	}
+	o->buf[o->len] = '\0';
+	o->secs = sw_now() - t0;
+	return 0;
+}
+
+/* ---- ab ------------------------------------------------------------------ */
+
+struct side {
+	char label[NAME_LEN];
+	char text[1024];		/* the settings as given */
+	struct setting sets[MAX_SETTINGS];
+	int nr_sets;
+	bool skipped;
+	double fig[MAX_RUNS];
+	int runs;
+	unsigned long long *delta;	/* per counter, summed over runs */
+};
+
+static int parse_side(struct side *s, char *why, size_t why_size)
+{
+	char copy[sizeof(s->text)], *tok, *save = NULL;
+	int ret;
+
+	snprintf(copy, sizeof(copy), "%s", s->text);
+	s->nr_sets = 0;
+	for (tok = strtok_r(copy, " \t\n", &save); tok;
+	     tok = strtok_r(NULL, " \t\n", &save)) {
+		if (s->nr_sets == MAX_SETTINGS) {
+			snprintf(why, why_size, "more than %d settings",
+				 MAX_SETTINGS);
+			return SET_SYNTAX;
+		}
+		ret = parse_setting(tok, &s->sets[s->nr_sets], why, why_size);
+		if (ret != SET_OK)
+			return ret;
+		s->nr_sets++;
+	}
+	return SET_OK;
+}
+
+/* Bring every target to side @s's value (or its original); 0 or -errno. */
+static int apply_side(const struct side *s)
+{
+	char d[NAME_LEN + VALUE_LEN + 16];
+	int i, j, ret;
+
+	for (i = 0; i < nr_targets; i++) {
+		struct target *t = &targets[i];
+		const char *want = t->orig;
+
+		for (j = 0; j < s->nr_sets; j++)
+			if (s->sets[j].target == i)
+				want = s->sets[j].value;
+		if (!strcmp(t->cur, want))
+			continue;
+		ret = target_write(t, want);
+		if (ret) {
+			sw_err("ab: side %s: writing %s: %s", s->label,
+			       target_desc(t, want, d, sizeof(d)), strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static void show_tail(const struct run_out *o)
+{
+	const char *p = o->buf + o->len;
+	int lines = 0;
+
+	while (p > o->buf && lines <= 10)
+		if (*--p == '\n')
+			lines++;
+	fprintf(stderr, "---- last output ----\n%s%s----\n", p,
+		o->len && o->buf[o->len - 1] != '\n' ? "\n" : "");
+}
+
+/* ---- ab: the comparison -------------------------------------------------- */
+
+/* Everything one comparison works with. */
+struct ab {
+	struct side sides[MAX_SIDES];
+	int nr_sides;
+	bool used[MAX_SIDES];		/* while parsing: slot given */
+	int nr_extra;			/* while parsing: --side count */
+	int runs;
+	double timeout;
+	const char *metric_text, *unit_opt, *csv_path;
+	bool lower, skip_missing, verbose;
+	struct metric metric;
+	char **cmd;			/* COMMAND [ARG...] */
+	bool have_module, have_stats;
+	struct stats before, after, first;
+	struct run_out out;
+	FILE *csv;
+	char unit[NAME_LEN];		/* unit of the first figure */
+};
+
+#define AB_GO	(-1)	/* no exit status yet: go on */
+
+/* --a, --b (@c 'a', 'b') or --side (@c 's') with its argument @arg. */
+static int ab_add_side(struct ab *ab, int c, const char *arg)
+{
+	const char *colon;
+	struct side *s;
+
+	/* A in slot 0, B in slot 1, the others after them */
+	if (c == 's') {
+		colon = strchr(arg, ':');
+		if (!colon || colon == arg ||
+		    (size_t)(colon - arg) >= NAME_LEN ||
+		    !strncmp(arg, "feature:", 8))
+			return bad_usage("ab",
+					 "--side: expected NAME:SETTINGS, got '%s'",
+					 arg);
+		if (2 + ab->nr_extra == MAX_SIDES)
+			return bad_usage("ab", "more than %d sides", MAX_SIDES);
+		s = &ab->sides[2 + ab->nr_extra++];
+		sw_copy_str(s->label, sizeof(s->label), arg, colon - arg);
+		arg = colon + 1;
+	} else {
+		s = &ab->sides[c == 'a' ? 0 : 1];
+		if (ab->used[s - ab->sides])
+			return bad_usage("ab", "--%c given twice", c);
+		snprintf(s->label, sizeof(s->label), "%c", toupper(c));
+	}
+	ab->used[s - ab->sides] = true;
+	snprintf(s->text, sizeof(s->text), "%s", arg);
+	return AB_GO;
+}
+
+static int ab_parse_opts(struct ab *ab, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "a", required_argument, NULL, 'a' },
+		{ "b", required_argument, NULL, 'b' },
+		{ "side", required_argument, NULL, 's' },
+		{ "runs", required_argument, NULL, 'n' },
+		{ "metric", required_argument, NULL, 'm' },
+		{ "unit", required_argument, NULL, 'u' },
+		{ "lower-is-better", no_argument, NULL, 'L' },
+		{ "skip-missing", no_argument, NULL, 'S' },
+		{ "csv", required_argument, NULL, 'c' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
+	int c, ret;
+	char *end;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+a:b:s:n:m:u:c:t:vh", opts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'a':
+		case 'b':
+		case 's':
+			ret = ab_add_side(ab, c, optarg);
+			if (ret != AB_GO)
+				return ret;
+			break;
+		case 'n':
+			errno = 0;
+			ab->runs = strtol(optarg, &end, 10);
+			if (errno || *end || ab->runs < 1 || ab->runs > MAX_RUNS)
+				return bad_usage("ab",
+						 "--runs: expected 1..%d, got '%s'",
+						 MAX_RUNS, optarg);
+			break;
+		case 'm':
+			ab->metric_text = optarg;
+			break;
+		case 'u':
+			ab->unit_opt = optarg;
+			break;
+		case 'L':
+			ab->lower = true;
+			break;
+		case 'S':
+			ab->skip_missing = true;
+			break;
+		case 'c':
+			ab->csv_path = optarg;
+			break;
+		case 't':
+			errno = 0;
+			ab->timeout = strtod(optarg, &end);
+			if (errno || *end || !(ab->timeout > 0))
+				return bad_usage("ab",
+						 "--timeout: expected seconds > 0, got '%s'",
+						 optarg);
+			break;
+		case 'v':
+			ab->verbose = true;
+			break;
+		case 'h':
+			usage_cmd("ab", stdout);
+			return EXIT_OK;
+		default:
+			if (optopt && strchr("absnmuct", optopt))
+				return bad_usage("ab", "option '%s' needs a value",
+						 argv[optind - 1]);
+			return bad_usage("ab", "unknown option '%s'",
+					 argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return bad_usage("ab", "no command given (... -- COMMAND [ARG...])");
+	ab->cmd = argv + optind;
+	return AB_GO;
+}
+
+/* Close the gaps left by a missing --a or --b; check names and --metric. */
+static int ab_check_sides(struct ab *ab)
+{
+	char why[1024];
+	int i, j;
+
+	for (i = 0; i < 2 + ab->nr_extra; i++) {
+		if (i >= 2 || ab->used[i]) {
+			if (i != ab->nr_sides)
+				ab->sides[ab->nr_sides] = ab->sides[i];
+			ab->nr_sides++;
+		}
+	}
+	if (ab->nr_sides < 2)
+		return bad_usage("ab", "need two sides: --a SETTINGS --b SETTINGS");
+	for (i = 0; i < ab->nr_sides; i++)
+		for (j = 0; j < i; j++)
+			if (!strcmp(ab->sides[i].label, ab->sides[j].label))
+				return bad_usage("ab", "two sides named '%s'",
+						 ab->sides[i].label);
+	if (metric_init(&ab->metric, ab->metric_text, why, sizeof(why)))
+		return bad_usage("ab", "--metric: bad regex '%s': %s",
+				 ab->metric_text, why);
+	return AB_GO;
+}
+
+/* Check every side's settings against the module and the features file. */
+static int ab_prepare(struct ab *ab)
+{
+	char why[1024];
+	int i, ret, live;
+
+	/* The module is needed for knobs and counters; features alone work without. */
+	ab->have_module = !check_module(false);
+	if (ab->have_module && load_knobs())
+		return EXIT_RUNTIME;
+	for (i = 0; i < ab->nr_sides; i++) {
+		struct side *s = &ab->sides[i];
+
+		ret = parse_side(s, why, sizeof(why));
+		if (ret == SET_OK)
+			continue;
+		if (ret == SET_MISSING && !ab->have_module && !ab->skip_missing) {
+			check_module(true);
+			sw_err("ab: side %s sets module knobs", s->label);
+			return EXIT_RUNTIME;
+		}
+		if (ret == SET_MISSING && ab->skip_missing) {
+			printf("side %s skipped: %s\n", s->label, why);
+			s->skipped = true;
+			continue;
+		}
+		sw_err("ab: side %s: %s", s->label, why);
+		return setting_exit(ret);
+	}
+	if (ab->sides[0].skipped) {
+		sw_err("ab: the reference side %s was skipped: nothing to compare with",
+		       ab->sides[0].label);
+		return EXIT_RUNTIME;
+	}
+	for (live = 0, i = 0; i < ab->nr_sides; i++)
+		live += !ab->sides[i].skipped;
+	if (live < 2) {
+		sw_err("ab: fewer than two sides left to compare");
+		return EXIT_RUNTIME;
+	}
+	if (ab->have_module)
+		ab->have_stats = !read_stats(&ab->first);
+	if (!ab->have_stats)
+		printf("(no module counters: %s not usable)\n", dbg_dir);
+	for (i = 0; i < ab->nr_sides; i++)
+		ab->sides[i].delta = sw_xcalloc(MAX_STATS,
+						sizeof(*ab->sides[i].delta));
+	return AB_GO;
+}
+
+/* The --csv file and its header row. */
+static int ab_open_csv(struct ab *ab)
+{
+	int i;
+
+	if (!ab->csv_path)
+		return AB_GO;
+	ab->csv = fopen(ab->csv_path, "w");
+	if (!ab->csv) {
+		sw_err("ab: cannot write %s: %s", ab->csv_path, strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	fprintf(ab->csv, "side,run,figure,unit,secs");
+	for (i = 0; ab->have_stats && i < ab->first.n; i++)
+		if (ab->first.l[i].counter)
+			fprintf(ab->csv, ",%s", ab->first.l[i].name);
+	fprintf(ab->csv, "\n");
+	return AB_GO;
+}
+
+static void ab_print_plan(const struct ab *ab)
+{
+	const struct side *s;
+	char **a;
+
+	printf("ab: %d run%s per side, command:", ab->runs,
+	       ab->runs > 1 ? "s" : "");
+	for (a = ab->cmd; *a; a++)
+		printf(" %s", *a);
+	printf("\n");
+	for (s = ab->sides; s < ab->sides + ab->nr_sides; s++)
+		if (!s->skipped)
+			printf("  side %-12s %s\n", s->label,
+			       *s->text ? s->text : "(no changes)");
+	printf("figure: %s\n", !ab->metric_text ?
+	       "first *_per_sec/*mbps key=number, else last number" :
+	       ab->metric_text);
+}
+
+/* Did run @r of side @s finish in time and with status 0? Else say why. */
+static bool ab_run_ok(const struct ab *ab, const struct side *s, int r)
+{
+	const struct run_out *o = &ab->out;
+
+	if (o->timed_out) {
+		sw_err("ab: run %d of side %s: timed out after %g s",
+		       r + 1, s->label, ab->timeout);
+	} else if (!WIFEXITED(o->status) || WEXITSTATUS(o->status)) {
+		if (WIFEXITED(o->status))
+			sw_err("ab: run %d of side %s: command exited with status %d",
+			       r + 1, s->label, WEXITSTATUS(o->status));
+		else
+			sw_err("ab: run %d of side %s: command killed by signal %d",
+			       r + 1, s->label, WTERMSIG(o->status));
+	} else {
+		return true;
+	}
+	show_tail(o);
+	return false;
+}
+
+/* The CSV row of run @r and the counter deltas it adds to side @s. */
+static void ab_record(struct ab *ab, struct side *s, int r, double v,
+		      const char *u)
+{
+	int j;
+
+	if (ab->csv)
+		fprintf(ab->csv, "%s,%d,%.10g,%s,%.3f", s->label, r + 1, v, u,
+			ab->out.secs);
+	for (j = 0; ab->have_stats && j < ab->first.n; j++) {
+		const struct stat_line *x, *y;
+		unsigned long long d = 0;
+
+		if (!ab->first.l[j].counter)
+			continue;
+		x = find_stat(&ab->before, ab->first.l[j].name);
+		y = find_stat(&ab->after, ab->first.l[j].name);
+		if (x && y && x->counter && y->counter)
+			d = y->v >= x->v ? y->v - x->v : y->v;
+		s->delta[j] += d;
+		if (ab->csv)
+			fprintf(ab->csv, ",%llu", d);
+	}
+	if (ab->csv)
+		fprintf(ab->csv, "\n");
+}
+
+/* Run @r (0-based) of side @s; EXIT_OK or the exit status to stop with. */
+static int ab_run_one(struct ab *ab, struct side *s, int r)
+{
+	char u[NAME_LEN] = "", buf[64];
+	double v = 0;
+	int j;
+
+	if (got_signal)
+		return 128 + got_signal;
+	if (apply_side(s))
+		return EXIT_RUNTIME;
+	if (ab->have_stats && read_stats(&ab->before))
+		ab->have_stats = false;
+	if (run_command(ab->cmd, ab->timeout, ab->verbose, &ab->out))
+		return EXIT_RUNTIME;
+	if (ab->have_stats && read_stats(&ab->after))
+		ab->have_stats = false;
+	if (got_signal)
+		return 128 + got_signal;
+	if (!ab_run_ok(ab, s, r))
+		return EXIT_RUNTIME;
+	if (!figure_find(&ab->metric, ab->out.buf, &v, u, sizeof(u))) {
+		sw_err("ab: run %d of side %s: no figure (%s) in the output",
+		       r + 1, s->label,
+		       ab->metric_text ? ab->metric_text : "default");
+		show_tail(&ab->out);
+		return EXIT_RUNTIME;
+	}
+	if (ab->unit_opt)
+		snprintf(u, sizeof(u), "%s", ab->unit_opt);
+	for (j = 0; u[j]; j++)	/* keep the CSV a CSV */
+		if (u[j] == ',' || u[j] == '"')
+			u[j] = ';';
+	if (!*ab->unit)
+		snprintf(ab->unit, sizeof(ab->unit), "%s", u);
+	s->fig[s->runs++] = v;
+	printf("run %d/%d %-12s %14s %s  (%.1f s)\n", r + 1, ab->runs,
+	       s->label, fmt_num(v, buf, sizeof(buf)), u, ab->out.secs);
+	ab_record(ab, s, r, v, u);
+	fflush(stdout);
+	return EXIT_OK;
+}
+
+/* A B A B ...: every run of every side that is not skipped. */
+static int ab_run_all(struct ab *ab)
+{
+	int r, i, rc;
+
+	for (r = 0; r < ab->runs; r++) {
+		for (i = 0; i < ab->nr_sides; i++) {
+			if (ab->sides[i].skipped)
+				continue;
+			rc = ab_run_one(ab, &ab->sides[i], r);
+			if (rc != EXIT_OK)
+				return rc;
+		}
+	}
+	return EXIT_OK;
+}
+
+/* Put everything back and close the CSV; the exit status after that. */
+static int ab_finish(struct ab *ab, int rc)
+{
+	if (restore_targets(ab->verbose)) {
+		sw_err("ab: could not restore every setting (see above)");
+		if (rc == EXIT_OK)
+			rc = EXIT_RUNTIME;
+	}
+	if (ab->csv && fclose(ab->csv)) {
+		sw_err("ab: writing %s: %s", ab->csv_path, strerror(errno));
+		rc = EXIT_RUNTIME;
+	}
+	ab->csv = NULL;
+	if (rc > 128)
+		sw_err("ab: interrupted; settings restored");
+	return rc;
+}
+
+/* Median, range and ratio to the reference per side; the ratio lines. */
+static void ab_report(const struct ab *ab)
+{
+	char buf[64], buf2[64], buf3[64];
+	double ref_med = 0;
+	int i;
+
+	printf("\n%-12s %14s %27s %6s %9s\n", "side", "median",
+	       "min..max", "runs", "ratio");
+	for (i = 0; i < ab->nr_sides; i++) {
+		const struct side *s = &ab->sides[i];
+		double lo, hi, med;
+		char range[64];
+
+		if (s->skipped) {
+			printf("%-12s %14s %27s %6s %9s\n", s->label, "skipped",
+			       "", "", "");
+			continue;
+		}
+		med = median(s->fig, s->runs, &lo, &hi);
+		if (i == 0)
+			ref_med = med;
+		snprintf(range, sizeof(range), "%s..%s",
+			 fmt_num(lo, buf2, sizeof(buf2)),
+			 fmt_num(hi, buf3, sizeof(buf3)));
+		if (ref_med != 0)
+			snprintf(buf3, sizeof(buf3), "%.3f", med / ref_med);
+		else
+			snprintf(buf3, sizeof(buf3), "-");
+		printf("%-12s %14s %27s %6d %9s\n", s->label,
+		       fmt_num(med, buf, sizeof(buf)), range, s->runs, buf3);
+	}
+	printf("unit: %s%s\n", ab->unit, ab->lower ? " (lower is better)" : "");
+	for (i = 1; i < ab->nr_sides; i++) {
+		const struct side *s = &ab->sides[i];
+		double lo, hi;
+
+		if (s->skipped)
+			continue;
+		printf("ratio %s/%s (medians): ", s->label, ab->sides[0].label);
+		if (ref_med != 0)
+			printf("%.3f\n", median(s->fig, s->runs, &lo, &hi) /
+			       ref_med);
+		else
+			printf("undefined (%s median is 0)\n",
+			       ab->sides[0].label);
+	}
+}
+
+/* The counters that changed on any side, summed over each side's runs. */
+static void ab_report_deltas(const struct ab *ab)
+{
+	const struct side *s, *end = ab->sides + ab->nr_sides;
+	bool any = false;
+	int j;
+
+	if (!ab->have_stats)
+		return;
+	for (j = 0; j < ab->first.n; j++) {
+		bool changed = false;
+
+		for (s = ab->sides; s < end; s++)
+			if (!s->skipped && s->delta[j])
+				changed = true;
+		if (!changed)
+			continue;
+		if (!any) {
+			printf("\ncounter deltas (summed over each side's runs):\n");
+			printf("%-30s", "counter");
+			for (s = ab->sides; s < end; s++)
+				if (!s->skipped)
+					printf(" %14s", s->label);
+			printf("\n");
+			any = true;
+		}
+		printf("%-30s", ab->first.l[j].name);
+		for (s = ab->sides; s < end; s++)
+			if (!s->skipped)
+				printf(" %14llu", s->delta[j]);
+		printf("\n");
+	}
+	if (!any)
+		printf("\ncounter deltas: no counter changed\n");
+}
+
+static void ab_free(struct ab *ab)
+{
+	int i;
+
+	for (i = 0; i < ab->nr_sides; i++) {
+		free(ab->sides[i].delta);
+		ab->sides[i].delta = NULL;
+	}
+	free(ab->out.buf);
+	ab->out.buf = NULL;
+	metric_free(&ab->metric);
+}
+
+int cmd_ab(int argc, char **argv)
+{
+	static struct ab ab = { .runs = 5 };
+	int rc;
+
+	rc = ab_parse_opts(&ab, argc, argv);
+	if (rc == AB_GO)
+		rc = ab_check_sides(&ab);
+	if (rc == AB_GO)
+		rc = ab_prepare(&ab);
+	if (rc == AB_GO)
+		rc = ab_open_csv(&ab);
+	if (rc != AB_GO) {
+		ab_free(&ab);
+		return rc;
+	}
+
+	catch_signals();
+	ab_print_plan(&ab);
+	rc = ab_finish(&ab, ab_run_all(&ab));
+	if (rc == EXIT_OK) {
+		ab_report(&ab);
+		ab_report_deltas(&ab);
+	}
+	ab_free(&ab);
+	return rc;
+}

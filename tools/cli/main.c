@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smartwake - command-line front end to the smartwake module's debugfs.
+ *
+ *   smartwake status                     policy, knobs, hooks, kernel
+ *   smartwake set KNOB=VALUE ...         all or nothing
+ *   smartwake stats [--json] [--watch S] counters (and per-second rates)
+ *   smartwake reset                      zero the counters
+ *   smartwake ab --a '...' --b '...' -- COMMAND...
+ *                                        alternate A/B runs of a command
+ *
+ * The knob list, values and accepted values come from the module's "knobs"
+ * file; nothing here knows a knob by name. Settings may also name kernel
+ * scheduler features ("feature:NO_TTWU_QUEUE"), written to
+ * /sys/kernel/debug/sched/features and restored afterwards.
+ *
+ * Environment: SMARTWAKE_DEBUGFS (module directory, default
+ * /sys/kernel/debug/smartwake), SMARTWAKE_SCHED_FEATURES (features file,
+ * default /sys/kernel/debug/sched/features).
+ *
+ * Exit status: 0 ok, 1 run-time error, 2 usage error (bad options, unknown
+ * knob or feature, value not accepted).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "smartwake.h"
+
+const char *dbg_dir = DEF_DEBUGFS;
+bool dbg_dir_from_env;
+const char *features_path = DEF_FEATURES;
+
+/* ---- help ---------------------------------------------------------------- */
+
+struct cmd_help {
+	const char *name;
+	const char *text;
+};
+
+static const struct cmd_help helps[] = {
+	{ "status",
+"usage: smartwake status\n"
+"\n"
+"Show the kernel release, the policy, every knob of the loaded module (value,\n"
+"accepted values, help, as listed by its \"knobs\" file) and the state of\n"
+"every ftrace hook (from \"hooks\").\n" },
+	{ "set",
+"usage: smartwake set SETTING...\n"
+"\n"
+"SETTING is KNOB=VALUE (a knob of the loaded module, see 'smartwake status')\n"
+"or feature:NAME / feature:NO_NAME (a kernel scheduler feature, written to\n"
+"the sched features file).\n"
+"\n"
+"All or nothing: every setting is checked against the module's knob list and\n"
+"accepted values (and the features file) before anything is written; if the\n"
+"kernel still refuses a write, the settings already changed are restored.\n"
+"Settings are applied in the order given.\n"
+"\n"
+"Exit status: 0 all applied; 1 a write failed (everything restored);\n"
+"2 unknown knob or feature, value not accepted, bad syntax (nothing written).\n" },
+	{ "stats",
+"usage: smartwake stats [--json] [--watch SECONDS [--count N]]\n"
+"\n"
+"Print the module's counters (\"name value\" lines; derived lines such as\n"
+"percentages are shown as the module prints them).\n"
+"  --json            one JSON object {\"name\": value, ...}\n"
+"  --watch SECONDS   every SECONDS, print each value and, for raw counters\n"
+"                    (integers), the per-second rate over the interval;\n"
+"                    with --json one object per line:\n"
+"                    {\"time\":..,\"interval\":..,\"values\":{..},\"rates\":{..}}\n"
+"  --count N         with --watch: stop after N intervals (default: until\n"
+"                    interrupted)\n" },
+	{ "reset",
+"usage: smartwake reset\n"
+"\n"
+"Zero the module's counters.\n" },
+	{ "ab",
+"usage: smartwake ab --a 'SETTINGS' --b 'SETTINGS' [options] -- COMMAND [ARG...]\n"
+"\n"
+"Run COMMAND alternately under setting A and setting B (A B A B ...), parse\n"
+"one figure from each run's output, and print per side the median and the\n"
+"min..max of the figure, the ratio of the medians B/A, and each side's\n"
+"counter deltas (summed over its runs) for the counters that changed.\n"
+"Every knob and feature touched is restored to its value from before the\n"
+"comparison afterwards (also on error or Ctrl-C).\n"
+"\n"
+"SETTINGS is a space-separated list of KNOB=VALUE and feature:[NO_]NAME\n"
+"(may be empty: ''). A knob or feature set by one side only takes its\n"
+"original value on the other side.\n"
+"\n"
+"Options:\n"
+"  --a SETTINGS, --b SETTINGS   the two sides (A is the reference)\n"
+"  --side NAME:SETTINGS   a further side, compared with the first (repeatable;\n"
+"                         sides run in the order given, A and B first)\n"
+"  --runs N               runs per side (default 5)\n"
+"  --metric KEY|REGEX     the figure: KEY (letters, digits, _) takes the number\n"
+"                         after 'KEY=', 'KEY:' or 'KEY '; anything else is an\n"
+"                         extended regex, the figure is the number at its first\n"
+"                         parenthesised group, else the first number from the\n"
+"                         match on. Default: the first key=number whose key ends\n"
+"                         in _per_sec or mbps, else the last number printed.\n"
+"  --unit NAME            unit to print (default: the key, else the word after\n"
+"                         the number)\n"
+"  --lower-is-better      note that smaller figures are better (times)\n"
+"  --skip-missing         skip a side naming a knob or feature this kernel or\n"
+"                         module lacks (reported), instead of failing\n"
+"  --csv FILE             write one row per run: side,run,figure,unit,secs and\n"
+"                         every raw counter's delta\n"
+"  --timeout SECS         kill a run (its process group) after SECS\n"
+"  --verbose              show each run's output\n"
+"\n"
+"Example:\n"
+"  smartwake ab --a 'wake_wide=mainline' --b 'wake_wide=off' --runs 3 \\\n"
+"      -- wakeload disp -w 6 -t 2\n" },
+};
+
+static void usage_main(FILE *f)
+{
+	fprintf(f,
+"usage: smartwake COMMAND [ARGS]\n"
+"\n"
+"Commands:\n"
+"  status                         kernel, policy, knobs, hooks\n"
+"  set KNOB=VALUE ...             change knobs (all or nothing)\n"
+"  stats [--json] [--watch SECS]  counters, rates\n"
+"  reset                          zero the counters\n"
+"  ab --a '...' --b '...' -- CMD  A/B comparison of a command\n"
+"  help [COMMAND]                 this text, or a command's\n"
+"\n"
+"Settings: KNOB=VALUE (knobs of the loaded module) or feature:[NO_]NAME\n"
+"(kernel scheduler features).\n"
+"Environment: SMARTWAKE_DEBUGFS (default " DEF_DEBUGFS "),\n"
+"SMARTWAKE_SCHED_FEATURES (default " DEF_FEATURES ").\n"
+"Exit status: 0 ok, 1 run-time error, 2 usage error.\n");
+}
+
+static const struct cmd_help *find_help(const char *cmd)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(helps); i++)
+		if (!strcmp(helps[i].name, cmd))
+			return &helps[i];
+	return NULL;
+}
+
+void usage_cmd(const char *cmd, FILE *f)
+{
+	const struct cmd_help *h = find_help(cmd);
+
+	if (h)
+		fputs(h->text, f);
+	else
+		usage_main(f);
+}
+
+/* Report a usage error for @cmd, point at its help, return EXIT_USAGE. */
+int bad_usage(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, PROG " %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n(see '" PROG " help %s')\n", cmd);
+	return EXIT_USAGE;
+}
+
+/* ---- files --------------------------------------------------------------- */
+
+
+/* ---- signals ------------------------------------------------------------- */
+
+volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+/* SIGINT/SIGTERM set got_signal and interrupt blocking calls. */
+void catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+/* Sleep @secs unless a signal arrives; false if interrupted. */
+bool nap(double secs)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)secs;
+	ts.tv_nsec = (long)((secs - ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts)) {
+		if (errno != EINTR || got_signal)
+			return false;
+	}
+	return !got_signal;
+}
+
+/* ---- main ---------------------------------------------------------------- */
+
+static int cmd_help(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage_main(stdout);
+		return EXIT_OK;
+	}
+	if (!find_help(argv[1]) && strcmp(argv[1], "help")) {
+		sw_err("no such command '%s'", argv[1]);
+		usage_main(stderr);
+		return EXIT_USAGE;
+	}
+	usage_cmd(argv[1], stdout);
+	return EXIT_OK;
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+} cmds[] = {
+	{ "status", cmd_status },
+	{ "set", cmd_set },
+	{ "stats", cmd_stats },
+	{ "reset", cmd_reset },
+	{ "ab", cmd_ab },
+	{ "help", cmd_help },
+};
+
+int main(int argc, char **argv)
+{
+	const char *env;
+	size_t i;
+
+	sw_prog = PROG;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	env = getenv("SMARTWAKE_DEBUGFS");
+	if (env && *env) {
+		dbg_dir = env;
+		dbg_dir_from_env = true;
+	}
+	env = getenv("SMARTWAKE_SCHED_FEATURES");
+	if (env && *env)
+		features_path = env;
+
+	if (argc < 2) {
+		usage_main(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage_main(stdout);
+		return EXIT_OK;
+	}
+	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
+		if (strcmp(argv[1], cmds[i].name))
+			continue;
+		/* "CMD --help" for the commands without their own parser */
+		if (argc > 2 && cmds[i].fn != cmd_help &&
+		    (!strcmp(argv[2], "-h") || !strcmp(argv[2], "--help"))) {
+			usage_cmd(argv[1], stdout);
+			return EXIT_OK;
+		}
+		return cmds[i].fn(argc - 1, argv + 1);
+	}
+	sw_err("unknown command '%s'", argv[1]);
+	usage_main(stderr);
+	return EXIT_USAGE;
+}

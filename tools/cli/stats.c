@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smartwake CLI: the stats command (once, or every --watch seconds with
+ * per-second rates) and reset.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "smartwake.h"
+
+/* ---- stats --------------------------------------------------------------- */
+
+
+/* Read the stats file; 0, or -errno. */
+int read_stats(struct stats *st)
+{
+	char path[PATH_MAX], *buf, *line, *save = NULL;
+
+	path_of(path, sizeof(path), "stats");
+	buf = read_file(path);
+	if (!buf)
+		return -errno;
+	st->n = 0;
+	for (line = strtok_r(buf, "\n", &save); line && st->n < MAX_STATS;
+	     line = strtok_r(NULL, "\n", &save)) {
+		struct stat_line *s = &st->l[st->n];
+
+		if (sscanf(line, "%63s %63s", s->name, s->value) != 2)
+			continue;
+		s->counter = all_digits(s->value);
+		s->v = s->counter ? strtoull(s->value, NULL, 10) : 0;
+		st->n++;
+	}
+	free(buf);
+	return 0;
+}
+
+const struct stat_line *find_stat(const struct stats *st, const char *name)
+{
+	int i;
+
+	for (i = 0; i < st->n; i++)
+		if (!strcmp(st->l[i].name, name))
+			return &st->l[i];
+	return NULL;
+}
+
+/* Per-second rate of counter @c since @p, @dt ago (after a reset: since 0). */
+double stat_rate(const struct stat_line *c, const struct stat_line *p,
+		 double dt)
+{
+	return c->v >= p->v ? (c->v - p->v) / dt : c->v / dt;
+}
+
+/* One --watch interval as a table. */
+static void print_watch_text(const struct stats *cur, const struct stats *prev,
+			     double dt)
+{
+	char stamp[32];
+	time_t now = time(NULL);
+	int i;
+
+	strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S",
+		 localtime(&now));
+	printf("--- %s  interval %.2f s\n", stamp, dt);
+	printf("%-34s %16s %14s\n", "name", "value", "per_sec");
+	for (i = 0; i < cur->n; i++) {
+		const struct stat_line *c = &cur->l[i];
+		const struct stat_line *p = find_stat(prev, c->name);
+
+		if (c->counter && p && p->counter)
+			printf("%-34s %16s %14.1f\n", c->name,
+			       c->value, stat_rate(c, p, dt));
+		else
+			printf("%-34s %16s %14s\n", c->name,
+			       c->value, "");
+	}
+}
+
+static int watch_stats(double every, long count, bool json)
+{
+	static struct stats a, b;
+	struct stats *prev = &a, *cur = &b, *tmp;
+	double t0, t1, dt;
+	long done = 0;
+	int ret;
+
+	catch_signals();
+	ret = read_stats(prev);
+	if (ret) {
+		sw_err("cannot read %s/stats: %s", dbg_dir, strerror(-ret));
+		return EXIT_RUNTIME;
+	}
+	t0 = sw_now();
+	if (!json)
+		fprintf(stderr, PROG ": every %g s%s; rates are per second\n",
+			every, count ? "" : " until interrupted");
+	while (!count || done < count) {
+		if (!nap(every))
+			break;
+		ret = read_stats(cur);
+		if (ret) {
+			sw_err("cannot read %s/stats: %s", dbg_dir, strerror(-ret));
+			return EXIT_RUNTIME;
+		}
+		t1 = sw_now();
+		dt = t1 - t0 > 0 ? t1 - t0 : every;
+		if (json)
+			print_watch_json(cur, prev, dt);
+		else
+			print_watch_text(cur, prev, dt);
+		fflush(stdout);
+		tmp = prev;
+		prev = cur;
+		cur = tmp;
+		t0 = t1;
+		done++;
+	}
+	return got_signal && count && done < count ? 128 + got_signal : EXIT_OK;
+}
+
+int cmd_stats(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "watch", required_argument, NULL, 'w' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
+	static struct stats st;
+	double every = 0;
+	long count = 0;
+	bool json = false;
+	char *end;
+	int c, ret, i;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+jw:c:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'w':
+			errno = 0;
+			every = strtod(optarg, &end);
+			if (errno || *end || !(every > 0) || every > 86400)
+				return bad_usage("stats",
+						 "--watch: expected seconds > 0, got '%s'",
+						 optarg);
+			break;
+		case 'c':
+			errno = 0;
+			count = strtol(optarg, &end, 10);
+			if (errno || *end || count < 1)
+				return bad_usage("stats",
+						 "--count: expected a positive integer, got '%s'",
+						 optarg);
+			break;
+		case 'h':
+			usage_cmd("stats", stdout);
+			return EXIT_OK;
+		default:
+			return bad_usage("stats", "unknown option '%s'",
+					 argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return bad_usage("stats", "unexpected argument '%s'", argv[optind]);
+	if (count && !every)
+		return bad_usage("stats", "--count needs --watch");
+	ret = check_module(true);
+	if (ret)
+		return ret;
+	if (every)
+		return watch_stats(every, count, json);
+	ret = read_stats(&st);
+	if (ret) {
+		sw_err("cannot read %s/stats: %s", dbg_dir, strerror(-ret));
+		return EXIT_RUNTIME;
+	}
+	if (json) {
+		print_stats_json(&st);
+	} else {
+		for (i = 0; i < st.n; i++)
+			printf("%-34s %s\n", st.l[i].name, st.l[i].value);
+	}
+	return EXIT_OK;
+}
+
+/* ---- reset --------------------------------------------------------------- */
+
+int cmd_reset(int argc, char **argv)
+{
+	char path[PATH_MAX];
+	int ret;
+
+	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		usage_cmd("reset", stdout);
+		return EXIT_OK;
+	}
+	if (argc > 1)
+		return bad_usage("reset", "unexpected argument '%s'", argv[1]);
+	ret = check_module(true);
+	if (ret)
+		return ret;
+	path_of(path, sizeof(path), "reset");
+	ret = write_value(path, "1");
+	if (ret) {
+		sw_err("cannot write %s: %s", path, strerror(-ret));
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
