@@ -40,6 +40,7 @@ int sw_sis_sched_idle = 1;
 static const char * const sw_policy_names[SW_POLICY_NR] = {
 	[SW_POLICY_STOCK]	= "stock",
 	[SW_POLICY_SMARTWAKE]	= "smartwake",
+	[SW_POLICY_SHADOW]	= "shadow",
 };
 
 /* A 0/1 knob; mainline's behaviour is the default of every one of them. */
@@ -53,7 +54,7 @@ static const struct sw_knob sw_knobs[] = {
 	{
 		.name = "policy", .val = &sw_policy,
 		.names = sw_policy_names, .nr_names = SW_POLICY_NR,
-		.help = "stock: kernel placement; smartwake: wakeups take the module's path",
+		.help = "stock: kernel; smartwake: module; shadow: both, kernel's answer used",
 	},
 	{
 		.name = "decay", .val = &sw_decay,

@@ -4,6 +4,7 @@
  * summed over possible CPUs when read.
  */
 #include <linux/cpumask.h>
+#include <linux/math64.h>
 #include <linux/percpu.h>
 #include <linux/seq_file.h>
 #include <linux/string.h>
@@ -53,7 +54,8 @@ static void sw_print_pct(struct seq_file *m, const char *name, u64 x100)
 }
 
 /**
- * sw_stats_show_derived() - print the 2022 thread's SIS metrics
+ * sw_stats_show_derived() - print the 2022 thread's SIS metrics, and the
+ * shadow agreement once policy=shadow has compared a wakeup
  * @m: the stats file
  *
  * Mel Gorman's definitions (see sw_sis_metrics()): a fast-path success
@@ -65,6 +67,7 @@ void sw_stats_show_derived(struct seq_file *m)
 {
 	struct sw_sis_counts c;
 	struct sw_sis_metrics r;
+	u64 compared;
 	u64 fast = sw_counter_sum(SW_C_sis_fast_target) +
 		   sw_counter_sum(SW_C_sis_fast_prev) +
 		   sw_counter_sum(SW_C_sis_fast_recent);
@@ -79,4 +82,11 @@ void sw_stats_show_derived(struct seq_file *m)
 	sw_print_pct(m, "sis_domain_search_efficiency_pct", r.domain_eff);
 	sw_print_pct(m, "sis_fast_success_pct", r.fast_success);
 	sw_print_pct(m, "sis_success_pct", r.success);
+
+	/* policy=shadow: no comparison yet means no ratio, not 100% */
+	compared = sw_counter_sum(SW_C_shadow_compared);
+	if (compared)
+		sw_print_pct(m, "shadow_agree_pct",
+			     div64_u64(sw_counter_sum(SW_C_shadow_agree) * 10000,
+				       compared));
 }

@@ -75,6 +75,7 @@ struct sw_knob {
 enum sw_policy {
 	SW_POLICY_STOCK,	/* every call goes to the kernel's function */
 	SW_POLICY_SMARTWAKE,	/* wakeups take the module's path */
+	SW_POLICY_SHADOW,	/* both decide, the kernel's answer is used */
 	SW_POLICY_NR
 };
 
@@ -156,6 +157,19 @@ enum sw_sis_how {
 };
 
 int sw_select_idle_sibling(struct task_struct *p, int prev, int target);
+
+/*
+ * policy=shadow: while active, sis.c reads the LLC's has_idle_cores hint
+ * but never clears it; the first value it read (of LLC @sds) is kept, so
+ * that a re-evaluation of the same wakeup sees the same input.
+ */
+struct sw_idle_cores_copy {
+	bool active;
+	bool have;		/* @seen is valid */
+	const void *sds;	/* the sched_domain_shared read first */
+	bool seen;		/* its has_idle_cores then */
+};
+DECLARE_PER_CPU(struct sw_idle_cores_copy, sw_idle_cores_copy);
 int sw_sis_init(void);
 void sw_sis_exit(void);
 
