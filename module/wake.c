@@ -24,14 +24,17 @@
  *  - different CPUs: the module decides the same wakeup once more with
  *    the same bookkeeping inputs (the saved wakee_flips, last_wakee,
  *    recent_used_cpu, and the has_idle_cores it read the first time) but
- *    the live runqueues, and afterwards the state the kernel left (the
- *    real state now) is put back. If that second answer differs from the
- *    first, the module's own inputs moved between the two evaluations:
- *    the "shadow window race" (another CPU's nr_running or idle state
- *    changed while the two functions ran one after the other), counted
- *    as shadow_raced. Otherwise it is a disagreement: shadow_disagree,
- *    one of shadow_diff_{wide,affine,idle} (sw_shadow_stage()), and the
- *    trace event smartwake_shadow_diff.
+ *    the live runqueues; if that hint has changed since (another CPU went
+ *    idle or cleared it, or the kernel's own search cleared it), a third
+ *    time with the hint as it is now. Afterwards the state the kernel
+ *    left (the real state now) is put back. If a re-evaluation's answer
+ *    differs from the first, the module's own inputs moved between the
+ *    two evaluations: the "shadow window race" (another CPU's
+ *    nr_running, idle state or idle-core hint changed while the two
+ *    functions ran one after the other), counted as shadow_raced.
+ *    Otherwise it is a disagreement: shadow_disagree, one of
+ *    shadow_diff_{wide,affine,idle} (sw_shadow_stage()), and the trace
+ *    event smartwake_shadow_diff.
  * Decision counters and trace events in shadow mode: the first
  * evaluation's counters (wide_*, affine_*, sis_*, numa_backoff_set) and
  * its smartwake_wake_wide/smartwake_select_idle events are kept and
@@ -455,6 +458,14 @@ static enum sw_shadow_stage sw_shadow_stage(struct task_struct *p,
 	return SW_SHADOW_IDLE;
 }
 
+/* Has the has_idle_cores hint the first evaluation read changed since? */
+static bool sw_idle_cores_moved(const struct sw_idle_cores_copy *cc)
+{
+	const struct sched_domain_shared *sds = cc->sds;
+
+	return cc->have && READ_ONCE(sds->has_idle_cores) != cc->seen;
+}
+
 /* This CPU's counters, kept aside while the race re-evaluation runs. */
 static DEFINE_PER_CPU(struct sw_pcpu_stats, sw_shadow_stash);
 
@@ -522,9 +533,15 @@ static int sw_shadow(struct task_struct *p, int prev_cpu, int wake_flags,
 	 * inputs as the first time, then put back what the kernel left.
 	 */
 	sw_save(&after, p);
-	sw_restore(&before, p);
 	*stash = *mine_stats;
+	sw_restore(&before, p);
 	again = sw_wake_shadow(p, prev_cpu, wake_flags, cpu, &ri);
+	if (again == mine && sw_idle_cores_moved(cc)) {
+		/* and with the hint as it is now, whoever changed it */
+		sw_restore(&before, p);
+		cc->have = false;
+		again = sw_wake_shadow(p, prev_cpu, wake_flags, cpu, &ri);
+	}
 	*mine_stats = *stash;
 	sw_restore(&after, p);
 	if (again != mine) {
