@@ -67,8 +67,23 @@ static void sw_overload_update(int cpu, unsigned int nr, unsigned int idle)
 		cpumask_clear_cpu(cpu, m);
 }
 
+/*
+ * Changes of each runqueue's nr_running, counted under that runqueue's
+ * lock: policy=shadow (wake.c) compares sums of them to tell whether any
+ * runqueue it looked at changed while the module and the kernel decided.
+ */
+static DEFINE_PER_CPU(unsigned long, sw_nr_running_seq);
+
+unsigned long sw_nr_running_seq_of(int cpu)
+{
+	return READ_ONCE(per_cpu(sw_nr_running_seq, cpu));
+}
+
 static void notrace sw_nr_running_probe(void *data, struct rq *rq, int change)
 {
+	unsigned long *seq = per_cpu_ptr(&sw_nr_running_seq, cpu_of(rq));
+
+	WRITE_ONCE(*seq, *seq + 1);
 	sw_overload_update(cpu_of(rq), READ_ONCE(rq->nr_running),
 			   READ_ONCE(rq->cfs.idle_h_nr_running));
 }

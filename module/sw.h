@@ -178,6 +178,7 @@ int sw_overload_init(void);
 void sw_overload_stop(void);	/* unregister the tracepoint probe */
 void sw_overload_free(void);	/* after tracepoint_synchronize_unregister() */
 const struct cpumask *sw_llc_overloaded_mask(int llc_id);
+unsigned long sw_nr_running_seq_of(int cpu);	/* nr_running changes of a CPU */
 
 /* ---- debugfs (debugfs.c) ----------------------------------------------- */
 int sw_debugfs_init(void);

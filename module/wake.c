@@ -32,6 +32,13 @@
  *    two evaluations: the "shadow window race" (another CPU's
  *    nr_running, idle state or idle-core hint changed while the two
  *    functions ran one after the other), counted as shadow_raced.
+ *    The re-evaluation misses a change that is undone in time (a CPU
+ *    busy only while the kernel looked, idle again for the second look:
+ *    the "ABA" form of the race). So every nr_running change of the CPUs
+ *    of the waking CPU's and prev's LLCs is counted (overload.c's
+ *    tracepoint probe); a stable re-evaluation with such a change between
+ *    the start of the module's evaluation and the end of its last one is
+ *    counted as shadow_raced_aba.
  *    Otherwise it is a disagreement: shadow_disagree, one of
  *    shadow_diff_{wide,affine,idle} (sw_shadow_stage()), and the trace
  *    event smartwake_shadow_diff.
@@ -466,6 +473,32 @@ static bool sw_idle_cores_moved(const struct sw_idle_cores_copy *cc)
 	return cc->have && READ_ONCE(sds->has_idle_cores) != cc->seen;
 }
 
+/* nr_running changes so far of the CPUs of @cpu's and @prev's LLCs */
+static unsigned long sw_rq_seq(int cpu, int prev)
+{
+	struct sched_domain *a, *b;
+	unsigned long sum = 0;
+	int i;
+
+	rcu_read_lock();
+	a = sw_sd_llc(cpu);
+	b = sw_sd_llc(prev);
+	if (a) {
+		for_each_cpu(i, sched_domain_span(a))
+			sum += sw_nr_running_seq_of(i);
+	} else {
+		sum += sw_nr_running_seq_of(cpu);
+	}
+	if (b && b != a) {
+		for_each_cpu(i, sched_domain_span(b))
+			sum += sw_nr_running_seq_of(i);
+	} else if (!b && prev != cpu) {
+		sum += sw_nr_running_seq_of(prev);
+	}
+	rcu_read_unlock();
+	return sum;
+}
+
 /* This CPU's counters, kept aside while the race re-evaluation runs. */
 static DEFINE_PER_CPU(struct sw_pcpu_stats, sw_shadow_stash);
 
@@ -509,7 +542,9 @@ static int sw_shadow(struct task_struct *p, int prev_cpu, int wake_flags,
 	struct sw_saved before, after;
 	enum sw_shadow_stage stage;
 	int mine, theirs, again;
+	unsigned long seq;
 
+	seq = sw_rq_seq(cpu, prev_cpu);
 	sw_save(&before, p);
 	cc->have = false;
 	mine = sw_wake_shadow(p, prev_cpu, wake_flags, cpu, &mi);
@@ -546,6 +581,10 @@ static int sw_shadow(struct task_struct *p, int prev_cpu, int wake_flags,
 	sw_restore(&after, p);
 	if (again != mine) {
 		sw_count(SW_C_shadow_raced);
+		return theirs;
+	}
+	if (sw_rq_seq(cpu, prev_cpu) != seq) {
+		sw_count(SW_C_shadow_raced_aba);
 		return theirs;
 	}
 
