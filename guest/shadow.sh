@@ -175,6 +175,11 @@ echo >$TR/trace
 # ---- back to stock: nothing more is compared ------------------------------------
 check "shadow_agree_pct printed once compared" \
 	eval 'stat shadow_agree_pct | grep -Eq "^[0-9]+\.[0-9][0-9]$"'
+if command -v smartwake >/dev/null; then
+	smartwake status | grep '^shadow '
+	check "CLI: status shows the shadow agreement" eval 'smartwake status | grep -Eq "^shadow +[0-9.]+% agree \(compared [0-9]+"'
+	check "CLI: stats sums up the shadow agreement" eval 'smartwake stats | grep -Eq "^shadow: [0-9.]+% agree \(compared [0-9]+, agree [0-9]+, disagree [0-9]+, raced [0-9]+"'
+fi
 set_knob policy stock
 reset_stats
 wakeload pipe -p 2 -t 1 >/dev/null 2>&1

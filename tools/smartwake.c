@@ -115,7 +115,9 @@ static const struct cmd_help helps[] = {
 "\n"
 "Show the kernel release, the policy, every knob of the loaded module (value,\n"
 "accepted values, help, as listed by its \"knobs\" file) and the state of\n"
-"every ftrace hook (from \"hooks\").\n" },
+"every ftrace hook (from \"hooks\"). Once policy=shadow has compared\n"
+"wakeups, a \"shadow\" line gives the agreement of the module's answers with\n"
+"the kernel's (shadow_agree_pct; compared, agree, disagree, raced counts).\n" },
 	{ "set",
 "usage: smartwake set SETTING...\n"
 "\n"
@@ -134,7 +136,10 @@ static const struct cmd_help helps[] = {
 "usage: smartwake stats [--json] [--watch SECONDS [--count N]]\n"
 "\n"
 "Print the module's counters (\"name value\" lines; derived lines such as\n"
-"percentages are shown as the module prints them).\n"
+"percentages are shown as the module prints them). When the module printed\n"
+"shadow_agree_pct (policy=shadow compared wakeups), a last line sums up the\n"
+"agreement: \"shadow: P% agree (compared N, agree N, disagree N, raced N,\n"
+"raced_aba N)\".\n"
 "  --json            one JSON object {\"name\": value, ...}\n"
 "  --watch SECONDS   every SECONDS, print each value and, for raw counters\n"
 "                    (integers), the per-second rate over the interval;\n"
@@ -712,6 +717,8 @@ static int restore_targets(bool verbose)
 
 /* ---- status -------------------------------------------------------------- */
 
+static void status_shadow(void);
+
 static int cmd_status(int argc, char **argv)
 {
 	char path[PATH_MAX], *hooks, *line, *save = NULL;
@@ -736,6 +743,7 @@ static int cmd_status(int argc, char **argv)
 		printf("policy   %s\n", pol->value);
 	else
 		printf("policy   (this module build has no policy knob)\n");
+	status_shadow();
 	printf("\nknobs (%d):\n", nr_knobs);
 	for (i = 0; i < nr_knobs; i++) {
 		char acc[sizeof(knobs[i].accepted) + 2];
@@ -884,6 +892,33 @@ static const struct stat_line *find_stat(const struct stats *st,
 		if (!strcmp(st->l[i].name, name))
 			return &st->l[i];
 	return NULL;
+}
+
+/*
+ * policy=shadow's agreement, one line, when the module printed
+ * shadow_agree_pct (it does so only once a wakeup was compared).
+ * Returns whether it printed.
+ */
+static bool print_shadow(const struct stats *st, const char *label)
+{
+	static const char * const parts[] = {
+		"shadow_compared", "shadow_agree", "shadow_disagree",
+		"shadow_raced", "shadow_raced_aba",
+	};
+	const struct stat_line *pct = find_stat(st, "shadow_agree_pct");
+	unsigned int i;
+
+	if (!pct)
+		return false;
+	printf("%s%s%% agree (", label, pct->value);
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		const struct stat_line *l = find_stat(st, parts[i]);
+
+		if (l)
+			printf("%s%s %s", i ? ", " : "", parts[i] + 7, l->value);
+	}
+	printf(")\n");
+	return true;
 }
 
 static void json_string(FILE *f, const char *s)
@@ -1151,8 +1186,21 @@ static int cmd_stats(int argc, char **argv)
 	} else {
 		for (i = 0; i < st.n; i++)
 			printf("%-34s %s\n", st.l[i].name, st.l[i].value);
+		if (find_stat(&st, "shadow_agree_pct")) {
+			printf("\n");
+			print_shadow(&st, "shadow: ");
+		}
 	}
 	return EXIT_OK;
+}
+
+/* status: the shadow agreement, if the stats file has it */
+static void status_shadow(void)
+{
+	static struct stats st;
+
+	if (!read_stats(&st))
+		print_shadow(&st, "shadow   ");
 }
 
 /* ---- reset --------------------------------------------------------------- */
