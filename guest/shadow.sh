@@ -188,5 +188,20 @@ check "policy=stock: no shadow_agree_pct" eval '[ "$(stat shadow_agree_pct)" = m
 
 check "rmmod" rmmod smartwake
 check "hook gone from enabled_functions" eval '! hooked select_task_rq_fair'
+
+# ---- the oracle sees a trace: fault injection ------------------------------------
+# test_shadow_leak=1 leaves the module's writes (recent_used_cpu, wakee
+# fields) for the kernel: the comparison at mainline knobs must notice.
+check "insmod test_shadow_leak=1" sw_insmod test_shadow_leak=1
+set_knob policy shadow
+LEAK_D=0
+run_load "leak: pipe" pipe -p 2
+LEAK_D=$((LEAK_D + D))
+run_load "leak: disp 1:4" disp -d 1 -w 4
+LEAK_D=$((LEAK_D + D))
+run_load "leak: msg pipes" msg --pipes -g 1 -s 2 -r 2
+LEAK_D=$((LEAK_D + D))
+check "test_shadow_leak=1: the leak shows as disagreements ($LEAK_D)" gt "$LEAK_D" 0
+check "rmmod (leak)" rmmod smartwake
 check "kernel log clean" dmesg_clean
 summary

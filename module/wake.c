@@ -515,6 +515,16 @@ static int sw_wake_shadow(struct task_struct *p, int prev_cpu, int wake_flags,
 	return ret;
 }
 
+/*
+ * Fault injection for the tests: 1 leaves the module's writes of its first
+ * shadow evaluation (wakee fields, recent_used_cpu, NUMA backoff) in place
+ * for the kernel, to show that guest/shadow.sh sees such a trace.
+ */
+static unsigned int test_shadow_leak;
+module_param(test_shadow_leak, uint, 0400);
+MODULE_PARM_DESC(test_shadow_leak,
+		 "test only: 1 lets policy=shadow's evaluation leave its writes for the kernel");
+
 /**
  * sw_shadow() - policy=shadow: decide, let the kernel decide, compare
  * @p:          the wakee
@@ -548,9 +558,12 @@ static int sw_shadow(struct task_struct *p, int prev_cpu, int wake_flags,
 	sw_save(&before, p);
 	cc->have = false;
 	mine = sw_wake_shadow(p, prev_cpu, wake_flags, cpu, &mi);
-	sw_restore(&before, p);
-	if (mine < 0)
+	if (mine < 0) {
+		sw_restore(&before, p);
 		return sw_fallback(p, prev_cpu, wake_flags);
+	}
+	if (likely(!test_shadow_leak))
+		sw_restore(&before, p);
 	/* still a bug of the module, even if its answer is not used */
 	if ((unsigned int)mine >= nr_cpu_ids ||
 	    !cpumask_test_cpu(mine, p->cpus_ptr))
