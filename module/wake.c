@@ -641,7 +641,8 @@ static int sw_test_bad_answer(const struct task_struct *p, int cpu)
  * Called by the redirect with p->pi_lock held and interrupts disabled.
  * Every answer of the module's path is checked against p->cpus_ptr and
  * cpu_active_mask; a failing one is replaced by the kernel's answer and
- * counted (invariant_violations, inactive_answers).
+ * counted (invariant_violations, inactive_answers). With policy=shadow
+ * the kernel's answer is always the one returned (sw_shadow()).
  *
  * Return: the CPU to place @p on.
  */
