@@ -146,14 +146,22 @@ if [ $HAVE_LLC -eq 1 ]; then
 	fi
 	NH=$(($(cpulist_count "$HOGC") * 2))
 	set_knob sis_filter 1
-	# a few to some tens of differences per 2 s: run it twice as long
+	# 0 to some tens of differences per 2 s (fewest on smp4): runs of
+	# twice that, until one shows, at most three
 	LOAD_T=$((T * 2))
-	run_load "sis_filter=1, $NH hogs on $HOGC" disp -d 1 -w 4 -u 200 --hog "$NH" --hog-cpus "$HOGC"
+	SD=0
+	SKIPPED=0
+	for try in 1 2 3; do
+		run_load "sis_filter=1, $NH hogs on $HOGC (run $try)" disp -d 1 -w 4 -u 200 --hog "$NH" --hog-cpus "$HOGC"
+		echo "    would-be: domain scans $(sv sis_domain_scans) stopped by budget $(sv sis_scan_no_budget) overloaded skipped $(sv sis_overloaded_skipped)"
+		SD=$((SD + D))
+		SKIPPED=$((SKIPPED + $(sv sis_overloaded_skipped)))
+		[ "$SD" -gt 0 ] && break
+	done
 	LOAD_T=
-	echo "    would-be: domain scans $(sv sis_domain_scans) stopped by budget $(sv sis_scan_no_budget) overloaded skipped $(sv sis_overloaded_skipped)"
 	set_knob sis_filter 0
-	check "sis_filter=1: disagreements ($D)" gt "$D" 0
-	check "sis_filter=1: overloaded CPUs skipped" gt "$(sv sis_overloaded_skipped)" 0
+	check "sis_filter=1: disagreements ($SD in $try runs)" gt "$SD" 0
+	check "sis_filter=1: overloaded CPUs skipped" gt "$SKIPPED" 0
 else
 	echo "  no LLC domain: select_idle_sibling does not scan, sis_filter part skipped"
 fi
