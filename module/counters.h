@@ -7,7 +7,7 @@
  */
 SW_COUNTER(select_calls)		/* select_task_rq_fair entries seen */
 SW_COUNTER(passthrough)			/* handed to the original by design */
-SW_COUNTER(wakeups)			/* WF_TTWU calls seen in smartwake mode */
+SW_COUNTER(wakeups)			/* WF_TTWU calls seen in smartwake or shadow mode */
 SW_COUNTER(wide_waker_master)		/* wake_wide: wide, waker has the flips */
 SW_COUNTER(wide_wakee_master)		/* wake_wide: wide, wakee has the flips */
 SW_COUNTER(affine_attempts)		/* wake_affine() evaluated */
@@ -37,3 +37,17 @@ SW_COUNTER(numa_backoff_set)		/* 2018 backoff set after an affine cross-node pul
 SW_COUNTER(numa_faults_seen)		/* task_numa_fault() calls with statistics (mode != off) */
 SW_COUNTER(numa_retry_deferred)		/* placement retries deferred by numa_retry */
 SW_COUNTER(numa_retry_allowed)		/* placement retries let through */
+/*
+ * policy=shadow (wake.c): the module's answer against the kernel's. A
+ * disagreement is counted once, as raced, raced_aba or disagree; a
+ * disagree is also counted under the stage that decided it (see
+ * sw_shadow_stage()).
+ */
+SW_COUNTER(shadow_compared)		/* wakeups answered by both */
+SW_COUNTER(shadow_agree)		/* ...the same CPU */
+SW_COUNTER(shadow_disagree)		/* ...different CPUs, module stable on re-evaluation */
+SW_COUNTER(shadow_raced)		/* ...different, and the module's re-evaluation changed */
+SW_COUNTER(shadow_raced_aba)		/* ...different, re-evaluation stable, a runqueue moved */
+SW_COUNTER(shadow_diff_wide)		/* disagree: wake_wide differed from the kernel's */
+SW_COUNTER(shadow_diff_affine)		/* disagree: wake_affine picked another LLC */
+SW_COUNTER(shadow_diff_idle)		/* disagree: select_idle_sibling differed */

@@ -41,6 +41,7 @@ int sw_sis_mask_update = SW_MASK_ENQUEUE;
 static const char * const sw_policy_names[SW_POLICY_NR] = {
 	[SW_POLICY_STOCK]	= "stock",
 	[SW_POLICY_SMARTWAKE]	= "smartwake",
+	[SW_POLICY_SHADOW]	= "shadow",
 };
 
 /* A 0/1 knob; mainline's behaviour is the default of every one of them. */
@@ -58,7 +59,7 @@ static const struct sw_knob sw_knobs[] = {
 		.name = "policy", .val = &sw_policy,
 		.names = sw_policy_names, .nr_names = SW_POLICY_NR,
 		.apply = sw_select_apply,
-		.help = "stock: kernel placement, nothing hooked; smartwake: the module's path",
+		.help = "stock: kernel, unhooked; smartwake: module; shadow: both, kernel's answer",
 	},
 	{
 		.name = "decay", .val = &sw_decay,

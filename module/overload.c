@@ -82,8 +82,23 @@ static void sw_overload_update(int cpu)
 		cpumask_clear_cpu(cpu, m);
 }
 
+/*
+ * Changes of each runqueue's nr_running, counted under that runqueue's
+ * lock: policy=shadow (wake.c) compares sums of them to tell whether any
+ * runqueue it looked at changed while the module and the kernel decided.
+ */
+static DEFINE_PER_CPU(unsigned long, sw_nr_running_seq);
+
+unsigned long sw_nr_running_seq_of(int cpu)
+{
+	return READ_ONCE(per_cpu(sw_nr_running_seq, cpu));
+}
+
 static void notrace sw_nr_running_probe(void *data, struct rq *rq, int change)
 {
+	unsigned long *seq = per_cpu_ptr(&sw_nr_running_seq, cpu_of(rq));
+
+	WRITE_ONCE(*seq, *seq + 1);
 	sw_overload_update(cpu_of(rq));
 }
 
@@ -149,16 +164,26 @@ int sw_overload_init(void)
 	return 0;
 }
 
-/* Start the update point @mode and seed the masks. */
-static int sw_overload_start(int mode)
-{
-	int cpu, ret;
+/*
+ * Who needs the nr_running probe (SW_PROBE_* bits): sis_filter with
+ * enqueue updates, and policy=shadow, whose race check counts the
+ * changes. Changed under the knob lock only.
+ */
+static unsigned int sw_probe_users;
 
-	if (mode == SW_MASK_TICK) {
-		ret = sw_hook_set(SW_HOOK_TICK, true);
-		if (ret)
-			return ret;
-	} else {
+/**
+ * sw_nr_probe_get() - register the nr_running probe for @user
+ * @user: one SW_PROBE_* bit
+ *
+ * Return: 0, or the error of the registration.
+ */
+int sw_nr_probe_get(unsigned int user)
+{
+	int ret;
+
+	if (sw_probe_users & user)
+		return 0;
+	if (!sw_probe_users) {
 		ret = register_trace_sched_update_nr_running_tp(sw_nr_running_probe,
 								NULL);
 		if (ret) {
@@ -166,8 +191,35 @@ static int sw_overload_start(int mode)
 			       ret);
 			return ret;
 		}
-		sw_probe_on = true;
+		WRITE_ONCE(sw_probe_on, true);
 	}
+	sw_probe_users |= user;
+	return 0;
+}
+
+/* Drop @user; the last one unregisters the probe and waits for it. */
+void sw_nr_probe_put(unsigned int user)
+{
+	if (!(sw_probe_users & user))
+		return;
+	sw_probe_users &= ~user;
+	if (sw_probe_users)
+		return;
+	sw_overload_stop();
+	tracepoint_synchronize_unregister();
+}
+
+/* Start the update point @mode and seed the masks. */
+static int sw_overload_start(int mode)
+{
+	int cpu, ret;
+
+	if (mode == SW_MASK_TICK)
+		ret = sw_hook_set(SW_HOOK_TICK, true);
+	else
+		ret = sw_nr_probe_get(SW_PROBE_FILTER);
+	if (ret)
+		return ret;
 
 	/*
 	 * Seed from a racy snapshot. A CPU whose count changes meanwhile is
@@ -183,12 +235,10 @@ static int sw_overload_start(int mode)
 /* End the update point @mode (under the knob lock). */
 static void sw_overload_end(int mode)
 {
-	if (mode == SW_MASK_TICK) {
+	if (mode == SW_MASK_TICK)
 		sw_hook_set(SW_HOOK_TICK, false);
-		return;
-	}
-	sw_overload_stop();
-	tracepoint_synchronize_unregister();
+	else
+		sw_nr_probe_put(SW_PROBE_FILTER);
 }
 
 /* Stop updates; the caller then waits with tracepoint_synchronize_unregister(). */
@@ -201,7 +251,8 @@ void sw_overload_stop(void)
 	ret = unregister_trace_sched_update_nr_running_tp(sw_nr_running_probe,
 							  NULL);
 	WARN(ret, "unregistering the nr_running probe failed: %d\n", ret);
-	sw_probe_on = false;
+	WRITE_ONCE(sw_probe_on, false);
+	sw_probe_users = 0;
 }
 
 /*

@@ -57,19 +57,38 @@ static int sw_select_idle_one(struct sw_sis *s, int cpu)
 	return sw_usable(s, cpu) ? cpu : -1;
 }
 
+DEFINE_PER_CPU(struct sw_idle_cores_copy, sw_idle_cores_copy);
+
 static bool sw_test_idle_cores(int cpu)
 {
+	struct sw_idle_cores_copy *cc = this_cpu_ptr(&sw_idle_cores_copy);
 	struct sched_domain_shared *sds = sw_sd_llc_shared(cpu);
+	bool v;
 
-	return sds && READ_ONCE(sds->has_idle_cores);
+	if (!sds)
+		return false;
+	if (!cc->active)
+		return READ_ONCE(sds->has_idle_cores);
+	if (cc->have && cc->sds == sds)
+		return cc->seen;
+	v = READ_ONCE(sds->has_idle_cores);
+	if (!cc->have) {
+		cc->have = true;
+		cc->sds = sds;
+		cc->seen = v;
+	}
+	return v;
 }
 
-/* The kernel clears the hint after a failed core search; so do we. */
+/*
+ * The kernel clears the hint after a failed core search; so do we, except
+ * in a shadow evaluation, which must leave the hint to the kernel.
+ */
 static void sw_clear_idle_cores(int cpu)
 {
 	struct sched_domain_shared *sds = sw_sd_llc_shared(cpu);
 
-	if (sds)
+	if (sds && !this_cpu_read(sw_idle_cores_copy.active))
 		WRITE_ONCE(sds->has_idle_cores, 0);
 }
 

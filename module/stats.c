@@ -57,7 +57,8 @@ static void sw_print_pct(struct seq_file *m, const char *name, u64 x100)
 }
 
 /**
- * sw_stats_show_derived() - print the 2022 thread's SIS metrics
+ * sw_stats_show_derived() - print the 2022 thread's SIS metrics, and the
+ * shadow agreement once policy=shadow has compared a wakeup
  * @m: the stats file
  *
  * Mel Gorman's definitions (see sw_sis_metrics()): a fast-path success
@@ -72,6 +73,7 @@ void sw_stats_show_derived(struct seq_file *m)
 {
 	struct sw_sis_counts c;
 	struct sw_sis_metrics r;
+	u64 compared;
 	u64 fast = sw_counter_sum(SW_C_sis_fast_target) +
 		   sw_counter_sum(SW_C_sis_fast_prev) +
 		   sw_counter_sum(SW_C_sis_fast_recent);
@@ -97,4 +99,11 @@ void sw_stats_show_derived(struct seq_file *m)
 	/* what to read under SIS_UTIL (the default) */
 	sw_print_pct(m, "sis_idle_per_examined_pct", r.idle_per_examined);
 	sw_print_pct(m, "sis_budget_stopped_pct", r.budget_stopped);
+
+	/* policy=shadow: no comparison yet means no ratio, not 100% */
+	compared = sw_counter_sum(SW_C_shadow_compared);
+	if (compared)
+		sw_print_pct(m, "shadow_agree_pct",
+			     sw_ratio_x100(sw_counter_sum(SW_C_shadow_agree),
+					   compared));
 }

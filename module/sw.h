@@ -75,6 +75,7 @@ struct sw_knob {
 enum sw_policy {
 	SW_POLICY_STOCK,	/* every call goes to the kernel's function */
 	SW_POLICY_SMARTWAKE,	/* wakeups take the module's path */
+	SW_POLICY_SHADOW,	/* both decide, the kernel's answer is used */
 	SW_POLICY_NR
 };
 
@@ -177,6 +178,19 @@ enum sw_sis_how {
 };
 
 int sw_select_idle_sibling(struct task_struct *p, int prev, int target);
+
+/*
+ * policy=shadow: while active, sis.c reads the LLC's has_idle_cores hint
+ * but never clears it; the first value it read (of LLC @sds) is kept, so
+ * that a re-evaluation of the same wakeup sees the same input.
+ */
+struct sw_idle_cores_copy {
+	bool active;
+	bool have;		/* @seen is valid */
+	const void *sds;	/* the sched_domain_shared read first */
+	bool seen;		/* its has_idle_cores then */
+};
+DECLARE_PER_CPU(struct sw_idle_cores_copy, sw_idle_cores_copy);
 int sw_sis_init(void);
 void sw_sis_exit(void);
 
@@ -190,8 +204,13 @@ void sw_overload_tick_pre(unsigned long ip, unsigned long parent_ip,
 void sw_overload_stop(void);	/* unregister the tracepoint probe */
 void sw_overload_free(void);	/* after tracepoint_synchronize_unregister() */
 bool sw_overload_active(void);	/* the probe is registered */
+#define SW_PROBE_FILTER	1U	/* sis_filter=1, sis_mask_update=enqueue */
+#define SW_PROBE_SHADOW	2U	/* policy=shadow: the race check */
+int sw_nr_probe_get(unsigned int user);
+void sw_nr_probe_put(unsigned int user);
 int sw_overload_show(struct seq_file *m);
 const struct cpumask *sw_llc_overloaded_mask(int llc_id);
+unsigned long sw_nr_running_seq_of(int cpu);	/* nr_running changes of a CPU */
 
 /* ---- debugfs (debugfs.c) ----------------------------------------------- */
 int sw_debugfs_init(void);

@@ -53,6 +53,11 @@ module_param_named(test_no_redirect, sw_test_no_redirect, bool, 0400);
 MODULE_PARM_DESC(test_no_redirect,
 		 "test only: the select hook decides as usual but never redirects (measures the trampoline and callback alone)");
 
+unsigned int sw_test_shadow_leak;
+module_param_named(test_shadow_leak, sw_test_shadow_leak, uint, 0400);
+MODULE_PARM_DESC(test_shadow_leak,
+		 "test only: 1 lets policy=shadow's evaluation leave its writes for the kernel");
+
 static atomic_t sw_unregister_failed = ATOMIC_INIT(0);
 
 bool sw_testing_unregister_fails(void)

@@ -20,6 +20,13 @@ extern unsigned int sw_test_init_delay_ms;
 extern unsigned int sw_test_unregister_fail;
 extern bool sw_test_hook_at_load;
 extern bool sw_test_no_redirect;
+extern unsigned int sw_test_shadow_leak;
+
+/* policy=shadow leaves its first evaluation's writes for the kernel. */
+static inline unsigned int sw_testing_shadow_leak(void)
+{
+	return sw_test_shadow_leak;
+}
 
 /* The select callback runs in full but never redirects (cost split). */
 static inline bool sw_testing_no_redirect(void)
@@ -84,6 +91,7 @@ bool sw_testing_unregister_fails(void);
 #define sw_testing_unregister_fails()	false
 #define sw_testing_hook_at_load()	false
 #define sw_testing_no_redirect()	false
+#define sw_testing_shadow_leak()	0U
 #endif
 
 #endif /* _SMARTWAKE_TESTING_H */

@@ -90,6 +90,44 @@ TRACE_EVENT(smartwake_select_idle,
 		  __entry->scanned)
 );
 
+/*
+ * policy=shadow: one wakeup where the module's answer (module) and the
+ * kernel's (kernel) differ and the module's re-evaluation confirmed its
+ * own. stage is enum sw_shadow_stage (wake.c): the module's stage that
+ * decided the difference.
+ */
+TRACE_EVENT(smartwake_shadow_diff,
+
+	TP_PROTO(pid_t pid, int prev, int waker_cpu, int module, int kernel,
+		 int stage),
+
+	TP_ARGS(pid, prev, waker_cpu, module, kernel, stage),
+
+	TP_STRUCT__entry(
+		__field(pid_t, pid)
+		__field(int, prev)
+		__field(int, waker_cpu)
+		__field(int, module)
+		__field(int, kernel)
+		__field(int, stage)
+	),
+
+	TP_fast_assign(
+		__entry->pid = pid;
+		__entry->prev = prev;
+		__entry->waker_cpu = waker_cpu;
+		__entry->module = module;
+		__entry->kernel = kernel;
+		__entry->stage = stage;
+	),
+
+	TP_printk("pid=%d prev=%d waker_cpu=%d module=%d kernel=%d stage=%s",
+		  __entry->pid, __entry->prev, __entry->waker_cpu,
+		  __entry->module, __entry->kernel,
+		  __print_symbolic(__entry->stage, { 1, "wide" },
+				   { 2, "affine" }, { 3, "idle" }))
+);
+
 #endif /* _SMARTWAKE_TRACE_H */
 
 #undef TRACE_INCLUDE_PATH

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # make check: every test. Host checks first (style, scripts, shipped build,
 # CLI); if one fails no guest is booted. Then the guests: safety (IBT),
-# end-to-end, compatibility, wakeup-policy, ttwu, NUMA, reliability and
-# CLI tests on the stock 6.12 kernel; the debug kernel's build, KUnit and
-# the same module tests under lockdep/kmemleak/KASAN. Prints a table and
-# one line adding up every step's checks; fails if any step failed.
+# end-to-end, compatibility, wakeup-policy, ttwu, NUMA, reliability, CLI
+# and policy=shadow tests on the stock 6.12 kernel; the debug kernel's
+# build, KUnit and the same module tests under lockdep/kmemleak/KASAN.
+# Prints a table and one line adding up every step's checks; fails if any
+# step failed.
 #
 # Usage: scripts/check.sh [--jobs N] [STEP...]   (default: all; see --list)
 #   --jobs N   1: one step at a time; 2 (default on 2+ CPUs): the stock
@@ -13,9 +14,10 @@
 #              printed whole when it ends
 . "$(dirname "$0")/common.sh"
 
-steps_all=(style scripts shipped cli-host safety-stock e2e-stock compat-stock wake-smp4 wake-numa2 ttwu-smp4
-	ttwu-numa2 numa-numa2 reliability cli-guest debug-build kunit compat-debug
-	safety-debug kasan-debug e2e-debug wake-debug reliability-debug)
+steps_all=(style scripts shipped cli-host safety-stock e2e-stock compat-stock wake-smp4 wake-numa2
+	ttwu-smp4 ttwu-numa2 numa-numa2 reliability cli-guest shadow-smp4 shadow-numa2 shadow-flat4
+	shadow-smt8 shadow-numa-smt debug-build kunit compat-debug safety-debug kasan-debug e2e-debug
+	wake-debug reliability-debug shadow-debug)
 
 step_style() {
 	sw_stock_env
@@ -127,6 +129,13 @@ step_numa-numa2() { g --topo numa2 --timeout 600 numa.sh; }
 # Short form of the reliability runs (make stress runs the long form).
 step_reliability() { g --topo smp4 --timeout 900 reliability.sh 30 10; }
 step_cli-guest() { scripts/cli-test.sh --guest; }
+# policy=shadow: the module's answers against the kernel's (issue 13);
+# "smt" also asserts that the topology has SMT siblings.
+step_shadow-smp4() { g --topo smp4 --timeout 600 shadow.sh; }
+step_shadow-numa2() { g --topo numa2 --timeout 600 shadow.sh; }
+step_shadow-flat4() { g --topo flat4 --timeout 600 shadow.sh; }
+step_shadow-smt8() { g --topo smt8 --timeout 900 shadow.sh smt; }
+step_shadow-numa-smt() { g --topo numa-smt --timeout 900 shadow.sh smt; }
 step_debug-build() { scripts/build-debug-kernel.sh && scripts/build-debug-modules.sh; }
 step_kunit() { scripts/kunit.sh; }
 # The debug kernel: lockdep, atomic-sleep checks and kmemleak watch the hooks.
@@ -135,6 +144,7 @@ step_kasan-debug() { g --kernel debug --topo smp2 --timeout 600 kasan.sh; }
 step_e2e-debug() { g --kernel debug --topo smp4 --timeout 900 e2e.sh 10; }
 step_wake-debug() { g --kernel debug --topo smp4 --timeout 1200 wake.sh; }
 step_reliability-debug() { g --kernel debug --topo smp4 --timeout 1200 reliability.sh 10 4; }
+step_shadow-debug() { g --kernel debug --topo smp4 --timeout 900 shadow.sh; }
 
 jobs=$(($(nproc) > 1 ? 2 : 1))
 steps=()

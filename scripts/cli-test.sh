@@ -178,6 +178,24 @@ check "stats --json: a non-numeric value becomes a string" python3 -c '
 import json, sys
 assert json.load(open(sys.argv[1]))["odd_line"] == "n/a"' "$tmp/j"
 sed -i '/^odd_line/d' "$D/stats"
+check "stats without shadow_agree_pct: no shadow line" eval '! $SW stats | grep -q "^shadow:"'
+run $SW status
+check "status without shadow_agree_pct: no shadow line" eval '[ $rc -eq 0 ] && ! has "^shadow "'
+# policy=shadow has compared wakeups: the module prints shadow_agree_pct
+cp "$D/stats" "$tmp/stats.plain"
+printf 'shadow_compared 2000\nshadow_agree 1990\nshadow_disagree 4\nshadow_raced 5\nshadow_raced_aba 1\nshadow_agree_pct 99.50\n' >>"$D/stats"
+run $SW stats
+check "stats: shadow summary line" \
+	has "^shadow: 99\.50% agree \(compared 2000, agree 1990, disagree 4, raced 5, raced_aba 1\)$"
+run $SW status
+check "status: shadow agreement line" \
+	has "^shadow +99\.50% agree \(compared 2000, agree 1990, disagree 4, raced 5, raced_aba 1\)$"
+$SW stats --json >"$tmp/j" 2>&1
+check "stats --json with shadow counters: no summary, pct a number" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["shadow_agree_pct"] == 99.5 and d["shadow_compared"] == 2000, d' "$tmp/j"
+mv "$tmp/stats.plain" "$D/stats"
 # the counters rise while --watch runs
 ( for i in 1 2 3 4 5 6; do sleep 0.1; sed -i "s/^select_calls .*/select_calls $((100 + i * 50))/" "$D/stats"; done ) &
 run $SW stats --watch 0.3 --count 2

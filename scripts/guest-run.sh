@@ -7,6 +7,9 @@
 #   --kernel stock|debug   kernel to boot (default stock: Debian's cloud 6.12)
 #   --topo NAME            smp2 | smp4 (default) | numa2 (8 CPUs, 2 sockets,
 #                          2 NUMA nodes, LLC of 4) | flat4 (4 sockets, no LLC)
+#                          | smt8 (1 socket, 4 cores x 2 threads, LLC of 8)
+#                          | numa-smt (2 sockets x 2 cores x 2 threads, 2
+#                          NUMA nodes: CPUs 0-3 and 4-7, LLC of 4)
 #   --smp SPEC             raw -smp value (overrides --topo's CPUs)
 #   --mem MB               guest memory (default 1024)
 #   --timeout SECS         kill the guest after this long (default 900)
@@ -94,16 +97,18 @@ case $topo in
 smp2) topo_args=(-smp "${smp:-2}") ;;
 smp4) topo_args=(-smp "${smp:-4}") ;;
 flat4) topo_args=(-smp "${smp:-4,sockets=4}") ;;
-numa2)
+smt8) topo_args=(-smp "${smp:-8,sockets=1,cores=4,threads=2}") ;;
+numa2|numa-smt)
 	half=$((mem / 2))
+	if [ "$topo" = numa2 ]; then def=8,sockets=2,cores=4; else def=8,sockets=2,cores=2,threads=2; fi
 	# shellcheck disable=SC2054 # commas inside one -smp value
-	topo_args=(-smp "${smp:-8,sockets=2,cores=4}"
+	topo_args=(-smp "${smp:-$def}"
 		-object "memory-backend-ram,id=m0,size=${half}M"
 		-object "memory-backend-ram,id=m1,size=$((mem - half))M"
 		-numa node,nodeid=0,cpus=0-3,memdev=m0
 		-numa node,nodeid=1,cpus=4-7,memdev=m1)
 	;;
-*) sw_die "unknown topology $topo (smp2|smp4|numa2|flat4)" ;;
+*) sw_die "unknown topology $topo (smp2|smp4|numa2|flat4|smt8|numa-smt)" ;;
 esac
 
 mkdir -p "$SW_TOP/build/logs"

@@ -485,6 +485,7 @@ int cmd_status(int argc, char **argv)
 		printf("policy   %s\n", pol->value);
 	else
 		printf("policy   (this module build has no policy knob)\n");
+	status_shadow();
 	printf("\nknobs (%d):\n", nr_knobs);
 	for (i = 0; i < nr_knobs; i++) {
 		char acc[sizeof(knobs[i].accepted) + 2];

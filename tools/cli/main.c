@@ -47,7 +47,9 @@ static const struct cmd_help helps[] = {
 "\n"
 "Show the kernel release, the policy, every knob of the loaded module (value,\n"
 "accepted values, help, as listed by its \"knobs\" file) and the state of\n"
-"every ftrace hook (from \"hooks\").\n" },
+"every ftrace hook (from \"hooks\"). Once policy=shadow has compared\n"
+"wakeups, a \"shadow\" line gives the agreement of the module's answers with\n"
+"the kernel's (shadow_agree_pct; compared, agree, disagree, raced counts).\n" },
 	{ "set",
 "usage: smartwake set SETTING...\n"
 "\n"
@@ -66,7 +68,10 @@ static const struct cmd_help helps[] = {
 "usage: smartwake stats [--json] [--watch SECONDS [--count N]]\n"
 "\n"
 "Print the module's counters (\"name value\" lines; derived lines such as\n"
-"percentages are shown as the module prints them).\n"
+"percentages are shown as the module prints them). When the module printed\n"
+"shadow_agree_pct (policy=shadow compared wakeups), a last line sums up the\n"
+"agreement: \"shadow: P% agree (compared N, agree N, disagree N, raced N,\n"
+"raced_aba N)\".\n"
 "  --json            one JSON object {\"name\": value, ...}\n"
 "  --watch SECONDS   every SECONDS, print each value and, for raw counters\n"
 "                    (integers), the per-second rate over the interval;\n"

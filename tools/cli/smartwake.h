@@ -113,6 +113,8 @@ const struct stat_line *find_stat(const struct stats *st, const char *name);
 double stat_rate(const struct stat_line *c, const struct stat_line *p,
 		 double dt);
 int cmd_stats(int argc, char **argv);
+bool print_shadow(const struct stats *st, const char *label);
+void status_shadow(void);
 int cmd_reset(int argc, char **argv);
 
 /* ---- json.c ---- */

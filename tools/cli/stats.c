@@ -190,8 +190,48 @@ int cmd_stats(int argc, char **argv)
 	} else {
 		for (i = 0; i < st.n; i++)
 			printf("%-34s %s\n", st.l[i].name, st.l[i].value);
+		if (find_stat(&st, "shadow_agree_pct")) {
+			printf("\n");
+			print_shadow(&st, "shadow: ");
+		}
 	}
 	return EXIT_OK;
+}
+
+/*
+ * policy=shadow's agreement, one line, when the module printed
+ * shadow_agree_pct (it does so only once a wakeup was compared).
+ * Returns whether it printed.
+ */
+bool print_shadow(const struct stats *st, const char *label)
+{
+	static const char * const parts[] = {
+		"shadow_compared", "shadow_agree", "shadow_disagree",
+		"shadow_raced", "shadow_raced_aba",
+	};
+	const struct stat_line *pct = find_stat(st, "shadow_agree_pct");
+	unsigned int i;
+
+	if (!pct)
+		return false;
+	printf("%s%s%% agree (", label, pct->value);
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		const struct stat_line *l = find_stat(st, parts[i]);
+
+		if (l)
+			printf("%s%s %s", i ? ", " : "", parts[i] + 7, l->value);
+	}
+	printf(")\n");
+	return true;
+}
+
+/* status: the shadow agreement, if the stats file has it */
+void status_shadow(void)
+{
+	static struct stats st;
+
+	if (!read_stats(&st))
+		print_shadow(&st, "shadow   ");
 }
 
 /* ---- reset --------------------------------------------------------------- */
