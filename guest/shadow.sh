@@ -6,6 +6,7 @@
 # At mainline knobs the two must agree (shadow_disagree == 0, shadow_raced
 # a small fraction); with wake_wide=off or sis_filter=1 they must not.
 . ./lib.sh
+need_testing_build
 
 WANT_SMT=0
 [ "${1:-}" = smt ] && { WANT_SMT=1; shift; }
@@ -42,11 +43,14 @@ if [ $WANT_SMT -eq 1 ]; then
 fi
 
 check "insmod" sw_insmod
-check "hook listed in enabled_functions" hooked select_task_rq_fair
+check "default knobs: nothing hooked" nothing_hooked
 check "no shadow_agree_pct before any comparison" \
 	eval '[ "$(stat shadow_agree_pct)" = missing ]'
 check "policy=shadow accepted" set_knob policy shadow
 check "policy reads back shadow" eq "$(knob policy)" shadow
+check "policy=shadow hooks select_task_rq_fair" hooked select_task_rq_fair
+check "policy=shadow installs the nr_running probe (race check)" \
+	grep -q '^sched_update_nr_running_tp tracepoint on' $SW_DBG/hooks
 check "knobs at mainline values" \
 	eval '[ "$(knob decay) $(knob wake_wide) $(knob factor) $(knob sis_filter) $(knob sis_sched_idle)" = "halve mainline llc 0 1" ]'
 
