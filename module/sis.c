@@ -86,10 +86,17 @@ static bool sw_test_idle_cores(int cpu)
  */
 static void sw_clear_idle_cores(int cpu)
 {
+	struct sw_idle_cores_copy *cc = this_cpu_ptr(&sw_idle_cores_copy);
 	struct sched_domain_shared *sds = sw_sd_llc_shared(cpu);
 
-	if (sds && !this_cpu_read(sw_idle_cores_copy.active))
-		WRITE_ONCE(sds->has_idle_cores, 0);
+	if (!sds || cc->active)
+		return;
+	if (cc->defer) {
+		/* wake.c clears it if the answer is used */
+		cc->clear = sds;
+		return;
+	}
+	WRITE_ONCE(sds->has_idle_cores, 0);
 }
 
 /**

@@ -185,6 +185,8 @@ int sw_select_idle_sibling(struct task_struct *p, int prev, int target);
  * that a re-evaluation of the same wakeup sees the same input.
  */
 struct sw_idle_cores_copy {
+	bool defer;		/* policy=smartwake: clear only once used */
+	void *clear;		/* ...the sched_domain_shared to clear */
 	bool active;
 	bool have;		/* @seen is valid */
 	const void *sds;	/* the sched_domain_shared read first */

@@ -67,8 +67,11 @@
  *  2. When a wakeup goes to the kernel after the module has started on it
  *     (slow path found, answer rejected), current's wakee_flips,
  *     wakee_flip_decay_ts, last_wakee, p->recent_used_cpu and the NUMA
- *     backoff fields are put back first, so the kernel records the wakeup
- *     exactly once.
+ *     backoff fields are put back first, and the module's clear of the
+ *     has_idle_cores hint is not applied (it is deferred until the answer
+ *     is used), so the kernel records the wakeup exactly once. The
+ *     decision counters and trace events of a rejected answer (counted in
+ *     invariant_violations or inactive_answers) are not taken back.
  *  3. wakee_flips saturates at UINT_MAX where the kernel wraps, and the
  *     wake_wide() products are 64-bit where the kernel's unsigned int
  *     ones wrap (policy core).
@@ -688,6 +691,7 @@ static DEFINE_PER_CPU(unsigned int, sw_sample_tick);
  */
 static int sw_select_body(struct task_struct *p, int prev_cpu, int wake_flags)
 {
+	struct sw_idle_cores_copy *cc = this_cpu_ptr(&sw_idle_cores_copy);
 	int policy = READ_ONCE(sw_policy);
 	struct sw_wake_info info;
 	struct sw_saved sv;
@@ -699,7 +703,17 @@ static int sw_select_body(struct task_struct *p, int prev_cpu, int wake_flags)
 		return sw_shadow(p, prev_cpu, wake_flags, cpu);
 
 	sw_save(&sv, p);
+	/*
+	 * A failed idle-core search clears the LLC's has_idle_cores hint
+	 * only once the answer is used: a wakeup handed back to the kernel
+	 * must find the hint as it was (sw_restore() covers the rest).
+	 * Interrupts are off, so the domain's sched_domain_shared outlives
+	 * the RCU section of sw_wake().
+	 */
+	cc->clear = NULL;
+	cc->defer = true;
 	new_cpu = sw_wake(p, prev_cpu, wake_flags, cpu, &info);
+	cc->defer = false;
 	if (new_cpu < 0) {
 		sw_restore(&sv, p);
 		return sw_fallback(p, prev_cpu, wake_flags);
@@ -724,6 +738,9 @@ static int sw_select_body(struct task_struct *p, int prev_cpu, int wake_flags)
 		sw_count(SW_C_inactive_answers);
 		return sw_orig_select(p, prev_cpu, wake_flags);
 	}
+	if (cc->clear)
+		WRITE_ONCE(((struct sched_domain_shared *)cc->clear)->has_idle_cores,
+			   0);
 	return new_cpu;
 }
 
