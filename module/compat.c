@@ -32,7 +32,8 @@
 #include "sched.h"
 #include "btf.h"
 #include "compat.h"
-#include "sw.h"
+#include "symbols.h"
+#include "sched_access.h"
 #include "testing.h"
 
 #define SW_BTF_PATH	"/sys/kernel/btf/vmlinux"
@@ -48,13 +49,13 @@ struct sw_field {
 
 /*
  * Every field of a private (or config-dependent) scheduler structure that
- * the module reads, directly or through the accessors of sw.h and the
+ * the module reads, directly or through the accessors of sched_access.h and the
  * kernel's inline helpers (sched_domain_span(), sched_group_span()).
  * Nested reads are checked level by level: rq.cfs, cfs_rq.avg,
  * sched_avg.load_avg.
  */
 static const struct sw_field sw_fields[] = {
-	/* sw.h: sw_idle_cpu(), sw_sched_idle_cpu(); wake.c; overload.c */
+	/* sched_access.h: sw_idle_cpu(), sw_sched_idle_cpu(); wake.c; overload.c */
 	SW_FIELD(rq, nr_running),
 	SW_FIELD(rq, ttwu_pending),
 	SW_FIELD(rq, cfs),

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * smartwake's counters, one line each: the enum in sw.h and the names in
+ * smartwake's counters, one line each: the enum in stats.h and the names in
  * "stats" are both generated from this list (no include guard: it is
  * included with different SW_COUNTER() definitions). Names are plain
  * event counts, no units.

@@ -16,7 +16,12 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/seq_file.h>
-#include "sw.h"
+#include "debugfs.h"
+#include "hooks.h"
+#include "knobs.h"
+#include "overload.h"
+#include "stats.h"
+#include "symbols.h"
 
 static struct dentry *sw_dir;
 

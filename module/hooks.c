@@ -26,7 +26,12 @@
 #include <linux/module.h>
 #include <linux/rcupdate.h>
 #include <linux/seq_file.h>
-#include "sw.h"
+#include "hooks.h"
+#include "numa.h"
+#include "overload.h"
+#include "symbols.h"
+#include "ttwu.h"
+#include "wake.h"
 #include "testing.h"
 
 static void notrace sw_redirect(unsigned long ip, unsigned long parent_ip,

@@ -22,7 +22,7 @@
 #include <linux/seq_file.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
-#include "sw.h"
+#include "symbols.h"
 #include "testing.h"
 
 /* ENDBR64 as a little-endian u32: f3 0f 1e fa */

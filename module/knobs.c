@@ -19,7 +19,11 @@
 #include <linux/seq_file.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
-#include "sw.h"
+#include "knobs.h"
+#include "numa.h"
+#include "overload.h"
+#include "ttwu.h"
+#include "wake.h"
 
 /* Longest accepted write, newline included. */
 #define SW_KNOB_MAX_LEN 32

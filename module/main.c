@@ -22,7 +22,12 @@
 #include <linux/tracepoint.h>
 #include <linux/utsname.h>
 #include "compat.h"
-#include "sw.h"
+#include "debugfs.h"
+#include "hooks.h"
+#include "overload.h"
+#include "symbols.h"
+#include "ttwu.h"
+#include "wake.h"
 #include "testing.h"
 
 static int __init sw_init(void)

@@ -27,7 +27,11 @@
 #include <linux/sched.h>
 #include <linux/topology.h>
 #include <smartwake/policy.h>
-#include "sw.h"
+#include "hooks.h"
+#include "knobs.h"
+#include "numa.h"
+#include "stats.h"
+#include "symbols.h"
 
 int sw_numa_retry;	/* enum sw_numa_retry */
 

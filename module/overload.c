@@ -34,7 +34,11 @@
 #include <linux/tracepoint.h>
 #include <trace/events/sched.h>
 #include "sched.h"
-#include "sw.h"
+#include "hooks.h"
+#include "knobs.h"
+#include "overload.h"
+#include "sched_access.h"
+#include "symbols.h"
 
 /* indexed by sd_llc_id, a mask for every possible CPU id */
 static cpumask_var_t *sw_llc_masks;

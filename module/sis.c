@@ -18,7 +18,12 @@
 #include <linux/sched/smt.h>
 #include <linux/topology.h>
 #include "sched.h"
-#include "sw.h"
+#include "knobs.h"
+#include "overload.h"
+#include "sched_access.h"
+#include "stats.h"
+#include "symbols.h"
+#include "wake.h"
 #include "trace.h"
 
 /* Scratch mask per CPU, like the kernel's select_rq_mask (IRQs are off). */

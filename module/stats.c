@@ -9,7 +9,8 @@
 #include <linux/seq_file.h>
 #include <linux/string.h>
 #include <linux/stringify.h>
-#include "sw.h"
+#include <smartwake/policy.h>
+#include "stats.h"
 
 DEFINE_PER_CPU(struct sw_pcpu_stats, sw_stats);
 

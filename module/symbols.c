@@ -25,7 +25,7 @@
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/string.h>
-#include "sw.h"
+#include "symbols.h"
 #include "testing.h"
 
 unsigned long sw_sym_select_task_rq_fair;

@@ -25,7 +25,11 @@
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
-#include "sw.h"
+#include "hooks.h"
+#include "knobs.h"
+#include "stats.h"
+#include "symbols.h"
+#include "ttwu.h"
 
 int sw_ttwu_queue;	/* enum sw_ttwu_mode */
 int sw_ttwu_count;	/* the kretprobe costs every remote wakeup: off by default */

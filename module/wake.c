@@ -119,7 +119,14 @@
 #include <linux/sched/clock.h>
 #include <linux/topology.h>
 #include "sched.h"
-#include "sw.h"
+#include "hooks.h"
+#include "knobs.h"
+#include "numa.h"
+#include "overload.h"
+#include "sched_access.h"
+#include "stats.h"
+#include "symbols.h"
+#include "wake.h"
 #include "testing.h"
 #include "trace.h"
 

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * smartwake: the knob table and the knob values read on the hot path (knobs.c).
+ */
+#ifndef _SMARTWAKE_KNOBS_H
+#define _SMARTWAKE_KNOBS_H
+
+#include <linux/types.h>
+#include <smartwake/policy.h>
+
+/* ---- knobs (knobs.c) ----------------------------------------------------
+ * Every run-time setting is one row of a table: debugfs files, strict
+ * parsing and the "knobs" listing are generated from it.
+ */
+struct sw_knob {
+	const char *name;
+	const char *help;	/* one line, shown in debugfs "knobs" */
+	int *val;		/* read on the hot path with READ_ONCE() */
+	/* Either a list of names (value = index)... */
+	const char * const *names;
+	int nr_names;
+	/* ...and/or a numeric range; with names, a number selects fixed_idx. */
+	bool numeric;
+	int min, max;
+	int fixed_idx;		/* names + numeric: index meaning "number" */
+	int *num;		/* where that number is stored */
+	/* Optional: validate/apply a change under the knob lock; 0 = ok. */
+	int (*apply)(const struct sw_knob *k, int old, int new);
+};
+
+/* "policy" knob values */
+enum sw_policy {
+	SW_POLICY_STOCK,	/* every call goes to the kernel's function */
+	SW_POLICY_SMARTWAKE,	/* wakeups take the module's path */
+	SW_POLICY_SHADOW,	/* both decide, the kernel's answer is used */
+	SW_POLICY_NR
+};
+
+extern int sw_enabled;
+extern int sw_policy;
+extern int sw_decay;		/* enum sw_decay */
+extern int sw_wide_mode;	/* enum sw_wide_mode */
+extern int sw_factor_src;	/* enum sw_factor_src */
+extern int sw_factor_fixed;	/* N when sw_factor_src is SW_FACTOR_FIXED */
+extern int sw_wa_idle;
+extern int sw_wa_weight;
+extern int sw_wa_bias;
+extern int sw_sync;
+extern int sw_sis_filter;
+extern int sw_sis_sched_idle;
+extern int sw_sis_mask_update;	/* enum sw_mask_update */
+
+/* sis_mask_update: where the overloaded masks are kept current */
+enum sw_mask_update {
+	SW_MASK_ENQUEUE,	/* every nr_running change (a tracepoint) */
+	SW_MASK_TICK,		/* the scheduler tick, as the 2022 patch */
+	SW_MASK_NR
+};
+
+int sw_knobs_init(struct dentry *dir);
+void sw_knobs_ready(void);
+int sw_knob_write(const struct sw_knob *k, const char *buf, size_t len);
+
+#endif /* _SMARTWAKE_KNOBS_H */

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * smartwake: accessors of the scheduler's private structures, for the
+ * files that included <linux/mmu_context.h> and the kernel's private
+ * "sched.h" first.
+ */
+#ifndef _SMARTWAKE_SCHED_ACCESS_H
+#define _SMARTWAKE_SCHED_ACCESS_H
+
+#include <linux/jump_label.h>
+#include <linux/percpu.h>
+#include <smartwake/policy.h>
+#include "symbols.h"
+
+#ifndef _KERNEL_SCHED_SCHED_H
+#error "include the kernel's private sched.h before sched_access.h"
+#endif
+
+/* ---- scheduler accessors ------------------------------------------------
+ * Only for files that included the kernel's private sched.h: replacements
+ * for cpu_rq(), per_cpu(sd_llc, ...) and the static helpers of fair.c and
+ * core.c, reading the same fields (the kernel's versions are static or
+ * name unexported symbols).
+ */
+
+static inline struct rq *sw_cpu_rq(int cpu)
+{
+	return per_cpu_ptr((struct rq __percpu __force *)sw_sym_runqueues, cpu);
+}
+
+static inline int sw_pcpu_int(unsigned long sym, int cpu)
+{
+	return *per_cpu_ptr((int __percpu __force *)sym, cpu);
+}
+
+/* Caller holds rcu_read_lock() (or runs with preemption disabled). */
+static inline struct sched_domain *sw_sd_llc(int cpu)
+{
+	return rcu_dereference(*per_cpu_ptr((struct sched_domain __rcu *
+					     __percpu __force *)sw_sym_sd_llc,
+					    cpu));
+}
+
+static inline struct sched_domain_shared *sw_sd_llc_shared(int cpu)
+{
+	return rcu_dereference(*per_cpu_ptr((struct sched_domain_shared __rcu *
+					     __percpu __force *)
+					    sw_sym_sd_llc_shared, cpu));
+}
+
+static inline int sw_llc_id(int cpu)
+{
+	return sw_pcpu_int(sw_sym_sd_llc_id, cpu);
+}
+
+static inline int sw_llc_size(int cpu)
+{
+	return sw_pcpu_int(sw_sym_sd_llc_size, cpu);
+}
+
+/* A static key resolved by name; 0 (absent) reads as disabled. */
+static inline bool sw_key_on(unsigned long key)
+{
+	return key && static_key_enabled((struct static_key *)key);
+}
+
+/*
+ * sched_feat() by the index from features.h. Without the symbol the
+ * features are compile-time constants: use the defaults from features.h.
+ */
+static inline bool sw_sched_feat(unsigned int idx, bool dflt)
+{
+	if (!sw_sym_sysctl_sched_features)
+		return dflt;
+	return READ_ONCE(*(unsigned int *)sw_sym_sysctl_sched_features) &
+	       (1U << idx);
+}
+
+/* core.c idle_cpu() of 6.12: current is the idle task, nothing queued. */
+static inline bool sw_idle_cpu(int cpu)
+{
+	struct rq *rq = sw_cpu_rq(cpu);
+
+	return READ_ONCE(rq->curr) == rq->idle && !READ_ONCE(rq->nr_running) &&
+	       !READ_ONCE(rq->ttwu_pending);
+}
+
+/* fair.c sched_idle_cpu(): runs something, and all of it SCHED_IDLE */
+static inline bool sw_sched_idle_cpu(int cpu)
+{
+	struct rq *rq = sw_cpu_rq(cpu);
+
+	return sw_cpu_sched_idle(READ_ONCE(rq->nr_running),
+				 READ_ONCE(rq->cfs.idle_h_nr_running));
+}
+
+/*
+ * The 2022 filter's "overloaded": more than one pullable non-idle fair
+ * task (runnable, not delayed-dequeue, not SCHED_IDLE).
+ */
+static inline bool sw_rq_overloaded(struct rq *rq)
+{
+	return sw_cpu_overloaded(READ_ONCE(rq->cfs.h_nr_runnable),
+				 READ_ONCE(rq->cfs.idle_h_nr_running));
+}
+
+/* available_idle_cpu(): vcpu_is_preempted() is the kernel's inline */
+static inline bool sw_available_idle_cpu(int cpu)
+{
+	return sw_idle_cpu(cpu) && !vcpu_is_preempted(cpu);
+}
+
+static inline bool sw_cpus_share_cache(int a, int b)
+{
+	return a == b || sw_llc_id(a) == sw_llc_id(b);
+}
+
+/* cpus_share_resources(): same cluster, or same LLC without clusters */
+static inline bool sw_cpus_share_resources(int a, int b)
+{
+	return a == b ||
+	       sw_pcpu_int(sw_sym_sd_share_id, a) ==
+	       sw_pcpu_int(sw_sym_sd_share_id, b);
+}
+
+#endif /* _SMARTWAKE_SCHED_ACCESS_H */

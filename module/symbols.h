@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * smartwake: kernel symbols resolved at load (symbols.c) and the guarded
+ * calls through a pointer (ibt.c).
+ */
+#ifndef _SMARTWAKE_SYMBOLS_H
+#define _SMARTWAKE_SYMBOLS_H
+
+#include <linux/types.h>
+
+/* ---- symbols (symbols.c) -----------------------------------------------
+ * Addresses from kallsyms. Per-CPU variables are per-CPU offsets ('A' in
+ * kallsyms) used with per_cpu_ptr(). An optional symbol resolves to 0 when
+ * the kernel lacks it; the user of each documents what 0 means.
+ */
+struct sw_symbol {
+	const char *name;
+	unsigned long *addr;
+	bool optional;
+	bool percpu;		/* a per-CPU offset, not an address */
+};
+
+extern unsigned long sw_sym_select_task_rq_fair;
+extern unsigned long sw_sym_runqueues;		/* per-CPU struct rq */
+extern unsigned long sw_sym_sd_llc;		/* per-CPU sched_domain * */
+extern unsigned long sw_sym_sd_llc_size;	/* per-CPU int */
+extern unsigned long sw_sym_sd_llc_id;		/* per-CPU int */
+extern unsigned long sw_sym_sd_share_id;	/* per-CPU int */
+extern unsigned long sw_sym_sd_llc_shared;	/* per-CPU sched_domain_shared * */
+extern unsigned long sw_sym_sched_asym_cpucapacity;	/* static key */
+extern unsigned long sw_sym_sched_cluster_active;	/* optional key */
+extern unsigned long sw_sym_sched_energy_present;	/* optional key */
+extern unsigned long sw_sym_sysctl_sched_features;	/* optional */
+extern unsigned long sw_sym_sched_core_enabled;	/* CONFIG_SCHED_CORE only */
+extern unsigned long sw_sym_ttwu_queue_wakelist;
+extern unsigned long sw_sym_task_numa_fault;
+extern unsigned long sw_sym_sched_numa_balancing;	/* static key */
+extern unsigned long sw_sym_sysctl_numa_balancing_scan_delay; /* unsigned int */
+extern unsigned long sw_sym_sched_tick;		/* optional (6.10+ name) */
+
+int sw_symbols_resolve(void);
+bool sw_symbol_is_start(const char *name, unsigned long addr);
+unsigned long sw_symbols_old_lookup(void);	/* testing builds */
+
+/* ---- calls into the kernel through a pointer (ibt.c) ------------------- */
+int sw_calls_check(void);
+int sw_calls_show(struct seq_file *m);
+
+#endif /* _SMARTWAKE_SYMBOLS_H */

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * smartwake: remote wakeup queueing (ttwu.c).
+ */
+#ifndef _SMARTWAKE_TTWU_H
+#define _SMARTWAKE_TTWU_H
+
+#include <linux/types.h>
+#include "knobs.h"
+
+/* ---- remote wakeup queueing (ttwu.c) ---------------------------------- */
+enum sw_ttwu_mode { SW_TTWU_STOCK, SW_TTWU_LOCK, SW_TTWU_NR };
+extern const char * const sw_ttwu_mode_names[SW_TTWU_NR];
+extern int sw_ttwu_queue;
+extern int sw_ttwu_count;
+bool sw_ttwu_never_queue(struct task_struct *p, int cpu, int wake_flags);
+int sw_ttwu_apply(const struct sw_knob *k, int old, int new);
+int sw_ttwu_count_apply(const struct sw_knob *k, int old, int new);
+int sw_ttwu_init(void);
+bool sw_ttwu_probe_active(void);
+void sw_ttwu_exit(void);
+
+#endif /* _SMARTWAKE_TTWU_H */

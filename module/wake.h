@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * smartwake: the module's wakeup path: select_task_rq_fair (wake.c), select_idle_sibling (sis.c).
+ */
+#ifndef _SMARTWAKE_WAKE_H
+#define _SMARTWAKE_WAKE_H
+
+#include <linux/ftrace.h>
+#include <linux/percpu.h>
+#include <linux/types.h>
+#include "knobs.h"
+
+/* ---- the wakeup path (wake.c, sis.c) ----------------------------------- */
+int sw_select_task_rq_fair(struct task_struct *p, int prev_cpu, int wake_flags);
+bool sw_select_wanted(struct ftrace_regs *fregs);
+int sw_select_apply(const struct sw_knob *k, int old, int new);
+
+/* how select_idle_sibling() found its answer (trace event "how") */
+enum sw_sis_how {
+	SW_SIS_NONE,		/* nothing idle: the target as is */
+	SW_SIS_TARGET,
+	SW_SIS_PREV,
+	SW_SIS_RECENT,
+	SW_SIS_SCAN,
+};
+
+int sw_select_idle_sibling(struct task_struct *p, int prev, int target);
+
+/*
+ * policy=shadow: while active, sis.c reads the LLC's has_idle_cores hint
+ * but never clears it; the first value it read (of LLC @sds) is kept, so
+ * that a re-evaluation of the same wakeup sees the same input.
+ */
+struct sw_idle_cores_copy {
+	bool defer;		/* policy=smartwake: clear only once used */
+	void *clear;		/* ...the sched_domain_shared to clear */
+	bool active;
+	bool have;		/* @seen is valid */
+	const void *sds;	/* the sched_domain_shared read first */
+	bool seen;		/* its has_idle_cores then */
+};
+DECLARE_PER_CPU(struct sw_idle_cores_copy, sw_idle_cores_copy);
+int sw_sis_init(void);
+void sw_sis_exit(void);
+
+#endif /* _SMARTWAKE_WAKE_H */
