@@ -65,10 +65,13 @@ static void notrace sw_select_redirect(unsigned long ip, unsigned long parent_ip
 	ftrace_test_recursion_unlock(bit);
 }
 
+static const char * const sw_hook_names[SW_NR_HOOKS] = {
+	SW_HOOK_IDS(SW_ENUM_NAME, SW_ENUM_NAME)
+};
+
 static struct sw_hook sw_hooks[SW_NR_HOOKS] = {
 	/* enabled=1 and policy != stock: the module's wakeup path (wake.c) */
 	[SW_HOOK_SELECT] = {
-		.name = "select_task_rq_fair",
 		.target = &sw_sym_select_task_rq_fair,
 		.replacement = sw_select_task_rq_fair,
 		.callback = sw_select_redirect,
@@ -76,7 +79,6 @@ static struct sw_hook sw_hooks[SW_NR_HOOKS] = {
 	},
 	/* ttwu_queue=lock: answer "do not queue" (ttwu.c) */
 	[SW_HOOK_TTWU] = {
-		.name = "ttwu_queue_wakelist",
 		.target = &sw_sym_ttwu_queue_wakelist,
 		.replacement = sw_ttwu_never_queue,
 		.callback = sw_redirect,
@@ -84,19 +86,23 @@ static struct sw_hook sw_hooks[SW_NR_HOOKS] = {
 	},
 	/* numa_retry != off: runs before the kernel's retry gate (numa.c) */
 	[SW_HOOK_NUMA_FAULT] = {
-		.name = "task_numa_fault",
 		.target = &sw_sym_task_numa_fault,
 		.callback = sw_numa_fault_pre,
 		.needs = "numa_retry!=off",
 	},
 	/* sis_filter=1 and sis_mask_update=tick: the masks from the tick */
 	[SW_HOOK_TICK] = {
-		.name = "sched_tick",
 		.target = &sw_sym_sched_tick,
 		.callback = sw_overload_tick_pre,
 		.needs = "sis_filter=1,sis_mask_update=tick",
 	},
 };
+
+/* the traced function of @h, from SW_HOOK_IDS */
+static const char *sw_hook_name(const struct sw_hook *h)
+{
+	return sw_hook_names[h - sw_hooks];
+}
 
 /*
  * Undo one hook. An ops whose unregister failed is still live: its filter
@@ -117,7 +123,7 @@ static int sw_hook_undo(struct sw_hook *h)
 			ret = unregister_ftrace_function(&h->ops);
 		if (ret) {
 			WARN_ONCE(1, "smartwake: unregistering hook on %s failed: %d; keeping it and the module\n",
-				  h->name, ret);
+				  sw_hook_name(h), ret);
 			if (!h->pinned) {
 				__module_get(THIS_MODULE);
 				h->pinned = true;
@@ -132,7 +138,7 @@ static int sw_hook_undo(struct sw_hook *h)
 	}
 	if (h->filtered) {
 		ret = ftrace_set_filter_ip(&h->ops, *h->target, 1, 0);
-		WARN(ret, "removing filter on %s failed: %d\n", h->name, ret);
+		WARN(ret, "removing filter on %s failed: %d\n", sw_hook_name(h), ret);
 		h->filtered = false;
 	}
 	return 0;
@@ -152,7 +158,7 @@ static int sw_hook_do(struct sw_hook *h)
 
 	ret = ftrace_set_filter_ip(&h->ops, *h->target, 0, 0);
 	if (ret) {
-		pr_err("cannot trace %s (filter: %d)\n", h->name, ret);
+		pr_err("cannot trace %s (filter: %d)\n", sw_hook_name(h), ret);
 		return ret;
 	}
 	h->filtered = true;
@@ -161,9 +167,9 @@ static int sw_hook_do(struct sw_hook *h)
 	if (ret) {
 		if (ret == -EBUSY)
 			pr_err("%s is already modified by another ftrace user (livepatch?)\n",
-			       h->name);
+			       sw_hook_name(h));
 		else
-			pr_err("cannot hook %s: %d\n", h->name, ret);
+			pr_err("cannot hook %s: %d\n", sw_hook_name(h), ret);
 		sw_hook_undo(h);
 		return ret;
 	}
@@ -210,7 +216,7 @@ int sw_hook_set(enum sw_hook_id id, bool on)
 	if (on == h->registered)
 		return 0;
 	if (on && !*h->target) {
-		pr_err("%s is not in this kernel\n", h->name);
+		pr_err("%s is not in this kernel\n", sw_hook_name(h));
 		return -EOPNOTSUPP;
 	}
 	if (on)
@@ -246,7 +252,7 @@ int sw_hooks_show(struct seq_file *m)
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(sw_hooks); i++)
-		seq_printf(m, "%s %s %s needs:%s%s\n", sw_hooks[i].name,
+		seq_printf(m, "%s %s %s needs:%s%s\n", sw_hook_name(&sw_hooks[i]),
 			   sw_hooks[i].replacement ? "redirect" : "observe",
 			   sw_hooks[i].registered ? "on" : "off",
 			   sw_hooks[i].needs,

@@ -7,10 +7,10 @@
 
 #include <linux/ftrace.h>
 #include <linux/types.h>
+#include <smartwake/enums.h>
 
 /* ---- ftrace hooks (hooks.c) -------------------------------------------- */
 struct sw_hook {
-	const char *name;		/* for messages */
 	unsigned long *target;		/* resolved address */
 	void *replacement;		/* redirect target, or NULL */
 	ftrace_func_t callback;		/* the redirect, or a pre-handler */
@@ -21,8 +21,10 @@ struct sw_hook {
 };
 
 /* Every hook is installed by a knob that needs it, none at load. */
-enum sw_hook_id { SW_HOOK_SELECT, SW_HOOK_TTWU, SW_HOOK_NUMA_FAULT,
-		  SW_HOOK_TICK, SW_NR_HOOKS };
+enum sw_hook_id {
+	SW_HOOK_IDS(SW_ENUM_ID, SW_ENUM_ID)
+	SW_NR_HOOKS
+};
 
 int sw_hook_set(enum sw_hook_id id, bool on);
 int sw_hooks_disable(void);

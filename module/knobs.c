@@ -43,9 +43,7 @@ int sw_sis_sched_idle = 1;
 int sw_sis_mask_update = SW_MASK_ENQUEUE;
 
 static const char * const sw_policy_names[SW_POLICY_NR] = {
-	[SW_POLICY_STOCK]	= "stock",
-	[SW_POLICY_SMARTWAKE]	= "smartwake",
-	[SW_POLICY_SHADOW]	= "shadow",
+	SW_POLICIES(SW_ENUM_NAME, SW_ENUM_NAME)
 };
 
 /* A 0/1 knob; mainline's behaviour is the default of every one of them. */

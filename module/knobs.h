@@ -30,9 +30,7 @@ struct sw_knob {
 
 /* "policy" knob values */
 enum sw_policy {
-	SW_POLICY_STOCK,	/* every call goes to the kernel's function */
-	SW_POLICY_SMARTWAKE,	/* wakeups take the module's path */
-	SW_POLICY_SHADOW,	/* both decide, the kernel's answer is used */
+	SW_POLICIES(SW_ENUM_ID, SW_ENUM_ID)
 	SW_POLICY_NR
 };
 
@@ -52,8 +50,7 @@ extern int sw_sis_mask_update;	/* enum sw_mask_update */
 
 /* sis_mask_update: where the overloaded masks are kept current */
 enum sw_mask_update {
-	SW_MASK_ENQUEUE,	/* every nr_running change (a tracepoint) */
-	SW_MASK_TICK,		/* the scheduler tick, as the 2022 patch */
+	SW_MASK_UPDATES(SW_ENUM_ID, SW_ENUM_ID)
 	SW_MASK_NR
 };
 

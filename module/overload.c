@@ -130,8 +130,7 @@ void notrace sw_overload_tick_pre(unsigned long ip, unsigned long parent_ip,
 }
 
 const char * const sw_mask_update_names[SW_MASK_NR] = {
-	[SW_MASK_ENQUEUE] = "enqueue",
-	[SW_MASK_TICK] = "tick",
+	SW_MASK_UPDATES(SW_ENUM_NAME, SW_ENUM_NAME)
 };
 
 static void sw_overload_free_masks(void)

@@ -18,29 +18,19 @@
 #include <smartwake/policy.h>
 
 const char * const sw_decay_names[SW_DECAY_NR] = {
-	[SW_DECAY_NONE]		= "none",
-	[SW_DECAY_WIPE]		= "wipe",
-	[SW_DECAY_HALVE]	= "halve",
-	[SW_DECAY_EXACT]	= "exact",
+	SW_DECAY_MODES(SW_ENUM_NAME, SW_ENUM_NAME)
 };
 
 const char * const sw_wide_mode_names[SW_WIDE_NR] = {
-	[SW_WIDE_OFF]		= "off",
-	[SW_WIDE_V2013]		= "v2013",
-	[SW_WIDE_MAINLINE]	= "mainline",
+	SW_WIDE_MODES(SW_ENUM_NAME, SW_ENUM_NAME)
 };
 
 const char * const sw_factor_src_names[SW_FACTOR_NR] = {
-	[SW_FACTOR_LLC]		= "llc",
-	[SW_FACTOR_NODE]	= "node",
-	[SW_FACTOR_ONLINE]	= "online",
-	[SW_FACTOR_FIXED]	= "fixed",
+	SW_FACTOR_SRCS(SW_ENUM_NAME, SW_ENUM_NAME)
 };
 
 const char * const sw_numa_retry_names[SW_NUMA_NR] = {
-	[SW_NUMA_OFF]		= "off",
-	[SW_NUMA_AS_MERGED]	= "as-merged",
-	[SW_NUMA_CORRECTED]	= "corrected",
+	SW_NUMA_MODES(SW_ENUM_NAME, SW_ENUM_NAME)
 };
 
 /* ---- wakee flips ---------------------------------------------------- */

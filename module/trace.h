@@ -10,6 +10,21 @@
 #define _SMARTWAKE_TRACE_H
 
 #include <linux/tracepoint.h>
+#include <smartwake/policy.h>
+#include "wake.h"
+
+/* Export the enum values to user space, then print them by name. */
+#undef SW_TP_ENUM
+#undef SW_TP_SYM
+#undef SW_TP_SYM_END
+#define SW_TP_ENUM(a, b)	TRACE_DEFINE_ENUM(a);
+#define SW_TP_SYM(a, b)		{ a, b },
+#define SW_TP_SYM_END(a, b)	{ a, b }
+
+SW_WIDE_MODES(SW_TP_ENUM, SW_TP_ENUM)
+SW_WIDE_RESULTS(SW_TP_ENUM, SW_TP_ENUM)
+SW_SIS_HOWS(SW_TP_ENUM, SW_TP_ENUM)
+SW_SHADOW_STAGES(SW_TP_ENUM, SW_TP_ENUM)
 
 /*
  * One wake_wide() decision. mode and result are the numeric values of
@@ -47,9 +62,9 @@ TRACE_EVENT(smartwake_wake_wide,
 		  __entry->waker, __entry->wakee, __entry->waker_flips,
 		  __entry->wakee_flips, __entry->factor,
 		  __print_symbolic(__entry->mode,
-				   { 0, "off" }, { 1, "v2013" }, { 2, "mainline" }),
-		  __print_symbolic(__entry->result, { 0, "no" },
-				   { 1, "waker-master" }, { 2, "wakee-master" }))
+				   SW_WIDE_MODES(SW_TP_SYM, SW_TP_SYM_END)),
+		  __print_symbolic(__entry->result,
+				   SW_WIDE_RESULTS(SW_TP_SYM, SW_TP_SYM_END)))
 );
 
 /*
@@ -84,9 +99,8 @@ TRACE_EVENT(smartwake_select_idle,
 	TP_printk("pid=%d prev=%d target=%d result=%d how=%s scanned=%u",
 		  __entry->pid, __entry->prev, __entry->target,
 		  __entry->result,
-		  __print_symbolic(__entry->how, { 0, "none" },
-				   { 1, "fast-target" }, { 2, "fast-prev" },
-				   { 3, "fast-recent" }, { 4, "scan" }),
+		  __print_symbolic(__entry->how,
+				   SW_SIS_HOWS(SW_TP_SYM, SW_TP_SYM_END)),
 		  __entry->scanned)
 );
 
@@ -124,8 +138,8 @@ TRACE_EVENT(smartwake_shadow_diff,
 	TP_printk("pid=%d prev=%d waker_cpu=%d module=%d kernel=%d stage=%s",
 		  __entry->pid, __entry->prev, __entry->waker_cpu,
 		  __entry->module, __entry->kernel,
-		  __print_symbolic(__entry->stage, { 1, "wide" },
-				   { 2, "affine" }, { 3, "idle" }))
+		  __print_symbolic(__entry->stage,
+				   SW_SHADOW_STAGES(SW_TP_SYM, SW_TP_SYM_END)))
 );
 
 #endif /* _SMARTWAKE_TRACE_H */

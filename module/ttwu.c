@@ -35,8 +35,7 @@ int sw_ttwu_queue;	/* enum sw_ttwu_mode */
 int sw_ttwu_count;	/* the kretprobe costs every remote wakeup: off by default */
 
 const char * const sw_ttwu_mode_names[SW_TTWU_NR] = {
-	[SW_TTWU_STOCK] = "stock",
-	[SW_TTWU_LOCK] = "lock",
+	SW_TTWU_MODES(SW_ENUM_NAME, SW_ENUM_NAME)
 };
 
 /* cpus_share_cache() is static inline in the kernel: same LLC id. */

@@ -431,13 +431,6 @@ static int sw_wake(struct task_struct *p, int prev_cpu, int wake_flags,
 	return new_cpu;
 }
 
-/* The stage of the module's path a shadow disagreement is put down to. */
-enum sw_shadow_stage {
-	SW_SHADOW_WIDE = 1,
-	SW_SHADOW_AFFINE,
-	SW_SHADOW_IDLE,
-};
-
 /**
  * sw_shadow_stage() - classify a shadow disagreement
  * @p:        the wakee

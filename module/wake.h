@@ -17,11 +17,12 @@ int sw_select_apply(const struct sw_knob *k, int old, int new);
 
 /* how select_idle_sibling() found its answer (trace event "how") */
 enum sw_sis_how {
-	SW_SIS_NONE,		/* nothing idle: the target as is */
-	SW_SIS_TARGET,
-	SW_SIS_PREV,
-	SW_SIS_RECENT,
-	SW_SIS_SCAN,
+	SW_SIS_HOWS(SW_ENUM_ID, SW_ENUM_ID)
+};
+
+/* the stage a policy=shadow disagreement is put down to (wake.c) */
+enum sw_shadow_stage {
+	SW_SHADOW_STAGES(SW_ENUM_ID, SW_ENUM_ID)
 };
 
 int sw_select_idle_sibling(struct task_struct *p, int prev, int target);

@@ -27,6 +27,7 @@
 #define _SMARTWAKE_POLICY_H
 
 #include <linux/types.h>
+#include <smartwake/enums.h>
 
 /* ---------------------------------------------------------------------- */
 /* Wakee flip counting (record_wakee)                                      */
@@ -44,14 +45,11 @@
  * @SW_DECAY_NR: number of modes.
  */
 enum sw_decay {
-	SW_DECAY_NONE,
-	SW_DECAY_WIPE,
-	SW_DECAY_HALVE,
-	SW_DECAY_EXACT,
+	SW_DECAY_MODES(SW_ENUM_ID, SW_ENUM_ID)
 	SW_DECAY_NR
 };
 
-/* "none", "wipe", "halve", "exact" */
+/* names from SW_DECAY_MODES (enums.h) */
 extern const char * const sw_decay_names[SW_DECAY_NR];
 
 /**
@@ -117,13 +115,11 @@ struct sw_flips sw_record_wakee(enum sw_decay mode, struct sw_flips s,
  * @SW_WIDE_NR: number of modes.
  */
 enum sw_wide_mode {
-	SW_WIDE_OFF,
-	SW_WIDE_V2013,
-	SW_WIDE_MAINLINE,
+	SW_WIDE_MODES(SW_ENUM_ID, SW_ENUM_ID)
 	SW_WIDE_NR
 };
 
-/* "off", "v2013", "mainline" */
+/* names from SW_WIDE_MODES (enums.h) */
 extern const char * const sw_wide_mode_names[SW_WIDE_NR];
 
 /**
@@ -135,9 +131,7 @@ extern const char * const sw_wide_mode_names[SW_WIDE_NR];
  * Any non-zero value means "wide" (the kernel's wake_wide() returning 1).
  */
 enum sw_wide {
-	SW_WIDE_NO = 0,
-	SW_WIDE_WAKER_MASTER,
-	SW_WIDE_WAKEE_MASTER,
+	SW_WIDE_RESULTS(SW_ENUM_ID, SW_ENUM_ID)
 };
 
 /**
@@ -174,10 +168,7 @@ enum sw_wide sw_wake_wide(enum sw_wide_mode mode, unsigned int waker_flips,
  * @SW_FACTOR_NR: number of sources.
  */
 enum sw_factor_src {
-	SW_FACTOR_LLC,
-	SW_FACTOR_NODE,
-	SW_FACTOR_ONLINE,
-	SW_FACTOR_FIXED,
+	SW_FACTOR_SRCS(SW_ENUM_ID, SW_ENUM_ID)
 	SW_FACTOR_NR
 };
 
@@ -455,13 +446,11 @@ struct sw_sis_metrics sw_sis_metrics(const struct sw_sis_counts *c);
  * @SW_NUMA_NR: number of modes.
  */
 enum sw_numa_retry {
-	SW_NUMA_OFF,
-	SW_NUMA_AS_MERGED,
-	SW_NUMA_CORRECTED,
+	SW_NUMA_MODES(SW_ENUM_ID, SW_ENUM_ID)
 	SW_NUMA_NR
 };
 
-/* "off", "as-merged", "corrected" */
+/* names from SW_NUMA_MODES (enums.h) */
 extern const char * const sw_numa_retry_names[SW_NUMA_NR];
 
 /**
