@@ -13,6 +13,7 @@ enum sw_ttwu_mode {
 	SW_TTWU_MODES(SW_ENUM_ID, SW_ENUM_ID)
 	SW_TTWU_NR
 };
+
 extern const char * const sw_ttwu_mode_names[SW_TTWU_NR];
 extern int sw_ttwu_queue;
 extern int sw_ttwu_count;
