@@ -226,7 +226,7 @@ if [ $HAVE_LLC -eq 1 ]; then
 	check "test_shadow_leak=1: the leak shows as disagreements ($LEAK_D)" gt "$LEAK_D" 0
 	check "rmmod (leak)" rmmod smartwake
 else
-	echo "  no LLC domain: a leaked recent_used_cpu changes nothing, leak part skipped"
+	skip "leak check: no LLC domain, a leaked recent_used_cpu changes nothing"
 fi
 check "kernel log clean" dmesg_clean
 summary

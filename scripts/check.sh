@@ -276,6 +276,20 @@ if [ ${#steps[@]} -eq ${#steps_all[@]} ]; then
 		echo
 		echo "$table"
 	} | scripts/figures.sh make-check - || true
+	# policy=shadow at mainline knobs, per topology (guest/shadow.sh)
+	{
+		echo "## policy=shadow at mainline knobs (make check)"
+		echo
+		echo "All loads of guest/shadow.sh per step: wakeups the module and the kernel both decided."
+		echo
+		echo "| step | compared | agree | disagree | raced | raced_aba |"
+		echo "|---|---|---|---|---|---|"
+		for s in "${steps[@]}"; do
+			case $s in shadow-*) ;; *) continue ;; esac
+			sed -n 's/^SHADOW-FIGURES compared=\([0-9]*\) agree=\([0-9]*\) disagree=\([0-9]*\) raced=\([0-9]*\) raced_aba=\([0-9]*\).*/| '"$s"' | \1 | \2 | \3 | \4 | \5 |/p' \
+				"$out/$s.out" | head -n 1
+		done
+	} | scripts/figures.sh shadow - || true
 fi
 [ $failed -eq 0 ] && echo "every step passed" || echo "some step FAILED"
 if [ "$tk" -gt 0 ]; then
