@@ -204,7 +204,8 @@ check "sis_filter=0: no tracepoint probe, no tick hook" \
 set_knob sis_filter 1
 check "sis_filter=1: the nr_running tracepoint probe is on" hk sched_update_nr_running_tp on
 # Two busy fair tasks pinned to one CPU: that CPU is overloaded, the others not.
-wakeload pipe -p 1 --hog 2 --hog-cpus $LAST -t 3 >/dev/null 2>&1 &
+# (stopped below: a debug guest needs seconds for each hook change)
+wakeload pipe -p 1 --hog 2 --hog-cpus $LAST -t 60 >/dev/null 2>&1 &
 WL=$!
 sleep 1
 echo "  overloaded masks (enqueue): $(cat $SW_DBG/overloaded | tr '\n' ';')"
@@ -217,7 +218,8 @@ sleep 1
 echo "  overloaded masks (tick): $(cat $SW_DBG/overloaded | tr '\n' ';')"
 check "tick: CPU $LAST is in its LLC's overloaded mask" \
 	eval 'awk "{ print \$2 }" $SW_DBG/overloaded | grep -qE "(^|[,-])$LAST($|[,-])"'
-wait $WL
+kill $WL
+wait $WL 2>/dev/null
 echo NO_SIS_UTIL >$FEAT
 sis_run 1 off
 ST_tick=$(stat sis_overloaded_stale) SK_tick=$(stat sis_overloaded_skipped)
