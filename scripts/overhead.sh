@@ -16,11 +16,13 @@
 # --testing loads the testing build and adds "no_redirect": the select
 # hook's trampoline and callback alone (they decide, never redirect).
 #
+# --report DIR writes DIR's summary into figures.md again, measuring nothing.
+#
 # Usage: scripts/overhead.sh [--rounds N] [--secs S] [--out DIR] [--no-wall]
-#                            [--no-figures] [--testing]
+#                            [--no-figures] [--testing] [--report DIR]
 . "$(dirname "$0")/common.sh"
 
-rounds=7 secs=1 out= wall=1 figs=1 testing=()
+rounds=7 secs=1 out= wall=1 figs=1 testing=() report=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--rounds) rounds=$2; shift 2 ;;
@@ -29,12 +31,32 @@ while [ $# -gt 0 ]; do
 	--no-wall) wall=0; shift ;;
 	--no-figures) figs=0; shift ;;
 	--testing) testing=(--ko build/testing/module/smartwake.ko); shift ;;
-	-h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--report) report=$2; shift 2 ;;
+	-h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) sw_die "unknown argument: $1 (try --help)" ;;
 	esac
 done
 [[ $rounds =~ ^[2-9]$|^[1-9][0-9]+$ ]] || sw_die "--rounds: 2 or more"
 cd "$SW_TOP" || exit
+
+# write_figures DIR: DIR's summary as the figures section "overhead"
+write_figures() {
+	local build=shipped
+	grep -q '^testing' "$1/meta.txt" 2>/dev/null && build="testing (--testing: adds no_redirect)"
+	{
+		echo "## Hook cost: the overhead experiment"
+		echo
+		echo "scripts/overhead.sh, $(head -n 1 "$1/meta.txt" 2>/dev/null); medians of all rounds but the"
+		echo "first, one 2-vCPU stock guest with nokaslr; module build: $build; results in $1."
+		echo
+		cat "$1/summary.txt"
+	} | scripts/figures.sh overhead -
+}
+if [ -n "$report" ]; then
+	[ -s "$report/summary.txt" ] || sw_die "no $report/summary.txt"
+	write_figures "$report"
+	exit 0
+fi
 [ -n "$out" ] || out=results/overhead-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"
 csv=$out/overhead.csv
@@ -104,17 +126,11 @@ if command -v gnuplot >/dev/null && [ -s "$out/plot.dat" ]; then
 		sw_log "gnuplot failed: no plot"
 fi
 {
-	echo "$(git rev-parse --short HEAD) $(date -Is), $rounds rounds of $secs s"
+	echo "commit $(git rev-parse --short HEAD), $(date -Is), $rounds rounds of $secs s"
+	[ ${#testing[@]} -gt 0 ] && echo "testing build"
 } >"$out/meta.txt"
 if [ $figs -eq 1 ] && [ -s "$out/summary.txt" ]; then
-	{
-		echo "## Hook cost: the overhead experiment"
-		echo
-		echo "scripts/overhead.sh ($rounds rounds of $secs s, medians of all rounds but the first,"
-		echo "one 2-vCPU stock guest with nokaslr; results in $out)."
-		echo
-		cat "$out/summary.txt"
-	} | scripts/figures.sh overhead -
+	write_figures "$out"
 fi
 sw_log "overhead results in $out"
 exit $rc
