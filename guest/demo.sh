@@ -16,7 +16,9 @@ stock|enabled=1 policy=stock
 smartwake|policy=smartwake wake_wide=mainline sis_filter=0
 wide-off|policy=smartwake wake_wide=off
 wide-v2013|policy=smartwake wake_wide=v2013
-sis-filter|policy=smartwake wake_wide=mainline sis_filter=1"
+sis-filter|policy=smartwake wake_wide=mainline sis_filter=1
+shadow|policy=shadow sis_filter=0
+shadow-v2013|policy=shadow wake_wide=v2013"
 load="wakeload disp -d 2 -w 6 --switch -t $secs"
 echo
 echo "== load: $load =="
