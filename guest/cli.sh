@@ -93,6 +93,9 @@ wakeload pipe -t 1 >/dev/null
 run $SW stats
 check "stats: exit 0" eq "$rc" 0
 check "stats shows select_calls" has "^select_calls  *[0-9]"
+run $SW stats --openmetrics
+check "stats --openmetrics: exit 0, a counter family, # EOF last" \
+	eval '[ $rc -eq 0 ] && has "^smartwake_select_calls_total [0-9]" && [ "$(tail -n 1 $out)" = "# EOF" ]'
 $SW stats --json >/tmp/stats.json
 rc=$?
 check "stats --json: exit 0" eq "$rc" 0

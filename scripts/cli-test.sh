@@ -172,6 +172,20 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d == {"select_calls": 100, "passthrough": 5, "sis_calls": 0, "sis_search_efficiency_pct": 27.35}, d
 ' "$tmp/j"
+run $SW stats --openmetrics
+check "stats --openmetrics: counters as _total, derived lines as gauges, # EOF last" python3 -c '
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+assert lines[-1] == "# EOF", lines
+want = ["# TYPE smartwake_select_calls counter", "smartwake_select_calls_total 100",
+        "# TYPE smartwake_sis_search_efficiency_pct gauge", "smartwake_sis_search_efficiency_pct 27.35"]
+for w in want:
+    assert w in lines, (w, lines)
+fams = [l for l in lines if l.startswith("# TYPE ")]
+assert len(fams) == 4, fams
+' "$out"
+run $SW stats --openmetrics --json
+check "stats --openmetrics --json: usage error, exit 2" [ $rc -eq 2 ]
 echo "odd_line n/a" >>"$D/stats"
 $SW stats --json >"$tmp/j" 2>&1
 check "stats --json: a non-numeric value becomes a string" python3 -c '

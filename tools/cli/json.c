@@ -4,6 +4,7 @@
  * Values that are JSON numbers are written as numbers, others as strings.
  */
 #include <ctype.h>
+#include <string.h>
 #include <time.h>
 
 #include "smartwake.h"
@@ -81,6 +82,36 @@ void print_stats_json(const struct stats *st)
 	printf("{\n  ");
 	print_json_members(st, ",\n  ");
 	printf("\n}\n");
+}
+
+/* A derived line (a ratio or a mean) is a gauge, an event count a counter. */
+static bool is_gauge(const struct stat_line *l)
+{
+	size_t n = strlen(l->name);
+
+	return !l->counter || (n > 4 && !strcmp(l->name + n - 4, "_pct")) ||
+	       (n > 9 && !strcmp(l->name + n - 9, "_per_call"));
+}
+
+/*
+ * The stats in the OpenMetrics text format (Prometheus node-exporter's
+ * textfile collector reads it): one family per line of the stats file,
+ * counters as NAME_total, derived lines as gauges, then "# EOF".
+ */
+void print_stats_openmetrics(const struct stats *st)
+{
+	int i;
+
+	for (i = 0; i < st->n; i++) {
+		const struct stat_line *l = &st->l[i];
+		bool gauge = is_gauge(l);
+
+		printf("# TYPE smartwake_%s %s\n", l->name,
+		       gauge ? "gauge" : "counter");
+		printf("smartwake_%s%s %s\n", l->name, gauge ? "" : "_total",
+		       l->value);
+	}
+	printf("# EOF\n");
 }
 
 /*

@@ -65,7 +65,7 @@ static const struct cmd_help helps[] = {
 "Exit status: 0 all applied; 1 a write failed (everything restored);\n"
 "2 unknown knob or feature, value not accepted, bad syntax (nothing written).\n" },
 	{ "stats",
-"usage: smartwake stats [--json] [--watch SECONDS [--count N]]\n"
+"usage: smartwake stats [--json | --openmetrics] [--watch SECONDS [--count N]]\n"
 "\n"
 "Print the module's counters (\"name value\" lines; derived lines such as\n"
 "percentages are shown as the module prints them). When the module printed\n"
@@ -73,6 +73,9 @@ static const struct cmd_help helps[] = {
 "agreement: \"shadow: P% agree (compared N, agree N, disagree N, raced N,\n"
 "raced_aba N)\".\n"
 "  --json            one JSON object {\"name\": value, ...}\n"
+"  --openmetrics     the OpenMetrics text format (node-exporter's textfile\n"
+"                    collector): counters as smartwake_NAME_total, derived\n"
+"                    lines as gauges, then \"# EOF\"\n"
 "  --watch SECONDS   every SECONDS, print each value and, for raw counters\n"
 "                    (integers), the per-second rate over the interval;\n"
 "                    with --json one object per line:\n"

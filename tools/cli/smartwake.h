@@ -120,6 +120,7 @@ int cmd_reset(int argc, char **argv);
 /* ---- json.c ---- */
 void json_string(FILE *f, const char *s);
 void print_stats_json(const struct stats *st);
+void print_stats_openmetrics(const struct stats *st);
 void print_watch_json(const struct stats *cur, const struct stats *prev,
 		      double dt);
 

@@ -128,6 +128,7 @@ int cmd_stats(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "openmetrics", no_argument, NULL, 'o' },
 		{ "watch", required_argument, NULL, 'w' },
 		{ "count", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
@@ -136,7 +137,7 @@ int cmd_stats(int argc, char **argv)
 	static struct stats st;
 	double every = 0;
 	long count = 0;
-	bool json = false;
+	bool json = false, om = false;
 	char *end;
 	int c, ret, i;
 
@@ -146,6 +147,9 @@ int cmd_stats(int argc, char **argv)
 		switch (c) {
 		case 'j':
 			json = true;
+			break;
+		case 'o':
+			om = true;
 			break;
 		case 'w':
 			errno = 0;
@@ -175,6 +179,8 @@ int cmd_stats(int argc, char **argv)
 		return bad_usage("stats", "unexpected argument '%s'", argv[optind]);
 	if (count && !every)
 		return bad_usage("stats", "--count needs --watch");
+	if (om && (json || every))
+		return bad_usage("stats", "--openmetrics goes with neither --json nor --watch");
 	ret = check_module(true);
 	if (ret)
 		return ret;
@@ -185,7 +191,9 @@ int cmd_stats(int argc, char **argv)
 		sw_err("cannot read %s/stats: %s", dbg_dir, strerror(-ret));
 		return EXIT_RUNTIME;
 	}
-	if (json) {
+	if (om) {
+		print_stats_openmetrics(&st);
+	} else if (json) {
 		print_stats_json(&st);
 	} else {
 		for (i = 0; i < st.n; i++)
