@@ -728,14 +728,11 @@ static int sw_select_body(struct task_struct *p, int prev_cpu, int wake_flags)
 	 * answer has the same race, repaired by select_task_rq()).
 	 */
 	if ((unsigned int)new_cpu >= nr_cpu_ids ||
-	    !cpumask_test_cpu(new_cpu, p->cpus_ptr)) {
+	    !cpumask_test_cpu(new_cpu, p->cpus_ptr) || !cpu_active(new_cpu)) {
 		sw_restore(&sv, p);
-		sw_count(SW_C_invariant_violations);
-		return sw_orig_select(p, prev_cpu, wake_flags);
-	}
-	if (!cpu_active(new_cpu)) {
-		sw_restore(&sv, p);
-		sw_count(SW_C_inactive_answers);
+		sw_count((unsigned int)new_cpu < nr_cpu_ids &&
+			 cpumask_test_cpu(new_cpu, p->cpus_ptr) ?
+			 SW_C_inactive_answers : SW_C_invariant_violations);
 		return sw_orig_select(p, prev_cpu, wake_flags);
 	}
 	if (cc->clear)
