@@ -56,6 +56,43 @@ big=$(head -c 70000 /dev/zero | tr '\0' '1')
 check "enabled refuses a 70000-byte write" bad_write enabled "$big"
 check "reset zeroes the counters" eval 'echo 1 > $SW_DBG/reset && [ "$(stat passthrough)" -lt 100 ]'
 
+# --- select_hook: a direct ftrace call, or the ftrace-ops redirect --------
+# enabled_functions flags: D = direct call (its target on the next line),
+# I = IPMODIFY (the ops redirect). Either way the module's path decides:
+# affine/idle decisions are counted, wakeups handed back are not lost.
+efl() { grep -A1 "^select_task_rq_fair " /sys/kernel/tracing/enabled_functions; }
+# the oracle for "this kernel has direct calls": the function that adds one
+if grep -q ' register_ftrace_direct$' /proc/kallsyms; then
+	check "select_hook defaults to direct" eq "$(knob select_hook)" direct
+	echo "  $(efl | tr '\n\t' '  ')"
+	check "direct: a direct call to sw_select_tramp, no IPMODIFY" \
+		eval 'efl | grep -q "direct-->sw_select_tramp" && ! efl | grep -q "^select_task_rq_fair .* I "'
+	check "direct: hooks file says so" grep -q '^select_task_rq_fair direct on ' $SW_DBG/hooks
+	for mode in direct ftrace direct; do
+		check "select_hook=$mode accepted while hooked" set_knob select_hook $mode
+		echo 1 >$SW_DBG/reset
+		out=$(wakeload pipe -p 2 -t 2)
+		ops=$(echo "$out" | sed -n 's/.* ops=\([0-9]*\) .*/\1/p')
+		w=$(stat wakeups) d=$(stat sis_calls)
+		echo "  $mode: ops=$ops wakeups=$w sis_calls=$d fallback_original=$(stat fallback_original)"
+		check "$mode: the module's path decides wakeups" eval 'gt "$w" 0 && [ "$d" != missing ] && gt "$d" 0'
+	done
+	check "ftrace: the redirect carries IPMODIFY" eval \
+		'set_knob select_hook ftrace && efl | grep -q "^select_task_rq_fair .* I " && ! efl | grep -q "direct-->"'
+	check "direct again: no IPMODIFY" eval \
+		'set_knob select_hook direct && efl | grep -q "direct-->sw_select_tramp"'
+	check "select_hook refuses 'both'" bad_write select_hook both
+	check "enabled=0 removes the direct call" eval 'set_knob enabled 0 && ! hooked select_task_rq_fair'
+	check "select_hook=ftrace while unhooked: nothing installed" eval \
+		'set_knob select_hook ftrace && ! hooked select_task_rq_fair'
+	check "enabled=1 installs the ftrace redirect" eval \
+		'set_knob enabled 1 && efl | grep -q "^select_task_rq_fair .* I "'
+	set_knob select_hook direct
+else
+	skip "select_hook=direct: this kernel has no direct ftrace calls"
+	check "select_hook=direct refused where unsupported" bad_write select_hook direct
+fi
+
 # --- unload ----------------------------------------------------------------
 check "rmmod" rmmod smartwake
 check "hook gone from enabled_functions" eval '! hooked select_task_rq_fair'
@@ -70,6 +107,7 @@ while [ $i -lt "$cycles" ]; do
 	sw_insmod || fails=$((fails + 1))
 	set_knob policy smartwake || fails=$((fails + 1))
 	set_knob enabled $((i % 2)) || fails=$((fails + 1))
+	[ $((i % 4)) -ge 2 ] && { set_knob select_hook ftrace || fails=$((fails + 1)); }
 	cat $SW_DBG/stats >/dev/null
 	rmmod smartwake || fails=$((fails + 1))
 	i=$((i + 1))

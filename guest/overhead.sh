@@ -8,10 +8,10 @@
 rounds=${1:-6}
 secs=${2:-1}
 TR=/sys/kernel/tracing
-settings="none defaults ttwu_count sis_filter sis_filter_tick smartwake smartwake+trace shadow"
+settings="none defaults ttwu_count sis_filter sis_filter_tick smartwake smartwake_ftrace smartwake+trace shadow"
 # With the testing build as the module (overhead.sh --testing), also the
 # select hook's trampoline and callback alone, never redirecting.
-[ "${3:-}" = testing ] && settings="$settings no_redirect"
+[ "${3:-}" = testing ] && settings="$settings no_redirect no_redirect_ftrace"
 loads="pipe msg"
 
 runload() {
@@ -28,20 +28,24 @@ apply() {
 	sis_filter) set_knob sis_filter 1 ;;
 	sis_filter_tick) set_knob sis_mask_update tick && set_knob sis_filter 1 ;;
 	smartwake) set_knob policy smartwake ;;
+	smartwake_ftrace) set_knob select_hook ftrace && set_knob policy smartwake ;;
 	smartwake+trace) set_knob policy smartwake && echo 1 >$TR/events/smartwake/enable ;;
 	shadow) set_knob policy shadow ;;
 	no_redirect) rmmod smartwake && sw_insmod test_no_redirect=1 &&
 		set_knob policy smartwake ;;
+	no_redirect_ftrace) rmmod smartwake && sw_insmod test_no_redirect=1 &&
+		set_knob select_hook ftrace && set_knob policy smartwake ;;
 	esac
 }
 undo() {
-	if [ "$1" = no_redirect ]; then
+	if [ "$1" = no_redirect ] || [ "$1" = no_redirect_ftrace ]; then
 		rmmod smartwake
 		sw_insmod
 		return
 	fi
 	[ -e $TR/events/smartwake/enable ] && echo 0 >$TR/events/smartwake/enable
 	set_knob policy stock
+	set_knob select_hook direct 2>/dev/null
 	set_knob sis_filter 0
 	set_knob sis_mask_update enqueue
 	set_knob ttwu_count 0

@@ -73,6 +73,9 @@ static struct sw_hook sw_hooks[SW_NR_HOOKS] = {
 	/* enabled=1 and policy != stock: the module's wakeup path (wake.c) */
 	[SW_HOOK_SELECT] = {
 		.target = &sw_sym_select_task_rq_fair,
+#ifdef SW_HAVE_DIRECT
+		.direct = (unsigned long)sw_select_tramp,
+#endif
 		.replacement = sw_select_task_rq_fair,
 		.callback = sw_select_redirect,
 		.needs = "enabled=1,policy!=stock",
@@ -98,6 +101,12 @@ static struct sw_hook sw_hooks[SW_NR_HOOKS] = {
 	},
 };
 
+/* the ops @h is (to be) registered with: its direct one or the redirect */
+static struct ftrace_ops *sw_hook_ops(struct sw_hook *h)
+{
+	return h->via_direct ? &h->dops : &h->ops;
+}
+
 /* the traced function of @h, from SW_HOOK_IDS */
 static const char *sw_hook_name(const struct sw_hook *h)
 {
@@ -114,13 +123,16 @@ static const char *sw_hook_name(const struct sw_hook *h)
  */
 static int sw_hook_undo(struct sw_hook *h)
 {
+	struct ftrace_ops *ops = sw_hook_ops(h);
 	int ret;
 
 	if (h->registered) {
 		if (sw_testing_unregister_fails())
 			ret = -EBUSY;	/* injected: the ops stays as it is */
+		else if (h->via_direct)
+			ret = unregister_ftrace_direct(ops, h->direct, false);
 		else
-			ret = unregister_ftrace_function(&h->ops);
+			ret = unregister_ftrace_function(ops);
 		if (ret) {
 			WARN_ONCE(1, "smartwake: unregistering hook on %s failed: %d; keeping it and the module\n",
 				  sw_hook_name(h), ret);
@@ -137,33 +149,44 @@ static int sw_hook_undo(struct sw_hook *h)
 		}
 	}
 	if (h->filtered) {
-		ret = ftrace_set_filter_ip(&h->ops, *h->target, 1, 0);
+		ret = ftrace_set_filter_ip(ops, *h->target, 1, 0);
 		WARN(ret, "removing filter on %s failed: %d\n", sw_hook_name(h), ret);
 		h->filtered = false;
 	}
+	h->via_direct = false;
 	return 0;
 }
 
 static int sw_hook_do(struct sw_hook *h)
 {
+	struct ftrace_ops *ops;
 	int ret;
 
-	h->ops.func = h->callback;
-	h->ops.flags = 0;
-	if (h->replacement) {
-		h->ops.flags |= FTRACE_OPS_FL_IPMODIFY;
-		if (!IS_ENABLED(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS))
-			h->ops.flags |= FTRACE_OPS_FL_SAVE_REGS;
+	h->via_direct = h->direct &&
+			READ_ONCE(sw_select_hook) == SW_SELECT_HOOK_DIRECT;
+	ops = sw_hook_ops(h);
+	if (!h->via_direct) {
+		ops->func = h->callback;
+		ops->flags = 0;
+		if (h->replacement) {
+			ops->flags |= FTRACE_OPS_FL_IPMODIFY;
+			if (!IS_ENABLED(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS))
+				ops->flags |= FTRACE_OPS_FL_SAVE_REGS;
+		}
 	}
 
-	ret = ftrace_set_filter_ip(&h->ops, *h->target, 0, 0);
+	ret = ftrace_set_filter_ip(ops, *h->target, 0, 0);
 	if (ret) {
 		pr_err("cannot trace %s (filter: %d)\n", sw_hook_name(h), ret);
+		h->via_direct = false;
 		return ret;
 	}
 	h->filtered = true;
 
-	ret = register_ftrace_function(&h->ops);
+	if (h->via_direct)
+		ret = register_ftrace_direct(ops, h->direct);
+	else
+		ret = register_ftrace_function(ops);
 	if (ret) {
 		if (ret == -EBUSY)
 			pr_err("%s is already modified by another ftrace user (livepatch?)\n",
@@ -247,12 +270,55 @@ void sw_hooks_remove_all(void)
 	}
 }
 
+int sw_select_hook = SW_SELECT_HOOK_DEFAULT;
+
+const char * const sw_select_hook_names[SW_SELECT_HOOK_NR] = {
+	SW_SELECT_HOOKS(SW_ENUM_NAME, SW_ENUM_NAME)
+};
+
+/**
+ * sw_select_hook_apply() - knob select_hook: how select_task_rq_fair is hooked
+ * @k:   the knob
+ * @old: the way in use
+ * @new: the way asked for
+ *
+ * A hook in place is removed and installed again the new way; if that
+ * fails, the old way is put back (and the error returned).
+ *
+ * Return: 0, -EOPNOTSUPP for direct on a kernel without direct calls, or
+ * the error from installing.
+ */
+int sw_select_hook_apply(const struct sw_knob *k, int old, int new)
+{
+	struct sw_hook *h = &sw_hooks[SW_HOOK_SELECT];
+	int ret;
+
+	if (new == SW_SELECT_HOOK_DIRECT && !h->direct) {
+		pr_err("select_hook=direct: this kernel has no direct ftrace calls\n");
+		return -EOPNOTSUPP;
+	}
+	if (!h->registered)
+		return 0;	/* knob value read at the next install */
+	ret = sw_hook_set(SW_HOOK_SELECT, false);
+	if (ret)
+		return ret;
+	WRITE_ONCE(sw_select_hook, new);
+	ret = sw_hook_set(SW_HOOK_SELECT, true);
+	if (ret) {
+		WRITE_ONCE(sw_select_hook, old);
+		if (sw_hook_set(SW_HOOK_SELECT, true))
+			pr_err("select_task_rq_fair is now unhooked: the kernel decides\n");
+	}
+	return ret;
+}
+
 int sw_hooks_show(struct seq_file *m)
 {
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(sw_hooks); i++)
 		seq_printf(m, "%s %s %s needs:%s%s\n", sw_hook_name(&sw_hooks[i]),
+			   sw_hooks[i].via_direct ? "direct" :
 			   sw_hooks[i].replacement ? "redirect" : "observe",
 			   sw_hooks[i].registered ? "on" : "off",
 			   sw_hooks[i].needs,

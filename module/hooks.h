@@ -8,6 +8,7 @@
 #include <linux/ftrace.h>
 #include <linux/types.h>
 #include <smartwake/enums.h>
+#include "wake.h"
 
 /* ---- ftrace hooks (hooks.c) -------------------------------------------- */
 struct sw_hook {
@@ -15,7 +16,10 @@ struct sw_hook {
 	void *replacement;		/* redirect target, or NULL */
 	ftrace_func_t callback;		/* the redirect, or a pre-handler */
 	const char *needs;		/* the knob setting that installs it */
+	unsigned long direct;		/* direct-call trampoline, or 0 */
 	struct ftrace_ops ops;
+	struct ftrace_ops dops;		/* for the direct call */
+	bool via_direct;		/* registered (or being) with dops */
 	bool filtered, registered;
 	bool pinned;			/* unregister failed: module held */
 };
@@ -25,6 +29,23 @@ enum sw_hook_id {
 	SW_HOOK_IDS(SW_ENUM_ID, SW_ENUM_ID)
 	SW_NR_HOOKS
 };
+
+/* select_hook knob: how select_task_rq_fair is hooked */
+enum sw_select_hook {
+	SW_SELECT_HOOKS(SW_ENUM_ID, SW_ENUM_ID)
+	SW_SELECT_HOOK_NR
+};
+
+#ifdef SW_HAVE_DIRECT
+#define SW_SELECT_HOOK_DEFAULT	SW_SELECT_HOOK_DIRECT
+#else
+#define SW_SELECT_HOOK_DEFAULT	SW_SELECT_HOOK_FTRACE
+#endif
+
+struct sw_knob;
+extern int sw_select_hook;
+extern const char * const sw_select_hook_names[SW_SELECT_HOOK_NR];
+int sw_select_hook_apply(const struct sw_knob *k, int old, int new);
 
 int sw_hook_set(enum sw_hook_id id, bool on);
 int sw_hooks_disable(void);

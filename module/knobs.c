@@ -19,6 +19,7 @@
 #include <linux/seq_file.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include "hooks.h"
 #include "knobs.h"
 #include "numa.h"
 #include "overload.h"
@@ -62,6 +63,12 @@ static const struct sw_knob sw_knobs[] = {
 		.names = sw_policy_names, .nr_names = SW_POLICY_NR,
 		.apply = sw_select_apply,
 		.help = "stock: kernel, unhooked; smartwake: module; shadow: both, kernel's answer",
+	},
+	{
+		.name = "select_hook", .val = &sw_select_hook,
+		.names = sw_select_hook_names, .nr_names = SW_SELECT_HOOK_NR,
+		.apply = sw_select_hook_apply,
+		.help = "how select_task_rq_fair is hooked: direct call (x86-64) or ftrace ops",
 	},
 	{
 		.name = "decay", .val = &sw_decay,

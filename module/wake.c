@@ -187,12 +187,6 @@ static void sw_restore(const struct sw_saved *sv, struct task_struct *p)
 #endif
 }
 
-static int sw_fallback(struct task_struct *p, int prev_cpu, int wake_flags)
-{
-	sw_count(SW_C_fallback_original);
-	return sw_orig_select(p, prev_cpu, wake_flags);
-}
-
 /**
  * sw_unmodelled() - must this wakeup go to the kernel untouched
  * @p:          the wakee
@@ -530,7 +524,8 @@ static int sw_wake_shadow(struct task_struct *p, int prev_cpu, int wake_flags,
  * See the top of this file. Runs with p->pi_lock held and IRQs off, so
  * the per-CPU stash and has_idle_cores copy are not shared.
  *
- * Return: the kernel's answer.
+ * Return: the kernel's answer, or -1 (an unmodelled case: the kernel's
+ * function is still to run).
  */
 static int sw_shadow(struct task_struct *p, int prev_cpu, int wake_flags,
 		     int cpu)
@@ -555,7 +550,8 @@ static int sw_shadow(struct task_struct *p, int prev_cpu, int wake_flags,
 	mine = sw_wake_shadow(p, prev_cpu, wake_flags, cpu, &mi);
 	if (mine < 0) {
 		sw_restore(&before, p);
-		return sw_fallback(p, prev_cpu, wake_flags);
+		sw_count(SW_C_fallback_original);
+		return -1;
 	}
 	/* testing builds: test_shadow_leak leaves the writes, to be seen */
 	if (likely(!sw_testing_shadow_leak()))
@@ -627,23 +623,22 @@ static int sw_inject_bad_answer(const struct task_struct *p, int cpu)
 }
 
 /**
- * sw_select_wanted() - should the hook hand this call to the module
- * @fregs: the arguments of select_task_rq_fair() at its ftrace site
+ * sw_select_wanted_args() - should this wakeup go to the module's path
+ * @p:          the wakee
+ * @prev_cpu:   its previous CPU
+ * @wake_flags: WF_* flags
  *
- * Called by the select hook's ftrace callback (hooks.c), with preemption
- * disabled. Whatever the module would hand back untouched (a knob says
- * the kernel decides, fork/exec balancing, the unmodelled cases) is not
- * redirected, so it runs the kernel's function directly instead of
- * crossing the ftrace trampoline a second time from the module.
+ * Asked by the select hook (either kind, hooks.c and direct.c) with
+ * preemption disabled, before anything else. Whatever the module would
+ * hand back untouched (a knob says the kernel decides, fork/exec
+ * balancing, the unmodelled cases) goes straight into the kernel's
+ * function.
  *
- * Return: true to redirect to sw_select_task_rq_fair().
+ * Return: true to let sw_select_decide() place @p.
  */
-bool notrace sw_select_wanted(struct ftrace_regs *fregs)
+bool notrace sw_select_wanted_args(struct task_struct *p, int prev_cpu,
+				   int wake_flags)
 {
-	struct task_struct *p = (void *)ftrace_regs_get_argument(fregs, 0);
-	int prev_cpu = (int)ftrace_regs_get_argument(fregs, 1);
-	int wake_flags = (int)ftrace_regs_get_argument(fregs, 2);
-
 	sw_count(SW_C_select_calls);
 	if (!READ_ONCE(sw_enabled) ||
 	    READ_ONCE(sw_policy) == SW_POLICY_STOCK ||
@@ -657,6 +652,19 @@ bool notrace sw_select_wanted(struct ftrace_regs *fregs)
 		return false;
 	}
 	return !sw_testing_no_redirect();
+}
+
+/**
+ * sw_select_wanted() - sw_select_wanted_args() for the ftrace-ops hook
+ * @fregs: the arguments of select_task_rq_fair() at its ftrace site
+ *
+ * Return: true to redirect to sw_select_task_rq_fair().
+ */
+bool notrace sw_select_wanted(struct ftrace_regs *fregs)
+{
+	return sw_select_wanted_args((void *)ftrace_regs_get_argument(fregs, 0),
+				     (int)ftrace_regs_get_argument(fregs, 1),
+				     (int)ftrace_regs_get_argument(fregs, 2));
 }
 
 /*
@@ -686,8 +694,9 @@ int sw_select_apply(const struct sw_knob *k, int old, int new)
 static DEFINE_PER_CPU(unsigned int, sw_sample_tick);
 
 /*
- * The module's answer for a wakeup sw_select_wanted() let through (an
- * unmodelled case found only now, in the domain walk, goes to the kernel).
+ * The module's answer for a wakeup sw_select_wanted_args() let through,
+ * or -1 when it hands the wakeup back to the kernel (an unmodelled case
+ * found only in the domain walk, a refused answer), state restored.
  */
 static int sw_select_body(struct task_struct *p, int prev_cpu, int wake_flags)
 {
@@ -716,7 +725,8 @@ static int sw_select_body(struct task_struct *p, int prev_cpu, int wake_flags)
 	cc->defer = false;
 	if (new_cpu < 0) {
 		sw_restore(&sv, p);
-		return sw_fallback(p, prev_cpu, wake_flags);
+		sw_count(SW_C_fallback_original);
+		return -1;
 	}
 	if (unlikely(sw_testing_bad_answer()))
 		new_cpu = sw_inject_bad_answer(p, new_cpu);
@@ -733,7 +743,7 @@ static int sw_select_body(struct task_struct *p, int prev_cpu, int wake_flags)
 		sw_count((unsigned int)new_cpu < nr_cpu_ids &&
 			 cpumask_test_cpu(new_cpu, p->cpus_ptr) ?
 			 SW_C_inactive_answers : SW_C_invariant_violations);
-		return sw_orig_select(p, prev_cpu, wake_flags);
+		return -1;
 	}
 	if (cc->clear)
 		WRITE_ONCE(((struct sched_domain_shared *)cc->clear)->has_idle_cores,
@@ -742,22 +752,21 @@ static int sw_select_body(struct task_struct *p, int prev_cpu, int wake_flags)
 }
 
 /**
- * sw_select_task_rq_fair() - the module's select_task_rq_fair()
+ * sw_select_decide() - the module's select_task_rq_fair(), or a hand-back
  * @p:          the task being placed
  * @prev_cpu:   the CPU it last ran on
  * @wake_flags: WF_* flags of the caller
  *
- * Reached through the redirect for wakeups sw_select_wanted() accepted,
- * with p->pi_lock held and interrupts disabled. Every answer of the
- * module's path is checked against p->cpus_ptr and cpu_active_mask; a
- * failing one is replaced by the kernel's answer and counted
- * (invariant_violations, inactive_answers). One call in 64 per CPU is
- * timed with local_clock() (self_ns_sampled, self_calls_sampled).
+ * For wakeups sw_select_wanted_args() accepted, with p->pi_lock held and
+ * interrupts disabled. Every answer of the module's path is checked
+ * against p->cpus_ptr and cpu_active_mask; a failing one is discarded and
+ * counted (invariant_violations, inactive_answers). One call in 64 per
+ * CPU is timed with local_clock() (self_ns_sampled, self_calls_sampled).
  *
- * Return: the CPU to place @p on.
+ * Return: the CPU to place @p on, or -1: the kernel's function decides.
  */
-int notrace sw_select_task_rq_fair(struct task_struct *p, int prev_cpu,
-				   int wake_flags)
+int notrace sw_select_decide(struct task_struct *p, int prev_cpu,
+			     int wake_flags)
 {
 	unsigned int tick = __this_cpu_inc_return(sw_sample_tick);
 	u64 t0;
@@ -770,4 +779,24 @@ int notrace sw_select_task_rq_fair(struct task_struct *p, int prev_cpu,
 	sw_count_add(SW_C_self_ns_sampled, local_clock() - t0);
 	sw_count(SW_C_self_calls_sampled);
 	return cpu;
+}
+
+/**
+ * sw_select_task_rq_fair() - the ftrace-ops hook's replacement
+ * @p:          the task being placed
+ * @prev_cpu:   the CPU it last ran on
+ * @wake_flags: WF_* flags of the caller
+ *
+ * Reached through the redirect (select_hook=ftrace) for wakeups
+ * sw_select_wanted() accepted; a hand-back calls the kernel's function
+ * (the hook lets the module's own call through).
+ *
+ * Return: the CPU to place @p on.
+ */
+int notrace sw_select_task_rq_fair(struct task_struct *p, int prev_cpu,
+				   int wake_flags)
+{
+	int cpu = sw_select_decide(p, prev_cpu, wake_flags);
+
+	return cpu >= 0 ? cpu : sw_orig_select(p, prev_cpu, wake_flags);
 }

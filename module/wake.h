@@ -13,6 +13,16 @@
 /* ---- the wakeup path (wake.c, sis.c) ----------------------------------- */
 int sw_select_task_rq_fair(struct task_struct *p, int prev_cpu, int wake_flags);
 bool sw_select_wanted(struct ftrace_regs *fregs);
+bool sw_select_wanted_args(struct task_struct *p, int prev_cpu, int wake_flags);
+int sw_select_decide(struct task_struct *p, int prev_cpu, int wake_flags);
+
+/* select_hook=direct (direct.c): x86-64 kernels with direct ftrace calls */
+#if defined(CONFIG_X86_64) && defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS)
+#define SW_HAVE_DIRECT
+void sw_select_tramp(void);
+int sw_select_direct(struct task_struct *p, int prev_cpu, int wake_flags,
+		     unsigned long parent_ip);
+#endif
 int sw_select_apply(const struct sw_knob *k, int old, int new);
 
 /* how select_idle_sibling() found its answer (trace event "how") */

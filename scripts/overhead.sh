@@ -13,8 +13,9 @@
 # no module. Writes DIR/overhead.csv, DIR/summary.txt, DIR/overhead.svg
 # (gnuplot, if present) and the figures section "overhead".
 #
-# --testing loads the testing build and adds "no_redirect": the select
-# hook's trampoline and callback alone (they decide, never redirect).
+# --testing loads the testing build and adds "no_redirect" and
+# "no_redirect_ftrace": the select hook alone, direct call or ftrace ops
+# trampoline (it decides, never answers).
 #
 # --report DIR writes DIR's summary into figures.md again, measuring nothing.
 #
@@ -79,13 +80,17 @@ python3 - "$csv" "$out" <<'PY' || rc=1
 import csv, sys, statistics as st
 rows = list(csv.DictReader(open(sys.argv[1])))
 out = sys.argv[2]
-order = ["none", "defaults", "ttwu_count", "sis_filter", "sis_filter_tick", "no_redirect", "smartwake", "smartwake+trace", "shadow"]
+order = ["none", "defaults", "ttwu_count", "sis_filter", "sis_filter_tick", "no_redirect_ftrace", "no_redirect",
+         "smartwake_ftrace", "smartwake", "smartwake+trace", "shadow"]
 what = {"none": "no module", "defaults": "loaded, default knobs (nothing hooked)",
         "ttwu_count": "ttwu_count=1 (kretprobe)", "sis_filter": "sis_filter=1, sis_mask_update=enqueue (tracepoint probe; policy stock)",
         "sis_filter_tick": "sis_filter=1, sis_mask_update=tick (sched_tick hook; policy stock)",
-        "smartwake": "policy=smartwake, mainline knobs", "smartwake+trace": "policy=smartwake + trace events on",
+        "smartwake": "policy=smartwake, mainline knobs (select_hook=direct)",
+        "smartwake_ftrace": "policy=smartwake, mainline knobs, select_hook=ftrace (ops redirect)",
+        "smartwake+trace": "policy=smartwake + trace events on",
         "shadow": "policy=shadow (both paths)",
-        "no_redirect": "testing build: select hook decides, never redirects (trampoline + callback)"}
+        "no_redirect": "testing build: direct trampoline + decision, never answers",
+        "no_redirect_ftrace": "testing build: ftrace ops trampoline + callback, never redirects"}
 lines = []
 plot = []
 for clock in ("icount", "wall"):

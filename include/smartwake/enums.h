@@ -56,6 +56,11 @@
 	EM(SW_MASK_ENQUEUE, "enqueue")			\
 	EMe(SW_MASK_TICK, "tick")
 
+/* select_hook knob (hooks.c): how select_task_rq_fair is hooked */
+#define SW_SELECT_HOOKS(EM, EMe)			\
+	EM(SW_SELECT_HOOK_DIRECT, "direct")		\
+	EMe(SW_SELECT_HOOK_FTRACE, "ftrace")
+
 /* ttwu_queue knob (ttwu.c) */
 #define SW_TTWU_MODES(EM, EMe)				\
 	EM(SW_TTWU_STOCK, "stock")			\
