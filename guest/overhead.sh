@@ -64,11 +64,16 @@ while [ $r -le "$rounds" ]; do
 			grep -q '^smartwake ' /proc/modules || sw_insmod || bad=$((bad + 1))
 			apply $s || { echo "SMARTWAKE-OVH-SKIP,$s"; undo; continue; }
 		fi
+		[ $s = none ] || echo 1 >$SW_DBG/reset
 		for l in $loads; do
 			v=$(runload $l)
 			[ -n "$v" ] || bad=$((bad + 1))
 			echo "SMARTWAKE-OVH,$s,$l,$r,${v:-0}"
 		done
+		# the module's path, timed 1 call in 64 (under icount: ns ~ instructions)
+		case $s in smartwake|smartwake_ftrace|shadow)
+			echo "SMARTWAKE-OVH-SELF,$s,$r,$(stat self_ns_per_call)" ;;
+		esac
 		[ $s = none ] || undo $s
 	done
 	r=$((r + 1))

@@ -50,6 +50,17 @@ if [ -f $SW_TKO/sw_conflict.ko ]; then
 	rmmod sw_conflict
 	check "policy=smartwake works once the function is free" \
 		eval 'sw_insmod && set_knob policy smartwake && hooked select_task_rq_fair'
+	# ...and the exclusion holds the other way, for both ways in
+	for via in $(knob_values select_hook); do
+		set_knob select_hook "$via"
+		out=$(insmod $SW_TKO/sw_conflict.ko 2>&1)
+		rc=$?
+		[ $rc -eq 0 ] && rmmod sw_conflict
+		check "select_hook=$via hooked: the other IPMODIFY user is refused (EBUSY)" \
+			eval '[ $rc -ne 0 ] && echo "$out" | grep -qi busy'
+	done
+	check "the module's hook is still there" \
+		eval 'hooked select_task_rq_fair && grep -q "^select_task_rq_fair .* on " $SW_DBG/hooks'
 	rmmod smartwake
 else
 	not_ok "sw_conflict.ko missing from the guest"
@@ -265,6 +276,17 @@ echo "  answers replaced by a CPU outside 0-1: $(stat invariant_violations) refu
 check "injected answers outside the mask: the load pinned to 0-1 runs" eq "$rc" 0
 check "injected answers outside the mask: the check refuses them (invariant_violations > 10)" \
 	eval '[ "$(stat invariant_violations)" -gt 10 ]'
+# The decision counters describe used answers only: a refused answer's
+# counts (at least its sis_calls) are taken back into discarded_decisions,
+# so sis_calls + refused <= modelled wakeups (one reading of stats).
+snap=$(cat $SW_DBG/stats)
+refused=$(snap invariant_violations)
+modelled=$(($(snap wakeups) - $(snap fallback_original)))
+echo "  modelled $modelled, refused $refused, sis_calls $(snap sis_calls), discarded_decisions $(snap discarded_decisions)"
+check "refused answers: their decisions are taken back (sis_calls + refused <= modelled)" \
+	eval '[ "$refused" -gt 0 ] && [ $(($(snap sis_calls) + refused)) -le "$modelled" ]'
+check "refused answers: their decisions counted apart (discarded_decisions >= refused)" \
+	eval '[ "$(snap discarded_decisions)" -ge "$refused" ]'
 check "rmmod after hotplug" rmmod smartwake
 check "kernel log has no WARNING/BUG/Oops/Call Trace" dmesg_clean
 summary

@@ -23,17 +23,18 @@ SW_COUNTER(sis_idle_found)		/* scans that found a CPU */
 SW_COUNTER(sis_scan_failed)		/* calls that found no idle CPU */
 SW_COUNTER(sis_overloaded_skipped)	/* CPUs the 2022 filter removed */
 SW_COUNTER(sis_overloaded_stale)	/* ...of which not overloaded at scan time */
+SW_COUNTER(numa_backoff_set)		/* 2018 backoff set after an affine cross-node pull */
 SW_COUNTER(fallback_original)		/* a wakeup the module left to the kernel */
 SW_COUNTER(self_ns_sampled)		/* ns in the replacement, 1 call in 64 (local_clock) */
 SW_COUNTER(self_calls_sampled)		/* the calls those ns were measured on */
 SW_COUNTER(invariant_violations)	/* module answer outside p->cpus_ptr: a bug */
 SW_COUNTER(inactive_answers)		/* answer's CPU went inactive meanwhile */
+SW_COUNTER(discarded_decisions)		/* decision counts of refused answers, taken back */
 SW_COUNTER(ttwu_wakelist_calls)		/* ttwu_queue_wakelist() calls (kretprobe) */
 SW_COUNTER(ttwu_queued_same_llc)	/* ...queued by IPI, waker and target share the LLC */
 SW_COUNTER(ttwu_queued_cross_llc)	/* ...queued by IPI, different LLCs */
 SW_COUNTER(ttwu_not_queued)		/* ...not queued: remote-lock (or local) path */
 SW_COUNTER(ttwu_forced_lock)		/* ttwu_queue=lock answered "do not queue" */
-SW_COUNTER(numa_backoff_set)		/* 2018 backoff set after an affine cross-node pull */
 SW_COUNTER(numa_faults_seen)		/* task_numa_fault() calls with statistics (mode != off) */
 SW_COUNTER(numa_retry_deferred)		/* placement retries deferred by numa_retry */
 SW_COUNTER(numa_retry_allowed)		/* placement retries let through */

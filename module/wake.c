@@ -117,6 +117,7 @@
 #include <linux/mmu_context.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
+#include <linux/string.h>
 #include <linux/topology.h>
 #include "sched.h"
 #include "hooks.h"
@@ -689,6 +690,29 @@ int sw_select_apply(const struct sw_knob *k, int old, int new)
 	return ret;
 }
 
+/*
+ * The decision counters (wide_* to numa_backoff_set in counters.h): an
+ * answer the module refuses takes its counts back, so they describe
+ * answers that were used (discarded_decisions keeps the sum).
+ */
+#define SW_DECIDED_FIRST	SW_C_wide_waker_master
+#define SW_NR_DECIDED		(SW_C_numa_backoff_set - SW_DECIDED_FIRST + 1)
+static_assert(SW_C_affine_pulls > SW_DECIDED_FIRST &&
+	      SW_C_sis_calls > SW_DECIDED_FIRST &&
+	      SW_C_sis_overloaded_skipped < SW_C_numa_backoff_set);
+
+static void sw_decided_take_back(const u64 *snap)
+{
+	u64 *c = this_cpu_ptr(&sw_stats)->c + SW_DECIDED_FIRST, n = 0;
+	int i;
+
+	for (i = 0; i < SW_NR_DECIDED; i++) {
+		n += c[i] - snap[i];
+		c[i] = snap[i];
+	}
+	sw_count_add(SW_C_discarded_decisions, n);
+}
+
 /* One call in 2^SW_SAMPLE_SHIFT per CPU is timed for self_ns_per_call. */
 #define SW_SAMPLE_SHIFT	6
 static DEFINE_PER_CPU(unsigned int, sw_sample_tick);
@@ -702,6 +726,7 @@ static int sw_select_body(struct task_struct *p, int prev_cpu, int wake_flags)
 {
 	struct sw_idle_cores_copy *cc = this_cpu_ptr(&sw_idle_cores_copy);
 	int policy = READ_ONCE(sw_policy);
+	u64 decided[SW_NR_DECIDED];
 	struct sw_wake_info info;
 	struct sw_saved sv;
 	int cpu, new_cpu;
@@ -712,6 +737,8 @@ static int sw_select_body(struct task_struct *p, int prev_cpu, int wake_flags)
 		return sw_shadow(p, prev_cpu, wake_flags, cpu);
 
 	sw_save(&sv, p);
+	memcpy(decided, this_cpu_ptr(&sw_stats)->c + SW_DECIDED_FIRST,
+	       sizeof(decided));
 	/*
 	 * A failed idle-core search clears the LLC's has_idle_cores hint
 	 * only once the answer is used: a wakeup handed back to the kernel
@@ -725,6 +752,7 @@ static int sw_select_body(struct task_struct *p, int prev_cpu, int wake_flags)
 	cc->defer = false;
 	if (new_cpu < 0) {
 		sw_restore(&sv, p);
+		sw_decided_take_back(decided);
 		sw_count(SW_C_fallback_original);
 		return -1;
 	}
@@ -740,6 +768,7 @@ static int sw_select_body(struct task_struct *p, int prev_cpu, int wake_flags)
 	if ((unsigned int)new_cpu >= nr_cpu_ids ||
 	    !cpumask_test_cpu(new_cpu, p->cpus_ptr) || !cpu_active(new_cpu)) {
 		sw_restore(&sv, p);
+		sw_decided_take_back(decided);
 		sw_count((unsigned int)new_cpu < nr_cpu_ids &&
 			 cpumask_test_cpu(new_cpu, p->cpus_ptr) ?
 			 SW_C_inactive_answers : SW_C_invariant_violations);

@@ -62,6 +62,7 @@ fi
 mkdir -p "$out"
 csv=$out/overhead.csv
 echo "clock,setting,load,round,ops_per_sec" >"$csv"
+echo "clock,setting,round,self_ns_per_call" >"$out/self.csv"
 rc=0
 modes=(icount)
 [ $wall -eq 1 ] && modes+=(wall)
@@ -74,6 +75,7 @@ for m in "${modes[@]}"; do
 		grep -E 'passed|FAIL' || true
 	[ "${PIPESTATUS[0]}" -eq 0 ] || { sw_log "overhead guest ($m) failed"; rc=1; }
 	sed -n "s/^SMARTWAKE-OVH,/$m,/p" "$out/guest-$m.log" >>"$csv"
+	sed -n "s/^SMARTWAKE-OVH-SELF,/$m,/p" "$out/guest-$m.log" >>"$out/self.csv"
 done
 
 python3 - "$csv" "$out" <<'PY' || rc=1
@@ -115,6 +117,18 @@ for clock in ("icount", "wall"):
             lines.append(f"| {what[s]} | {med:,.0f} | {min(v):,.0f}..{max(v):,.0f} | {med / b:.3f} |")
             plot.append((clock, load, s, med / b, min(v) / b, max(v) / b))
         lines.append("")
+selfrows = list(csv.DictReader(open(f"{out}/self.csv")))
+sel = [r for r in selfrows if r["clock"] == "icount" and int(r["round"]) > 1]
+if sel:
+    lines.append("`self_ns_per_call` of the module's path (local_clock around 1 call in 64, both loads; "
+                 "under icount a ns is about one instruction):\n")
+    lines.append("| setting | median | min..max |")
+    lines.append("|---|---|---|")
+    for s in order:
+        v = [float(r["self_ns_per_call"]) for r in sel if r["setting"] == s and r["self_ns_per_call"] not in ("", "missing")]
+        if v:
+            lines.append(f"| {what[s]} | {st.median(v):,.0f} | {min(v):,.0f}..{max(v):,.0f} |")
+    lines.append("")
 open(f"{out}/summary.txt", "w").write("\n".join(lines) + "\n")
 with open(f"{out}/plot.dat", "w") as f:
     for i, p in enumerate(plot):
