@@ -203,6 +203,19 @@ check "sis_filter=0: no tracepoint probe, no tick hook" \
 	eval 'hk sched_update_nr_running_tp off && hk sched_tick off'
 set_knob sis_filter 1
 check "sis_filter=1: the nr_running tracepoint probe is on" hk sched_update_nr_running_tp on
+# The seed's "overloaded": more than one runnable non-idle fair task. One
+# fair hog beside a SCHED_FIFO hog, or beside a SCHED_IDLE hog, makes
+# nr_running 2 but does not overload the CPU (the pipe pair runs on CPU 0).
+inmask() { awk '{ print $2 }' $SW_DBG/overloaded | grep -qE "(^|[,-])$1($|[,-])"; }
+for other in rt idle; do
+	wakeload pipe -p 1 --cpus 0 --hog 1 --hog-$other 1 --hog-cpus $LAST -t 3 >/dev/null 2>&1 &
+	WL=$!
+	sleep 1
+	echo "  fair + $other hog on CPU $LAST: overloaded $(cat $SW_DBG/overloaded | tr '\n' ';')"
+	check "enqueue: one fair task beside a $other hog is not overloaded (CPU $LAST not in the mask)" \
+		eval '! inmask $LAST'
+	wait $WL 2>/dev/null
+done
 # Two busy fair tasks pinned to one CPU: that CPU is overloaded, the others not.
 # (stopped below: a debug guest needs seconds for each hook change)
 wakeload pipe -p 1 --hog 2 --hog-cpus $LAST -t 60 >/dev/null 2>&1 &

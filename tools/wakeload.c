@@ -57,7 +57,7 @@ static struct {
 	bool threads, idle;
 	bool have_cpus, have_hog_cpus;
 	cpu_set_t cpus, hog_cpus;
-	int hogs, hogs_idle;
+	int hogs, hogs_idle, hogs_rt;
 } cfg = {
 	.secs = 5.0,
 	.pairs = 1,
@@ -143,6 +143,8 @@ static void usage(FILE *f)
 "      --idle                run the load tasks as SCHED_IDLE\n"
 "      --hog N               also run N SCHED_OTHER busy-loop processes\n"
 "      --hog-idle N          also run N SCHED_IDLE busy-loop processes\n"
+"      --hog-rt N            also run N SCHED_FIFO (priority 1) busy-loop\n"
+"                            processes (RT throttling leaves others 5 %%)\n"
 "      --hog-cpus LIST       pin the hogs to LIST (default: --cpus)\n"
 "  -h, --help                this text\n"
 "\n"
@@ -164,20 +166,23 @@ static void __noreturn task_fail(const char *what)
 	_exit(1);
 }
 
-static void apply_sched(const cpu_set_t *cpus, bool idle)
+/* policy: SCHED_OTHER (left as it is), SCHED_IDLE or SCHED_FIFO */
+static void apply_sched(const cpu_set_t *cpus, int policy)
 {
-	struct sched_param sp = { .sched_priority = 0 };
+	struct sched_param sp = { .sched_priority = policy == SCHED_FIFO };
 
 	/* pid 0 means the calling thread, so this works for --threads too */
 	if (cpus && sched_setaffinity(0, sizeof(*cpus), cpus))
 		task_fail("sched_setaffinity");
-	if (idle && sched_setscheduler(0, SCHED_IDLE, &sp))
-		task_fail("sched_setscheduler(SCHED_IDLE)");
+	if (policy != SCHED_OTHER && sched_setscheduler(0, policy, &sp))
+		task_fail(policy == SCHED_IDLE ? "sched_setscheduler(SCHED_IDLE)" :
+			  "sched_setscheduler(SCHED_FIFO)");
 }
 
 static void task_enter(void)
 {
-	apply_sched(cfg.have_cpus ? &cfg.cpus : NULL, cfg.idle);
+	apply_sched(cfg.have_cpus ? &cfg.cpus : NULL,
+		    cfg.idle ? SCHED_IDLE : SCHED_OTHER);
 	sw_gate_wait(&sh->h, gate[0]);
 }
 
@@ -354,14 +359,14 @@ static void disp_worker(int idx, int w)
 }
 
 /* A hog just burns CPU; it needs no gate and counts nothing. */
-static void hog_run(bool idle)
+static void hog_run(int policy)
 {
 	volatile unsigned long spin = 0;
 
 	if (cfg.have_hog_cpus)
-		apply_sched(&cfg.hog_cpus, idle);
+		apply_sched(&cfg.hog_cpus, policy);
 	else
-		apply_sched(cfg.have_cpus ? &cfg.cpus : NULL, idle);
+		apply_sched(cfg.have_cpus ? &cfg.cpus : NULL, policy);
 	__atomic_add_fetch(&sh->h.ready, 1, __ATOMIC_RELEASE);
 	for (;;)
 		spin++;
@@ -562,7 +567,7 @@ static void check_mode_opts(uint64_t seen)
 				     mode_name[cfg.mode]);
 }
 
-enum { O_THREADS = 256, O_CPUS, O_IDLE, O_HOG, O_HOG_IDLE, O_HOG_CPUS };
+enum { O_THREADS = 256, O_CPUS, O_IDLE, O_HOG, O_HOG_IDLE, O_HOG_RT, O_HOG_CPUS };
 
 static void parse_args(int argc, char **argv)
 {
@@ -585,6 +590,7 @@ static void parse_args(int argc, char **argv)
 		{ "idle", no_argument, NULL, O_IDLE },
 		{ "hog", required_argument, NULL, O_HOG },
 		{ "hog-idle", required_argument, NULL, O_HOG_IDLE },
+		{ "hog-rt", required_argument, NULL, O_HOG_RT },
 		{ "hog-cpus", required_argument, NULL, O_HOG_CPUS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -653,6 +659,9 @@ static void parse_args(int argc, char **argv)
 		case O_HOG_IDLE:
 			cfg.hogs_idle = sw_parse_long("--hog-idle", optarg, 0, MAX_TASKS);
 			break;
+		case O_HOG_RT:
+			cfg.hogs_rt = sw_parse_long("--hog-rt", optarg, 0, MAX_TASKS);
+			break;
 		case O_HOG_CPUS:
 			sw_parse_cpulist("--hog-cpus", optarg, &cfg.hog_cpus);
 			cfg.have_hog_cpus = true;
@@ -687,9 +696,9 @@ static void parse_args(int argc, char **argv)
 		if ((seen & OPT_BIT('k')) && !cfg.sw)
 			sw_bad_usage("-k only makes sense with --switch");
 	}
-	if (cfg.have_hog_cpus && !(cfg.hogs + cfg.hogs_idle))
+	if (cfg.have_hog_cpus && !(cfg.hogs + cfg.hogs_idle + cfg.hogs_rt))
 		sw_bad_usage("--hog-cpus without --hog/--hog-idle");
-	if (cfg.hogs + cfg.hogs_idle > MAX_TASKS)
+	if (cfg.hogs + cfg.hogs_idle + cfg.hogs_rt > MAX_TASKS)
 		sw_bad_usage("too many hogs (max %d)", MAX_TASKS);
 }
 
@@ -730,8 +739,9 @@ int main(int argc, char **argv)
 	mkpipe(gate, false);
 	build_load();
 
-	for (i = 0; i < cfg.hogs + cfg.hogs_idle; i++) {
-		hogs[i].arg = i >= cfg.hogs;	/* SCHED_IDLE hog? */
+	for (i = 0; i < cfg.hogs + cfg.hogs_idle + cfg.hogs_rt; i++) {
+		hogs[i].arg = i < cfg.hogs ? SCHED_OTHER :
+			      i < cfg.hogs + cfg.hogs_idle ? SCHED_IDLE : SCHED_FIFO;
 		nhogs++;
 		if (fork_child(run_hog_body, &hogs[i]) < 0) {
 			perror(PROG ": fork");
