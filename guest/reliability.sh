@@ -267,8 +267,31 @@ check "injected inactive answers: the check refuses them (> 10, >= 90 % of answe
 check "injected inactive answers: no runnable task on the offline CPU" eq "$bad" 0
 check "injected inactive answers: none counted as outside the mask" \
 	eq "$(stat invariant_violations)" 0
+check "injected inactive answers: no revert (not a violation)" \
+	eval '[ "$(stat reverts)" = 0 ] && [ "$(knob policy)" = smartwake ]'
+rmmod smartwake
+
+# ---- the watchdog: revert_on=violation (default) ---------------------------
+n0=$(dmesg | grep -c "policy set back to stock (invariant_violations")
+sw_insmod_test test_bad_answer=2
+check "revert_on defaults to violation" eq "$(knob revert_on)" violation
+set_knob policy smartwake
+wakeload msg -g 1 -s 2 -r 2 --cpus 0-1 -t 2 >/dev/null 2>&1
+rc=$?
+sleep 1
+echo "  watchdog: policy $(knob policy), reverts $(stat reverts), violations $(stat invariant_violations); $(dmesg | grep 'set back to stock')"
+check "watchdog: the load ran" eq "$rc" 0
+check "watchdog: an injected violation sets policy back to stock, once" \
+	eval '[ "$(knob policy)" = stock ] && [ "$(stat reverts)" = 1 ] && [ "$(stat invariant_violations)" -ge 1 ]'
+check "watchdog: the select hook is removed" eval '! hooked select_task_rq_fair'
+check "watchdog: one log line with the counters" \
+	eval '[ "$(dmesg | grep -c "policy set back to stock (invariant_violations [0-9]*, wakeups [0-9]*)")" = $((n0 + 1)) ]'
+check "watchdog: policy=smartwake can be set again (and reverts again)" \
+	eval 'set_knob policy smartwake && wakeload pipe -p 2 --cpus 0-1 -t 1 >/dev/null 2>&1; sleep 1;
+		[ "$(stat reverts)" = 2 ] && [ "$(knob policy)" = stock ]'
 rmmod smartwake
 sw_insmod_test test_bad_answer=2
+check "revert_on=never accepted" set_knob revert_on never
 set_knob policy smartwake
 wakeload msg -g 1 -s 2 -r 2 --cpus 0-1 -t 2 >/dev/null 2>&1
 rc=$?
@@ -287,6 +310,8 @@ check "refused answers: their decisions are taken back (sis_calls + refused <= m
 	eval '[ "$refused" -gt 0 ] && [ $(($(snap sis_calls) + refused)) -le "$modelled" ]'
 check "refused answers: their decisions counted apart (discarded_decisions >= refused)" \
 	eval '[ "$(snap discarded_decisions)" -ge "$refused" ]'
+check "revert_on=never: violations counted, no revert" \
+	eval '[ "$(stat reverts)" = 0 ] && [ "$(knob policy)" = smartwake ]'
 check "rmmod after hotplug" rmmod smartwake
 check "kernel log has no WARNING/BUG/Oops/Call Trace" dmesg_clean
 summary

@@ -398,6 +398,8 @@ else
 	skip "kmemleak: not in this kernel"
 fi
 check "invariant_violations == 0 at the end" zero_violations
+check "no watchdog revert without a violation (reverts 0, policy as set)" \
+	eval '[ "$(stat reverts)" = 0 ] && ! dmesg | grep -q "set back to stock"'
 check "rmmod" rmmod smartwake
 check "hook gone from enabled_functions" eval '! hooked select_task_rq_fair'
 check "trace events gone" eval '! test -d $TR/events/smartwake'

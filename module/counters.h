@@ -29,6 +29,7 @@ SW_COUNTER(self_ns_sampled)		/* ns in the replacement, 1 call in 64 (local_clock
 SW_COUNTER(self_calls_sampled)		/* the calls those ns were measured on */
 SW_COUNTER(invariant_violations)	/* module answer outside p->cpus_ptr: a bug */
 SW_COUNTER(inactive_answers)		/* answer's CPU went inactive meanwhile */
+SW_COUNTER(reverts)			/* revert_on: policy set back to stock by a violation */
 SW_COUNTER(discarded_decisions)		/* decision counts of refused answers, taken back */
 SW_COUNTER(ttwu_wakelist_calls)		/* ttwu_queue_wakelist() calls (kretprobe) */
 SW_COUNTER(ttwu_queued_same_llc)	/* ...queued by IPI, waker and target share the LLC */

@@ -24,6 +24,7 @@
 #include "numa.h"
 #include "overload.h"
 #include "ttwu.h"
+#include "watchdog.h"
 #include "wake.h"
 
 /* Longest accepted write, newline included. */
@@ -118,6 +119,11 @@ static const struct sw_knob sw_knobs[] = {
 		.name = "ttwu_count", .val = &sw_ttwu_count, .numeric = true,
 		.min = 0, .max = 1, .apply = sw_ttwu_count_apply,
 		.help = "count remote wakeups by outcome (1 installs a kretprobe)",
+	},
+	{
+		.name = "revert_on", .val = &sw_revert_on,
+		.names = sw_revert_on_names, .nr_names = SW_REVERT_NR,
+		.help = "violation: an answer outside a task's CPUs sets policy back to stock",
 	},
 	{
 		.name = "numa_retry", .val = &sw_numa_retry,
@@ -231,6 +237,35 @@ int sw_knob_write(const struct sw_knob *k, const char *buf, size_t len)
 			WRITE_ONCE(*k->num, num);
 		WRITE_ONCE(*k->val, val);
 	}
+	mutex_unlock(&sw_knob_lock);
+	return ret;
+}
+
+/**
+ * sw_knob_set() - set a knob from inside the module, as a write would
+ * @val:   the knob's variable
+ * @value: the value (a name's index or a number)
+ *
+ * Return: 0, -ENOENT for no such knob, -EAGAIN while loading, or the
+ * apply callback's error (the knob then keeps its value).
+ */
+int sw_knob_set(int *val, int value)
+{
+	const struct sw_knob *k = NULL;
+	int i, ret = 0;
+
+	for (i = 0; i < ARRAY_SIZE(sw_knobs); i++)
+		if (sw_knobs[i].val == val)
+			k = &sw_knobs[i];
+	if (!k)
+		return -ENOENT;
+	mutex_lock(&sw_knob_lock);
+	if (!sw_knobs_open)
+		ret = -EAGAIN;
+	else if (k->apply)
+		ret = k->apply(k, *k->val, value);
+	if (!ret)
+		WRITE_ONCE(*k->val, value);
 	mutex_unlock(&sw_knob_lock);
 	return ret;
 }

@@ -56,6 +56,7 @@ enum sw_mask_update {
 
 int sw_knobs_init(struct dentry *dir);
 void sw_knobs_ready(void);
+int sw_knob_set(int *val, int value);
 int sw_knob_write(const struct sw_knob *k, const char *buf, size_t len);
 
 #endif /* _SMARTWAKE_KNOBS_H */

@@ -28,6 +28,7 @@
 #include "symbols.h"
 #include "ttwu.h"
 #include "wake.h"
+#include "watchdog.h"
 #include "testing.h"
 
 static int __init sw_init(void)
@@ -76,6 +77,7 @@ err_debugfs:
 	/* every hook, also one a knob may have installed */
 	sw_hooks_remove_all();
 	synchronize_rcu();
+	sw_watchdog_stop();
 err_ttwu:
 	sw_ttwu_exit();
 err_overload:
@@ -89,6 +91,7 @@ err_sis:
 
 static void __exit sw_exit(void)
 {
+	sw_watchdog_stop();
 	sw_debugfs_exit();
 	sw_hooks_remove_all();
 	sw_ttwu_exit();
@@ -97,6 +100,8 @@ static void __exit sw_exit(void)
 	tracepoint_synchronize_unregister();
 	/* ...and no replacement: they run with interrupts disabled */
 	synchronize_rcu();
+	/* a revert queued by the last of them (it takes the knob lock) */
+	sw_watchdog_stop();
 	sw_overload_free();
 	sw_sis_exit();
 	pr_info("unloaded\n");

@@ -130,6 +130,7 @@
 #include "wake.h"
 #include "testing.h"
 #include "trace.h"
+#include "watchdog.h"
 
 typedef int (*sw_select_fn)(struct task_struct *p, int prev_cpu, int wake_flags);
 
@@ -559,8 +560,10 @@ static int sw_shadow(struct task_struct *p, int prev_cpu, int wake_flags,
 		sw_restore(&before, p);
 	/* still a bug of the module, even if its answer is not used */
 	if ((unsigned int)mine >= nr_cpu_ids ||
-	    !cpumask_test_cpu(mine, p->cpus_ptr))
+	    !cpumask_test_cpu(mine, p->cpus_ptr)) {
 		sw_count(SW_C_invariant_violations);
+		sw_watchdog_violation();
+	}
 
 	theirs = sw_orig_select(p, prev_cpu, wake_flags);
 	sw_count(SW_C_shadow_compared);
@@ -769,9 +772,13 @@ static int sw_select_body(struct task_struct *p, int prev_cpu, int wake_flags)
 	    !cpumask_test_cpu(new_cpu, p->cpus_ptr) || !cpu_active(new_cpu)) {
 		sw_restore(&sv, p);
 		sw_decided_take_back(decided);
-		sw_count((unsigned int)new_cpu < nr_cpu_ids &&
-			 cpumask_test_cpu(new_cpu, p->cpus_ptr) ?
-			 SW_C_inactive_answers : SW_C_invariant_violations);
+		if ((unsigned int)new_cpu < nr_cpu_ids &&
+		    cpumask_test_cpu(new_cpu, p->cpus_ptr)) {
+			sw_count(SW_C_inactive_answers);
+		} else {
+			sw_count(SW_C_invariant_violations);
+			sw_watchdog_violation();
+		}
 		return -1;
 	}
 	if (cc->clear)

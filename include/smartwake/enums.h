@@ -56,6 +56,11 @@
 	EM(SW_MASK_ENQUEUE, "enqueue")			\
 	EMe(SW_MASK_TICK, "tick")
 
+/* revert_on knob (watchdog.c) */
+#define SW_REVERT_MODES(EM, EMe)			\
+	EM(SW_REVERT_NEVER, "never")			\
+	EMe(SW_REVERT_VIOLATION, "violation")
+
 /* select_hook knob (hooks.c): how select_task_rq_fair is hooked */
 #define SW_SELECT_HOOKS(EM, EMe)			\
 	EM(SW_SELECT_HOOK_DIRECT, "direct")		\
