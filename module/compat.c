@@ -46,19 +46,19 @@ struct sw_layout_field {
 	size_t off;		/* offsetof() in this build, bytes */
 };
 
-#define SW_LAYOUT_FIELD(s, m) { #s, #m, offsetof(struct s, m) },
-
 /*
  * Every field of a scheduler structure that the module reads: the list of
- * sched_fields.h, which also generates the only accessors module code
- * reads them with (scripts/check-fields.sh checks that the list and the
- * reads match). Nested reads are checked level by level: rq.cfs,
+ * fields.h, which also makes the only accessors module code reads them
+ * with (sched_fields.h); scripts/check-fields.sh checks that the list and
+ * the reads match. Nested reads are checked level by level: rq.cfs,
  * cfs_rq.avg, sched_avg.load_avg.
  */
+#define SW_SCHED_FIELD(s, m)	{ #s, #m, offsetof(struct s, m) },
 static const struct sw_layout_field sw_fields[] = {
-	SW_FIELDS_PRIVATE(SW_LAYOUT_FIELD)
-	SW_FIELDS_PUBLIC(SW_LAYOUT_FIELD)
+#include "fields.h"
 };
+
+#undef SW_SCHED_FIELD
 
 static int sw_check_release(void)
 {

@@ -24,9 +24,11 @@
 
 #include <linux/jiffies.h>
 #include <linux/jump_label.h>
+#include <linux/mmu_context.h>
 #include <linux/sched.h>
 #include <linux/topology.h>
 #include <smartwake/policy.h>
+#include "sched.h"
 #include "hooks.h"
 #include "knobs.h"
 #include "numa.h"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Guard of the load-time layout check (module/compat.c): every field of a
 # scheduler structure that the module's code reads is in the list of
-# module/sched_fields.h, every listed field is read, and the module's own
+# module/fields.h, every listed field is read, and the module's own
 # functions read those fields only through the list's accessors.
 #
 # Usage: scripts/check-fields.sh [--tree DIR] [--verbose]
@@ -22,7 +22,7 @@
 # sources cannot see. Checked structures: those defined in the kernel's
 # kernel/sched/*.h, include/linux/sched.h and include/linux/sched/*.h.
 # The list is read from the same dump (the accessors sw_field_S__M that
-# module/sched_fields.h generates), so #ifdef'd entries count as compiled.
+# module/sched_fields.h makes of it), so #ifdef'd entries count as compiled.
 . "$(dirname "$0")/common.sh"
 
 tree=$SW_TOP verbose=0
@@ -202,11 +202,11 @@ if [ "$verbose" -eq 1 ]; then
 fi
 while read -r f; do
 	awk -v f="$f" '$1 == "read" && $2 == f { print $3 " (" $4 ", in " $5 ")" }' "$tmp/all" |
-		sort -u | head -n 3 | sed "s/^/$f is read but not in module\/sched_fields.h: by /"
+		sort -u | head -n 3 | sed "s/^/$f is read but not in module\/fields.h: by /"
 	rc=1
 done < <(comm -13 "$tmp/listed" "$tmp/read")
 while read -r f; do
-	echo "$f is listed in module/sched_fields.h but read nowhere"
+	echo "$f is listed in module/fields.h but read nowhere"
 	rc=1
 done < <(comm -23 "$tmp/listed" "$tmp/read")
 if awk '$1 == "direct" { found = 1 } END { exit !found }' "$tmp/all"; then
