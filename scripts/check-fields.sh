@@ -4,10 +4,12 @@
 # module/fields.h, every listed field is read, and the module's own
 # functions read those fields only through the list's accessors.
 #
-# Usage: scripts/check-fields.sh [--tree DIR] [--verbose]
+# Usage: scripts/check-fields.sh [--tree DIR] [--verbose] [FILE.c...]
 #   --tree DIR  a tree whose module/ kbuild has built (default: this clone,
 #               after a plain make); its sources are compiled again
 #   --verbose   print every field read and by which function
+#   FILE.c      only these files of module/ (then a listed field read
+#               nowhere is not looked for)
 #
 # Prints one line per problem, naming the field, and exits non-zero.
 #
@@ -25,13 +27,14 @@
 # module/sched_fields.h makes of it), so #ifdef'd entries count as compiled.
 . "$(dirname "$0")/common.sh"
 
-tree=$SW_TOP verbose=0
+tree=$SW_TOP verbose=0 only=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--tree) tree=${2:-}; shift 2 || sw_die "--tree wants a directory" ;;
 	--verbose) verbose=1; shift ;;
-	-h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) sw_die "unknown argument: $1 (try --help)" ;;
+	-h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-*) sw_die "unknown argument: $1 (try --help)" ;;
+	*) only+=("$1"); shift ;;
 	esac
 done
 sw_stock_env
@@ -159,17 +162,10 @@ END {
 EOF
 
 : >"$tmp/all"
-rc=0 n=0
-for c in "$tree"/module/*.c; do
-	base=$(basename "$c" .c)
-	cmdf=$tree/module/.$base.o.cmd
-	if [ ! -f "$cmdf" ]; then
-		# testing.c is in the testing build only
-		[ "$base" = testing ] && continue
-		echo "module/$base.c: no $cmdf: build the module first (make)"
-		rc=1
-		continue
-	fi
+# one_file BASE: compile module/BASE.c with kbuild's command and the dump;
+# BASE.out gets check.awk's lines, BASE.err a reason it could not.
+one_file() {
+	local base=$1 cmdf=$tree/module/.$1.o.cmd obj cmd
 	# kbuild's command, with the tree it ran in replaced by this one
 	obj=$(sed -n 's/^savedcmd_\([^ ]*\) := .*/\1/p' "$cmdf")
 	cmd=$(sed -n 's/^savedcmd_[^ ]* := //p' "$cmdf")
@@ -178,17 +174,62 @@ for c in "$tree"/module/*.c; do
 	cmd=${cmd//"-Wp,-MMD,$tree/module/.$base.o.d"/}
 	if ! (cd "$SW_KDIR" && eval "$cmd -fdump-tree-original-raw=$tmp/$base.raw") \
 		>"$tmp/$base.cc" 2>&1; then
-		echo "module/$base.c does not compile:"
-		grep -E 'error|undeclared' "$tmp/$base.cc" | head -n 5
-		rc=1
-		continue
+		{
+			echo "module/$base.c does not compile:"
+			grep -E 'error' "$tmp/$base.cc" | head -n 5
+		} >"$tmp/$base.err"
+		return
 	fi
 	nm --defined-only "$tmp/$base.o" | awk '$2 ~ /^[tT]$/ { print $3 }' >"$tmp/$base.roots"
 	awk -f "$tmp/parse.awk" "$tmp/$base.raw" >"$tmp/$base.parsed"
 	rm -f "$tmp/$base.raw"
 	awk -f "$tmp/check.awk" "$tmp/structs" "$tmp/ownfiles" "$tmp/$base.roots" \
-		"$tmp/$base.parsed" | sed "s|\$| module/$base.c|" >>"$tmp/all"
+		"$tmp/$base.parsed" | sed "s|\$| module/$base.c|" >"$tmp/$base.out"
+	touch "$tmp/$base.done"
+}
+
+rc=0 n=0 bases=()
+if [ ${#only[@]} -gt 0 ]; then
+	for c in "${only[@]}"; do
+		[ -f "$tree/module/$c" ] || sw_die "no module/$c in $tree"
+		bases+=("$(basename "$c" .c)")
+	done
+else
+	for c in "$tree"/module/*.c; do
+		bases+=("$(basename "$c" .c)")
+	done
+fi
+# two compilers at a time (a dump is ~45 MB, a compile ~2 s)
+running=0
+for base in "${bases[@]}"; do
+	if [ ! -f "$tree/module/.$base.o.cmd" ]; then
+		# testing.c is in the testing build only
+		[ "$base" = testing ] && continue
+		echo "module/$base.c: no .$base.o.cmd: build the module first (make)"
+		rc=1
+		continue
+	fi
+	one_file "$base" &
+	running=$((running + 1))
+	if [ "$running" -ge 2 ]; then
+		wait -n || true
+		running=$((running - 1))
+	fi
 	n=$((n + 1))
+done
+wait
+: >"$tmp/all"
+for base in "${bases[@]}"; do
+	if [ -s "$tmp/$base.err" ]; then
+		cat "$tmp/$base.err"
+		rc=1
+	fi
+	if [ -f "$tmp/$base.done" ]; then
+		cat "$tmp/$base.out" >>"$tmp/all"
+	elif [ -f "$tree/module/.$base.o.cmd" ] && [ ! -s "$tmp/$base.err" ]; then
+		echo "module/$base.c: the dump of its compile could not be read"
+		rc=1
+	fi
 done
 [ "$n" -gt 0 ] || sw_die "no module/*.c compiled"
 
@@ -205,7 +246,8 @@ while read -r f; do
 		sort -u | head -n 3 | sed "s/^/$f is read but not in module\/fields.h: by /"
 	rc=1
 done < <(comm -13 "$tmp/listed" "$tmp/read")
-while read -r f; do
+# (only over all files: a field may be read in another one)
+while [ ${#only[@]} -eq 0 ] && read -r f; do
 	echo "$f is listed in module/fields.h but read nowhere"
 	rc=1
 done < <(comm -23 "$tmp/listed" "$tmp/read")
