@@ -8,9 +8,9 @@
  *
  *  1. the running kernel's release is the one of the build (UTS_RELEASE);
  *     vermagic says the same unless the load was forced;
- *  2. every field the module reads lies where the running kernel's BTF
- *     (/sys/kernel/btf/vmlinux) says it does. Kernels without BTF (the
- *     project's debug kernel) skip this check, saying so.
+ *  2. every field the module reads (fields.h) lies where the running
+ *     kernel's BTF (/sys/kernel/btf/vmlinux) says it does. Kernels
+ *     without BTF (the project's debug kernel) skip this check, saying so.
  *
  * btf.c does the parsing (pure); this file reads the file and compares.
  * The file is read with filp_open() and kernel_read(), not
