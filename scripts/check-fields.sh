@@ -154,7 +154,10 @@ END {
 		f = queue[q]
 		for (i = 1; i <= nrd[f]; i++) {
 			print "read", rds[f, i], f, src[f]
-			if ((src[f] in own) && f ~ /^sw_/ && !(f in listed))
+			# the module's .c files; its headers by the sw_ prefix
+			# (stats.h and trace.h are also kernel header names)
+			if ((src[f] in own) && (src[f] ~ /\.c$/ || f ~ /^sw_/) &&
+			    !(f in listed))
 				print "direct", rds[f, i], f, src[f]
 		}
 	}
