@@ -218,8 +218,7 @@ static bool sw_unmodelled(struct task_struct *p, int prev_cpu, int wake_flags,
 		return true;
 	if ((unsigned int)prev_cpu >= nr_cpu_ids ||
 	    !cpumask_test_cpu(prev_cpu, sw_task(p, cpus_ptr)) ||
-	    !cpu_active(prev_cpu) ||
-	    !cpu_active(cpu))
+	    !cpu_active(prev_cpu) || !cpu_active(cpu))
 		return true;
 	return false;
 }
