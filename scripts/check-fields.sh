@@ -25,6 +25,17 @@
 # kernel/sched/*.h, include/linux/sched.h and include/linux/sched/*.h.
 # The list is read from the same dump (the accessors sw_field_S__M that
 # module/sched_fields.h makes of it), so #ifdef'd entries count as compiled.
+#
+# Why the compiler: a grep of the sources sees neither the reads inside
+# the kernel's helpers (how rq.cpu and task_struct.nr_cpus_allowed went
+# unchecked) nor what macros and #ifdefs make of the code; and the
+# accessors alone cannot hide the structures, since the module includes
+# the private sched.h. The dump format is GCC's (the kernel's compiler,
+# from kbuild's command): if it changed, no accessor would be found and
+# the guard fails rather than passes. Not seen: a field reached by pointer
+# arithmetic (offsetof) instead of a member access, and calls through
+# function pointers. Only the stock kernel's configuration is compiled:
+# the debug kernel has no BTF, so no layout check.
 . "$(dirname "$0")/common.sh"
 
 tree=$SW_TOP verbose=0 only=()
