@@ -8,9 +8,9 @@
  *
  *  1. the running kernel's release is the one of the build (UTS_RELEASE);
  *     vermagic says the same unless the load was forced;
- *  2. every field the module reads lies where the running kernel's BTF
- *     (/sys/kernel/btf/vmlinux) says it does. Kernels without BTF (the
- *     project's debug kernel) skip this check, saying so.
+ *  2. every field the module reads (fields.h) lies where the running
+ *     kernel's BTF (/sys/kernel/btf/vmlinux) says it does. Kernels
+ *     without BTF (the project's debug kernel) skip this check, saying so.
  *
  * btf.c does the parsing (pure); this file reads the file and compares.
  * The file is read with filp_open() and kernel_read(), not
@@ -34,75 +34,31 @@
 #include "compat.h"
 #include "symbols.h"
 #include "sched_access.h"
+#include "sched_fields.h"
 #include "testing.h"
 
 #define SW_BTF_PATH	"/sys/kernel/btf/vmlinux"
 #define SW_BTF_MAX	(64U << 20)	/* 6.12 x86_64 vmlinux BTF: ~6 MiB */
 
-struct sw_field {
+struct sw_layout_field {
 	const char *sname;
 	const char *member;
 	size_t off;		/* offsetof() in this build, bytes */
 };
 
-#define SW_FIELD(s, m) { #s, #m, offsetof(struct s, m) }
-
 /*
- * Every field of a private (or config-dependent) scheduler structure that
- * the module reads, directly or through the accessors of sched_access.h and the
- * kernel's inline helpers (sched_domain_span(), sched_group_span()).
- * Nested reads are checked level by level: rq.cfs, cfs_rq.avg,
- * sched_avg.load_avg.
+ * Every field of a scheduler structure that the module reads: the list of
+ * fields.h, which also makes the only accessors module code reads them
+ * with (sched_fields.h); scripts/check-fields.sh checks that the list and
+ * the reads match. Nested reads are checked level by level: rq.cfs,
+ * cfs_rq.avg, sched_avg.load_avg.
  */
-static const struct sw_field sw_fields[] = {
-	/* sched_access.h: sw_idle_cpu(), sw_sched_idle_cpu(); wake.c; overload.c */
-	SW_FIELD(rq, nr_running),
-	SW_FIELD(rq, ttwu_pending),
-	SW_FIELD(rq, cfs),
-	SW_FIELD(rq, curr),		/* in an anonymous union */
-	SW_FIELD(rq, idle),
-	SW_FIELD(rq, sd),
-	SW_FIELD(rq, cpu_capacity),
-	/* wake.c: wake_affine_weight(), task_h_load(); sis.c; overload.c */
-	SW_FIELD(cfs_rq, h_nr_queued),
-	SW_FIELD(cfs_rq, h_nr_runnable),
-	SW_FIELD(cfs_rq, idle_h_nr_running),
-	SW_FIELD(cfs_rq, avg),
-	SW_FIELD(cfs_rq, h_load),
-	SW_FIELD(cfs_rq, last_h_load_update),
-	SW_FIELD(sched_avg, load_avg),
-	SW_FIELD(sched_entity, avg),
-#ifdef CONFIG_FAIR_GROUP_SCHED
-	SW_FIELD(sched_entity, cfs_rq),
-	SW_FIELD(sched_entity, parent),
-#endif
-	/* wake.c: the domain walk; sis.c: select_idle_cpu() */
-	SW_FIELD(sched_domain, parent),
-	SW_FIELD(sched_domain, groups),
-	SW_FIELD(sched_domain, imbalance_pct),
-	SW_FIELD(sched_domain, flags),
-	SW_FIELD(sched_domain, span_weight),
-	SW_FIELD(sched_domain, span),
-	SW_FIELD(sched_group, flags),
-	SW_FIELD(sched_group, cpumask),
-	SW_FIELD(sched_domain_shared, has_idle_cores),
-	SW_FIELD(sched_domain_shared, nr_idle_scan),
-	/* wake.c: record_wakee(), wake_wide(); sis.c; numa.c */
-	SW_FIELD(task_struct, flags),
-	SW_FIELD(task_struct, pid),
-	SW_FIELD(task_struct, se),
-	SW_FIELD(task_struct, cpus_ptr),
-	SW_FIELD(task_struct, pi_lock),
-	SW_FIELD(task_struct, mm),
-	SW_FIELD(task_struct, wakee_flips),
-	SW_FIELD(task_struct, wakee_flip_decay_ts),
-	SW_FIELD(task_struct, last_wakee),
-	SW_FIELD(task_struct, recent_used_cpu),
-	SW_FIELD(task_struct, numa_scan_period),
-	SW_FIELD(task_struct, numa_migrate_retry),
-	SW_FIELD(task_struct, numa_preferred_nid),
-	SW_FIELD(task_struct, numa_faults),
+#define SW_SCHED_FIELD(s, m)	{ #s, #m, offsetof(struct s, m) },
+static const struct sw_layout_field sw_fields[] = {
+#include "fields.h"
 };
+
+#undef SW_SCHED_FIELD
 
 static int sw_check_release(void)
 {
@@ -129,7 +85,7 @@ static int sw_check_fields(const void *btf, size_t len)
 		return ret;
 	}
 	for (i = 0; i < ARRAY_SIZE(sw_fields); i++) {
-		const struct sw_field *f = &sw_fields[i];
+		const struct sw_layout_field *f = &sw_fields[i];
 		size_t want = f->off;
 		u32 bits;
 
@@ -222,9 +178,9 @@ int sw_compat_check_percpu(void)
 		struct rq *rq = per_cpu_ptr((struct rq __percpu __force *)
 					    sw_sym_runqueues, cpu);
 
-		if (READ_ONCE(rq->cpu) != cpu) {
+		if (READ_ONCE(sw_rq(rq, cpu)) != cpu) {
 			pr_err("runqueues of CPU %d reads cpu %d: per-CPU symbols are wrong, refusing to load\n",
-			       cpu, READ_ONCE(rq->cpu));
+			       cpu, READ_ONCE(sw_rq(rq, cpu)));
 			return -ENOEXEC;
 		}
 	}

@@ -24,12 +24,15 @@
 
 #include <linux/jiffies.h>
 #include <linux/jump_label.h>
+#include <linux/mmu_context.h>
 #include <linux/sched.h>
 #include <linux/topology.h>
 #include <smartwake/policy.h>
+#include "sched.h"
 #include "hooks.h"
 #include "knobs.h"
 #include "numa.h"
+#include "sched_fields.h"
 #include "stats.h"
 #include "symbols.h"
 
@@ -48,9 +51,9 @@ static unsigned int sw_numa_scan_delay_ms(void)
 static void sw_numa_set_backoff(struct task_struct *t, unsigned long now)
 {
 	unsigned long b = sw_numa_backoff(sw_numa_scan_delay_ms(),
-					  READ_ONCE(t->numa_scan_period), HZ);
+					  READ_ONCE(sw_task(t, numa_scan_period)), HZ);
 
-	WRITE_ONCE(t->numa_migrate_retry, now + b);
+	WRITE_ONCE(sw_task(t, numa_migrate_retry), now + b);
 }
 
 /**
@@ -70,7 +73,7 @@ void sw_numa_wake_affine(struct task_struct *p, int prev_cpu, int target)
 
 	if (READ_ONCE(sw_numa_retry) == SW_NUMA_OFF || !sw_numa_balancing_on())
 		return;
-	if (!sw_numa_backoff_applies(READ_ONCE(p->numa_preferred_nid),
+	if (!sw_numa_backoff_applies(READ_ONCE(sw_task(p, numa_preferred_nid)),
 				     cpu_to_node(prev_cpu), cpu_to_node(target)))
 		return;
 	now = jiffies;
@@ -85,12 +88,14 @@ static void notrace sw_numa_fault_gate(struct task_struct *p)
 	unsigned long now, stored, interval;
 	int mode = READ_ONCE(sw_numa_retry);
 
-	if (mode == SW_NUMA_OFF || !p->mm || !READ_ONCE(p->numa_faults))
+	if (mode == SW_NUMA_OFF || !sw_task(p, mm) ||
+	    !READ_ONCE(sw_task(p, numa_faults)))
 		return;
 	sw_count(SW_C_numa_faults_seen);
 	now = jiffies;
-	stored = READ_ONCE(p->numa_migrate_retry);
-	interval = sw_numa_retry_interval(READ_ONCE(p->numa_scan_period), HZ);
+	stored = READ_ONCE(sw_task(p, numa_migrate_retry));
+	interval = sw_numa_retry_interval(READ_ONCE(sw_task(p, numa_scan_period)),
+					  HZ);
 
 	if (mode == SW_NUMA_AS_MERGED) {
 		/* The kernel's gate would not retry anyway: not our decision. */
@@ -98,7 +103,7 @@ static void notrace sw_numa_fault_gate(struct task_struct *p)
 			return;
 		if (sw_numa_defer_retry(mode, now, stored, interval)) {
 			/* Close the gate for this fault only, as 2018 did. */
-			WRITE_ONCE(p->numa_migrate_retry, now + 1);
+			WRITE_ONCE(sw_task(p, numa_migrate_retry), now + 1);
 			sw_count(SW_C_numa_retry_deferred);
 		} else {
 			sw_count(SW_C_numa_retry_allowed);

@@ -16,6 +16,8 @@
 #error "include the kernel's private sched.h before sched_access.h"
 #endif
 
+#include "sched_fields.h"
+
 /* ---- scheduler accessors ------------------------------------------------
  * Only for files that included the kernel's private sched.h: replacements
  * for cpu_rq(), per_cpu(sd_llc, ...) and the static helpers of fair.c and
@@ -81,8 +83,9 @@ static inline bool sw_idle_cpu(int cpu)
 {
 	struct rq *rq = sw_cpu_rq(cpu);
 
-	return READ_ONCE(rq->curr) == rq->idle && !READ_ONCE(rq->nr_running) &&
-	       !READ_ONCE(rq->ttwu_pending);
+	return READ_ONCE(sw_rq(rq, curr)) == sw_rq(rq, idle) &&
+	       !READ_ONCE(sw_rq(rq, nr_running)) &&
+	       !READ_ONCE(sw_rq(rq, ttwu_pending));
 }
 
 /* fair.c sched_idle_cpu(): runs something, and all of it SCHED_IDLE */
@@ -90,8 +93,9 @@ static inline bool sw_sched_idle_cpu(int cpu)
 {
 	struct rq *rq = sw_cpu_rq(cpu);
 
-	return sw_cpu_sched_idle(READ_ONCE(rq->nr_running),
-				 READ_ONCE(rq->cfs.idle_h_nr_running));
+	return sw_cpu_sched_idle(READ_ONCE(sw_rq(rq, nr_running)),
+				 READ_ONCE(sw_cfs_rq(&sw_rq(rq, cfs),
+						     idle_h_nr_running)));
 }
 
 /*
@@ -100,8 +104,10 @@ static inline bool sw_sched_idle_cpu(int cpu)
  */
 static inline bool sw_rq_overloaded(struct rq *rq)
 {
-	return sw_cpu_overloaded(READ_ONCE(rq->cfs.h_nr_runnable),
-				 READ_ONCE(rq->cfs.idle_h_nr_running));
+	struct cfs_rq *cfs = &sw_rq(rq, cfs);
+
+	return sw_cpu_overloaded(READ_ONCE(sw_cfs_rq(cfs, h_nr_runnable)),
+				 READ_ONCE(sw_cfs_rq(cfs, idle_h_nr_running)));
 }
 
 /* available_idle_cpu(): vcpu_is_preempted() is the kernel's inline */

@@ -47,8 +47,9 @@ static bool sw_usable(const struct sw_sis *s, int cpu)
 	bool idle = sw_idle_cpu(cpu);
 
 	return sw_cpu_usable_idle(idle, idle && vcpu_is_preempted(cpu),
-				  READ_ONCE(rq->nr_running),
-				  READ_ONCE(rq->cfs.idle_h_nr_running),
+				  READ_ONCE(sw_rq(rq, nr_running)),
+				  READ_ONCE(sw_cfs_rq(&sw_rq(rq, cfs),
+						      idle_h_nr_running)),
 				  s->sched_idle);
 }
 
@@ -73,10 +74,10 @@ static bool sw_test_idle_cores(int cpu)
 	if (!sds)
 		return false;
 	if (!cc->active)
-		return READ_ONCE(sds->has_idle_cores);
+		return READ_ONCE(sw_sds(sds, has_idle_cores));
 	if (cc->have && cc->sds == sds)
 		return cc->seen;
-	v = READ_ONCE(sds->has_idle_cores);
+	v = READ_ONCE(sw_sds(sds, has_idle_cores));
 	if (!cc->have) {
 		cc->have = true;
 		cc->sds = sds;
@@ -101,7 +102,7 @@ static void sw_clear_idle_cores(int cpu)
 		cc->clear = sds;
 		return;
 	}
-	WRITE_ONCE(sds->has_idle_cores, 0);
+	WRITE_ONCE(sw_sds(sds, has_idle_cores), 0);
 }
 
 /**
@@ -150,7 +151,7 @@ static int sw_select_idle_smt(struct sw_sis *s, struct sched_domain *sd,
 {
 	int cpu;
 
-	for_each_cpu_and(cpu, cpu_smt_mask(target), s->p->cpus_ptr) {
+	for_each_cpu_and(cpu, cpu_smt_mask(target), sw_task(s->p, cpus_ptr)) {
 		if (cpu == target)
 			continue;
 		if (!cpumask_test_cpu(cpu, sched_domain_span(sd)) ||
@@ -198,7 +199,7 @@ static int sw_select_idle_cpu(struct sw_sis *s, struct sched_domain *sd,
 	int i, cpu, idle_cpu = -1;
 	unsigned int budget;
 
-	cpumask_and(cpus, sched_domain_span(sd), s->p->cpus_ptr);
+	cpumask_and(cpus, sched_domain_span(sd), sw_task(s->p, cpus_ptr));
 	cpumask_and(cpus, cpus, cpu_active_mask);
 
 	if (READ_ONCE(sw_sis_filter)) {
@@ -222,8 +223,8 @@ static int sw_select_idle_cpu(struct sw_sis *s, struct sched_domain *sd,
 
 	if (sw_sched_feat(__SCHED_FEAT_SIS_UTIL, true))
 		sds = sw_sd_llc_shared(target);
-	budget = sw_sis_scan_budget(sd->span_weight,
-				    sds ? READ_ONCE(sds->nr_idle_scan) : 0,
+	budget = sw_sis_scan_budget(sw_sd(sd, span_weight),
+				    sds ? READ_ONCE(sw_sds(sds, nr_idle_scan)) : 0,
 				    sds);
 	/* overloaded LLC: the kernel does not scan at all */
 	if (!budget) {
@@ -232,9 +233,9 @@ static int sw_select_idle_cpu(struct sw_sis *s, struct sched_domain *sd,
 	}
 
 	if (sw_key_on(sw_sym_sched_cluster_active)) {
-		struct sched_group *sg = sd->groups;
+		struct sched_group *sg = sw_sd(sd, groups);
 
-		if (sg->flags & SD_CLUSTER) {
+		if (sw_sg(sg, flags) & SD_CLUSTER) {
 			for_each_cpu_wrap(cpu, sched_group_span(sg), target + 1) {
 				if (!cpumask_test_cpu(cpu, cpus))
 					continue;
@@ -279,7 +280,7 @@ static int sw_sis_done(struct sw_sis *s, int prev, int target, int cpu,
 	else
 		sw_count(SW_C_sis_idle_found);
 	sw_count_add(SW_C_sis_cpus_scanned, s->scanned);
-	trace_smartwake_select_idle(s->p->pid, prev, target, cpu, how,
+	trace_smartwake_select_idle(sw_task(s->p, pid), prev, target, cpu, how,
 				    s->scanned);
 	return cpu;
 }
@@ -326,15 +327,15 @@ int sw_select_idle_sibling(struct task_struct *p, int prev, int target)
 	 * there: the wakee queued work for it (I/O completion), stack them.
 	 */
 	if (is_per_cpu_kthread(current) && in_task() && prev == this_cpu &&
-	    READ_ONCE(sw_cpu_rq(this_cpu)->nr_running) <= 1)
+	    READ_ONCE(sw_rq(sw_cpu_rq(this_cpu), nr_running)) <= 1)
 		return sw_sis_done(&s, prev, target, prev, SW_SIS_PREV);
 
 	/* a recently used CPU; cpu_active() is the module's addition */
-	recent = p->recent_used_cpu;
-	p->recent_used_cpu = prev;
+	recent = sw_task(p, recent_used_cpu);
+	sw_task(p, recent_used_cpu) = prev;
 	if ((unsigned int)recent < nr_cpu_ids && recent != prev &&
 	    recent != target && sw_cpus_share_cache(recent, target) &&
-	    sw_usable(&s, recent) && cpumask_test_cpu(recent, p->cpus_ptr) &&
+	    sw_usable(&s, recent) && cpumask_test_cpu(recent, sw_task(p, cpus_ptr)) &&
 	    cpu_active(recent)) {
 		if (!cluster || sw_cpus_share_resources(recent, target))
 			return sw_sis_done(&s, prev, target, recent,

@@ -167,25 +167,25 @@ struct sw_saved {
 
 static void sw_save(struct sw_saved *sv, struct task_struct *p)
 {
-	sv->wakee_flips = current->wakee_flips;
-	sv->wakee_flip_decay_ts = current->wakee_flip_decay_ts;
-	sv->last_wakee = current->last_wakee;
-	sv->recent_used_cpu = p->recent_used_cpu;
+	sv->wakee_flips = sw_task(current, wakee_flips);
+	sv->wakee_flip_decay_ts = sw_task(current, wakee_flip_decay_ts);
+	sv->last_wakee = sw_task(current, last_wakee);
+	sv->recent_used_cpu = sw_task(p, recent_used_cpu);
 #ifdef CONFIG_NUMA_BALANCING
-	sv->p_numa_retry = READ_ONCE(p->numa_migrate_retry);
-	sv->cur_numa_retry = READ_ONCE(current->numa_migrate_retry);
+	sv->p_numa_retry = READ_ONCE(sw_task(p, numa_migrate_retry));
+	sv->cur_numa_retry = READ_ONCE(sw_task(current, numa_migrate_retry));
 #endif
 }
 
 static void sw_restore(const struct sw_saved *sv, struct task_struct *p)
 {
-	current->wakee_flips = sv->wakee_flips;
-	current->wakee_flip_decay_ts = sv->wakee_flip_decay_ts;
-	current->last_wakee = sv->last_wakee;
-	p->recent_used_cpu = sv->recent_used_cpu;
+	sw_task(current, wakee_flips) = sv->wakee_flips;
+	sw_task(current, wakee_flip_decay_ts) = sv->wakee_flip_decay_ts;
+	sw_task(current, last_wakee) = sv->last_wakee;
+	sw_task(p, recent_used_cpu) = sv->recent_used_cpu;
 #ifdef CONFIG_NUMA_BALANCING
-	WRITE_ONCE(p->numa_migrate_retry, sv->p_numa_retry);
-	WRITE_ONCE(current->numa_migrate_retry, sv->cur_numa_retry);
+	WRITE_ONCE(sw_task(p, numa_migrate_retry), sv->p_numa_retry);
+	WRITE_ONCE(sw_task(current, numa_migrate_retry), sv->cur_numa_retry);
 #endif
 }
 
@@ -207,14 +207,14 @@ static bool sw_unmodelled(struct task_struct *p, int prev_cpu, int wake_flags,
 		return true;
 	/* is_rd_overutilized() false: find_energy_efficient_cpu() runs */
 	if (sw_key_on(sw_sym_sched_energy_present) &&
-	    !READ_ONCE(sw_cpu_rq(cpu)->rd->overutilized))
+	    !READ_ONCE(sw_rd(sw_rq(sw_cpu_rq(cpu), rd), overutilized)))
 		return true;
 	if (IS_ENABLED(CONFIG_SCHED_CORE) &&
 	    (!sw_sym_sched_core_enabled || sw_key_on(sw_sym_sched_core_enabled)))
 		return true;
 	if ((unsigned int)prev_cpu >= nr_cpu_ids ||
-	    !cpumask_test_cpu(prev_cpu, p->cpus_ptr) || !cpu_active(prev_cpu) ||
-	    !cpu_active(cpu))
+	    !cpumask_test_cpu(prev_cpu, sw_task(p, cpus_ptr)) ||
+	    !cpu_active(prev_cpu) || !cpu_active(cpu))
 		return true;
 	return false;
 }
@@ -223,16 +223,16 @@ static bool sw_unmodelled(struct task_struct *p, int prev_cpu, int wake_flags,
 static void sw_record(struct task_struct *p)
 {
 	struct sw_flips s = {
-		.flips = current->wakee_flips,
-		.decay_ts = current->wakee_flip_decay_ts,
+		.flips = sw_task(current, wakee_flips),
+		.decay_ts = sw_task(current, wakee_flip_decay_ts),
 	};
-	bool new_wakee = current->last_wakee != p;
+	bool new_wakee = sw_task(current, last_wakee) != p;
 
 	s = sw_record_wakee(READ_ONCE(sw_decay), s, new_wakee, jiffies, HZ);
-	current->wakee_flips = s.flips;
-	current->wakee_flip_decay_ts = s.decay_ts;
+	sw_task(current, wakee_flips) = s.flips;
+	sw_task(current, wakee_flip_decay_ts) = s.decay_ts;
 	if (new_wakee)
-		current->last_wakee = p;
+		sw_task(current, last_wakee) = p;
 }
 
 /* The wake_wide() factor seen from the waking CPU. */
@@ -260,6 +260,18 @@ static unsigned int sw_wide_factor(int cpu)
 
 #define SW_H_LOAD_DEPTH 16
 
+/* READ_ONCE(cfs_rq->avg.load_avg), level by level */
+static unsigned long sw_cfs_load(struct cfs_rq *cfs_rq)
+{
+	return READ_ONCE(sw_sa(&sw_cfs_rq(cfs_rq, avg), load_avg));
+}
+
+/* READ_ONCE(se->avg.load_avg) */
+static unsigned long sw_se_load(struct sched_entity *se)
+{
+	return READ_ONCE(sw_sa(&sw_se(se, avg), load_avg));
+}
+
 /**
  * sw_task_h_load() - task_h_load() without writing the h_load cache
  * @p: a task
@@ -274,33 +286,33 @@ static unsigned long sw_task_h_load(struct task_struct *p)
 {
 #ifdef CONFIG_FAIR_GROUP_SCHED
 	struct sched_entity *path[SW_H_LOAD_DEPTH], *se;
-	struct cfs_rq *cfs_rq = p->se.cfs_rq, *top = cfs_rq;
+	struct sched_entity *pse = &sw_task(p, se);
+	struct cfs_rq *cfs_rq = sw_se(pse, cfs_rq), *top = cfs_rq;
 	unsigned long now = jiffies, h;
 	int n = 0;
 
-	if (READ_ONCE(cfs_rq->last_h_load_update) == now) {
-		h = READ_ONCE(cfs_rq->h_load);
+	if (READ_ONCE(sw_cfs_rq(cfs_rq, last_h_load_update)) == now) {
+		h = READ_ONCE(sw_cfs_rq(cfs_rq, h_load));
 		goto out;
 	}
-	for (se = p->se.parent; se; se = se->parent) {
+	for (se = sw_se(pse, parent); se; se = sw_se(se, parent)) {
 		if (n == SW_H_LOAD_DEPTH) {
-			h = READ_ONCE(cfs_rq->h_load);
+			h = READ_ONCE(sw_cfs_rq(cfs_rq, h_load));
 			goto out;
 		}
 		path[n++] = se;
-		top = se->cfs_rq;
-		if (READ_ONCE(top->last_h_load_update) == now)
+		top = sw_se(se, cfs_rq);
+		if (READ_ONCE(sw_cfs_rq(top, last_h_load_update)) == now)
 			break;
 	}
-	h = se ? READ_ONCE(top->h_load) : READ_ONCE(top->avg.load_avg);
+	h = se ? READ_ONCE(sw_cfs_rq(top, h_load)) : sw_cfs_load(top);
 	while (n--)
-		h = div64_ul(h * READ_ONCE(path[n]->avg.load_avg),
-			     READ_ONCE(path[n]->cfs_rq->avg.load_avg) + 1);
+		h = div64_ul(h * sw_se_load(path[n]),
+			     sw_cfs_load(sw_se(path[n], cfs_rq)) + 1);
 out:
-	return div64_ul(READ_ONCE(p->se.avg.load_avg) * h,
-			READ_ONCE(cfs_rq->avg.load_avg) + 1);
+	return div64_ul(sw_se_load(pse) * h, sw_cfs_load(cfs_rq) + 1);
 #else
-	return READ_ONCE(p->se.avg.load_avg);
+	return sw_se_load(&sw_task(p, se));
 #endif
 }
 
@@ -325,9 +337,10 @@ static int sw_do_wake_affine(struct sched_domain *sd, struct task_struct *p,
 
 	if (use_idle) {
 		/* nr_running without delayed-dequeue entities (6.12) */
-		unsigned int nr = READ_ONCE(this_rq->nr_running) -
-				  (READ_ONCE(this_rq->cfs.h_nr_queued) -
-				   READ_ONCE(this_rq->cfs.h_nr_runnable));
+		struct cfs_rq *cfs = &sw_rq(this_rq, cfs);
+		unsigned int nr = READ_ONCE(sw_rq(this_rq, nr_running)) -
+				  (READ_ONCE(sw_cfs_rq(cfs, h_nr_queued)) -
+				   READ_ONCE(sw_cfs_rq(cfs, h_nr_runnable)));
 
 		idle_res = sw_affine_idle(sw_available_idle_cpu(this_cpu),
 					  sw_available_idle_cpu(prev_cpu),
@@ -337,13 +350,13 @@ static int sw_do_wake_affine(struct sched_domain *sd, struct task_struct *p,
 
 	if (sw_wake_affine_needs_weight(use_idle, idle_res, use_weight)) {
 		struct sw_weight_in in = {
-			.this_load = READ_ONCE(this_rq->cfs.avg.load_avg),
-			.prev_load = READ_ONCE(prev_rq->cfs.avg.load_avg),
+			.this_load = sw_cfs_load(&sw_rq(this_rq, cfs)),
+			.prev_load = sw_cfs_load(&sw_rq(prev_rq, cfs)),
 			.current_load = sync ? sw_task_h_load(current) : 0,
 			.task_load = sw_task_h_load(p),
-			.this_capacity = READ_ONCE(this_rq->cpu_capacity),
-			.prev_capacity = READ_ONCE(prev_rq->cpu_capacity),
-			.imbalance_pct = sd->imbalance_pct,
+			.this_capacity = READ_ONCE(sw_rq(this_rq, cpu_capacity)),
+			.prev_capacity = READ_ONCE(sw_rq(prev_rq, cpu_capacity)),
+			.imbalance_pct = sw_sd(sd, imbalance_pct),
 			.sync = sync,
 			.bias = READ_ONCE(sw_wa_bias),
 		};
@@ -379,7 +392,7 @@ static int sw_wake(struct task_struct *p, int prev_cpu, int wake_flags,
 		   int cpu, struct sw_wake_info *info)
 {
 	bool sync = READ_ONCE(sw_sync) && (wake_flags & WF_SYNC) &&
-		    !(current->flags & PF_EXITING);
+		    !(sw_task(current, flags) & PF_EXITING);
 	/* SD_flags and WF_flags share the first nibble */
 	int sd_flag = wake_flags & 0xF, new_cpu = prev_cpu;
 	struct sched_domain *tmp, *affine = NULL, *slow = NULL;
@@ -390,19 +403,22 @@ static int sw_wake(struct task_struct *p, int prev_cpu, int wake_flags,
 
 	sw_record(p);
 	factor = sw_wide_factor(cpu);
-	wide = sw_wake_wide(mode, current->wakee_flips, p->wakee_flips, factor);
-	want_affine = wide == SW_WIDE_NO && cpumask_test_cpu(cpu, p->cpus_ptr);
+	wide = sw_wake_wide(mode, sw_task(current, wakee_flips),
+			    sw_task(p, wakee_flips), factor);
+	want_affine = wide == SW_WIDE_NO &&
+		      cpumask_test_cpu(cpu, sw_task(p, cpus_ptr));
 	info->want_affine = want_affine;
 
 	rcu_read_lock();
-	for (tmp = rcu_dereference(sw_cpu_rq(cpu)->sd); tmp; tmp = tmp->parent) {
-		if (want_affine && (tmp->flags & SD_WAKE_AFFINE) &&
+	for (tmp = rcu_dereference(sw_rq(sw_cpu_rq(cpu), sd)); tmp;
+	     tmp = sw_sd(tmp, parent)) {
+		if (want_affine && (sw_sd(tmp, flags) & SD_WAKE_AFFINE) &&
 		    cpumask_test_cpu(prev_cpu, sched_domain_span(tmp))) {
 			affine = tmp;
 			slow = NULL;	/* wake_affine beats balance flags */
 			break;
 		}
-		if (tmp->flags & sd_flag)
+		if (sw_sd(tmp, flags) & sd_flag)
 			slow = tmp;
 		else if (!want_affine)
 			break;
@@ -416,8 +432,9 @@ static int sw_wake(struct task_struct *p, int prev_cpu, int wake_flags,
 		sw_count(SW_C_wide_waker_master);
 	else if (wide == SW_WIDE_WAKEE_MASTER)
 		sw_count(SW_C_wide_wakee_master);
-	trace_smartwake_wake_wide(current->pid, p->pid, current->wakee_flips,
-				  p->wakee_flips, factor, mode, wide);
+	trace_smartwake_wake_wide(sw_task(current, pid), sw_task(p, pid),
+				  sw_task(current, wakee_flips),
+				  sw_task(p, wakee_flips), factor, mode, wide);
 
 	if (affine && cpu != prev_cpu)
 		new_cpu = sw_do_wake_affine(affine, p, cpu, prev_cpu, sync);
@@ -455,9 +472,9 @@ static enum sw_shadow_stage sw_shadow_stage(struct task_struct *p,
 					    int theirs)
 {
 	bool kernel_affine =
-		sw_wake_wide(SW_WIDE_MAINLINE, current->wakee_flips,
-			     p->wakee_flips, sw_llc_size(cpu)) == SW_WIDE_NO &&
-		cpumask_test_cpu(cpu, p->cpus_ptr);
+		sw_wake_wide(SW_WIDE_MAINLINE, sw_task(current, wakee_flips),
+			     sw_task(p, wakee_flips), sw_llc_size(cpu)) ==
+		SW_WIDE_NO && cpumask_test_cpu(cpu, sw_task(p, cpus_ptr));
 
 	if (cpu != prev_cpu && kernel_affine != mi->want_affine)
 		return SW_SHADOW_WIDE;
@@ -471,7 +488,7 @@ static bool sw_idle_cores_moved(const struct sw_idle_cores_copy *cc)
 {
 	const struct sched_domain_shared *sds = cc->sds;
 
-	return cc->have && READ_ONCE(sds->has_idle_cores) != cc->seen;
+	return cc->have && READ_ONCE(sw_sds(sds, has_idle_cores)) != cc->seen;
 }
 
 /* nr_running changes so far of the CPUs of @cpu's and @prev's LLCs */
@@ -560,7 +577,7 @@ static int sw_shadow(struct task_struct *p, int prev_cpu, int wake_flags,
 		sw_restore(&before, p);
 	/* still a bug of the module, even if its answer is not used */
 	if ((unsigned int)mine >= nr_cpu_ids ||
-	    !cpumask_test_cpu(mine, p->cpus_ptr)) {
+	    !cpumask_test_cpu(mine, sw_task(p, cpus_ptr))) {
 		sw_count(SW_C_invariant_violations);
 		sw_watchdog_violation();
 	}
@@ -600,7 +617,8 @@ static int sw_shadow(struct task_struct *p, int prev_cpu, int wake_flags,
 	stage = sw_shadow_stage(p, prev_cpu, cpu, &mi, theirs);
 	sw_count(SW_C_shadow_disagree);
 	sw_count(stage_counter[stage]);
-	trace_smartwake_shadow_diff(p->pid, prev_cpu, cpu, mine, theirs, stage);
+	trace_smartwake_shadow_diff(sw_task(p, pid), prev_cpu, cpu, mine, theirs,
+				    stage);
 	return theirs;
 }
 
@@ -618,7 +636,7 @@ static int sw_inject_bad_answer(const struct task_struct *p, int cpu)
 	if (mode != 1 && mode != 2)
 		return cpu;
 	for_each_possible_cpu(bad) {
-		bool allowed = cpumask_test_cpu(bad, p->cpus_ptr);
+		bool allowed = cpumask_test_cpu(bad, sw_task(p, cpus_ptr));
 
 		if (mode == 1 ? allowed && !cpu_active(bad) : !allowed)
 			return bad;
@@ -734,7 +752,7 @@ static int sw_select_body(struct task_struct *p, int prev_cpu, int wake_flags)
 	struct sw_saved sv;
 	int cpu, new_cpu;
 
-	lockdep_assert_held(&p->pi_lock);
+	lockdep_assert_held(&sw_task(p, pi_lock));
 	cpu = smp_processor_id();
 	if (policy == SW_POLICY_SHADOW)
 		return sw_shadow(p, prev_cpu, wake_flags, cpu);
@@ -769,11 +787,12 @@ static int sw_select_body(struct task_struct *p, int prev_cpu, int wake_flags)
 	 * answer has the same race, repaired by select_task_rq()).
 	 */
 	if ((unsigned int)new_cpu >= nr_cpu_ids ||
-	    !cpumask_test_cpu(new_cpu, p->cpus_ptr) || !cpu_active(new_cpu)) {
+	    !cpumask_test_cpu(new_cpu, sw_task(p, cpus_ptr)) ||
+	    !cpu_active(new_cpu)) {
 		sw_restore(&sv, p);
 		sw_decided_take_back(decided);
 		if ((unsigned int)new_cpu < nr_cpu_ids &&
-		    cpumask_test_cpu(new_cpu, p->cpus_ptr)) {
+		    cpumask_test_cpu(new_cpu, sw_task(p, cpus_ptr))) {
 			sw_count(SW_C_inactive_answers);
 		} else {
 			sw_count(SW_C_invariant_violations);
@@ -782,8 +801,8 @@ static int sw_select_body(struct task_struct *p, int prev_cpu, int wake_flags)
 		return -1;
 	}
 	if (cc->clear)
-		WRITE_ONCE(((struct sched_domain_shared *)cc->clear)->has_idle_cores,
-			   0);
+		WRITE_ONCE(sw_sds((struct sched_domain_shared *)cc->clear,
+				  has_idle_cores), 0);
 	return new_cpu;
 }
 

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * smartwake: every field of a scheduler structure that the module reads,
+ * one line each (no include guard: it is included with different
+ * definitions of SW_SCHED_FIELD()). sched_fields.h makes the accessors
+ * module code reads them with, compat.c the table of its load-time
+ * layout check; scripts/check-fields.sh (make check) fails when the
+ * module reads a field missing here or a field here is read nowhere.
+ * Nested members are listed level by level (rq.cfs, cfs_rq.avg,
+ * sched_avg.load_avg), anonymous unions by the member's name.
+ *
+ * The structures are those of the scheduler's private sched.h,
+ * <linux/sched/topology.h> and <linux/sched.h>. compat.c's
+ * test_layout_skew indices (guest/compat.sh) count from the top: 1 is
+ * rq.nr_running, 4 rq.curr.
+ */
+/* sched_access.h: sw_idle_cpu(), sw_rq_overloaded(); wake.c */
+SW_SCHED_FIELD(rq, nr_running)
+SW_SCHED_FIELD(rq, ttwu_pending)
+SW_SCHED_FIELD(rq, cfs)
+SW_SCHED_FIELD(rq, curr)			/* in an anonymous union */
+SW_SCHED_FIELD(rq, idle)
+SW_SCHED_FIELD(rq, sd)
+SW_SCHED_FIELD(rq, cpu_capacity)
+/* cpu_of(): overload.c; compat.c: the per-CPU symbol check */
+SW_SCHED_FIELD(rq, cpu)
+/* wake.c: is_rd_overutilized() */
+SW_SCHED_FIELD(rq, rd)
+SW_SCHED_FIELD(root_domain, overutilized)
+/* wake.c: wake_affine_idle(), wake_affine_weight(), task_h_load(); sis.c */
+SW_SCHED_FIELD(cfs_rq, h_nr_queued)
+SW_SCHED_FIELD(cfs_rq, h_nr_runnable)
+SW_SCHED_FIELD(cfs_rq, idle_h_nr_running)
+SW_SCHED_FIELD(cfs_rq, avg)
+SW_SCHED_FIELD(cfs_rq, h_load)
+SW_SCHED_FIELD(cfs_rq, last_h_load_update)
+/* wake.c: the domain walk; sis.c: select_idle_cpu() */
+SW_SCHED_FIELD(sched_domain, parent)
+SW_SCHED_FIELD(sched_domain, groups)
+SW_SCHED_FIELD(sched_domain, imbalance_pct)
+SW_SCHED_FIELD(sched_domain, flags)
+SW_SCHED_FIELD(sched_domain, span_weight)
+SW_SCHED_FIELD(sched_domain, span)		/* sched_domain_span() */
+SW_SCHED_FIELD(sched_group, flags)
+SW_SCHED_FIELD(sched_group, cpumask)		/* sched_group_span() */
+SW_SCHED_FIELD(sched_domain_shared, has_idle_cores)
+SW_SCHED_FIELD(sched_domain_shared, nr_idle_scan)
+/* wake.c: task_h_load() */
+SW_SCHED_FIELD(sched_avg, load_avg)
+SW_SCHED_FIELD(sched_entity, avg)
+#ifdef CONFIG_FAIR_GROUP_SCHED
+SW_SCHED_FIELD(sched_entity, cfs_rq)
+SW_SCHED_FIELD(sched_entity, parent)
+#endif
+/* wake.c: record_wakee(), wake_wide(), the checks of an answer; sis.c */
+SW_SCHED_FIELD(task_struct, flags)
+SW_SCHED_FIELD(task_struct, pid)
+SW_SCHED_FIELD(task_struct, se)
+SW_SCHED_FIELD(task_struct, cpus_ptr)
+SW_SCHED_FIELD(task_struct, pi_lock)		/* lockdep_assert_held() */
+SW_SCHED_FIELD(task_struct, mm)
+SW_SCHED_FIELD(task_struct, wakee_flips)
+SW_SCHED_FIELD(task_struct, wakee_flip_decay_ts)
+SW_SCHED_FIELD(task_struct, last_wakee)
+SW_SCHED_FIELD(task_struct, recent_used_cpu)
+/* sis.c: is_per_cpu_kthread() */
+SW_SCHED_FIELD(task_struct, nr_cpus_allowed)
+/* ftrace_test_recursion_unlock(): hooks.c, numa.c, overload.c */
+SW_SCHED_FIELD(task_struct, trace_recursion)
+/* numa.c; wake.c: the NUMA backoff it saves and restores */
+SW_SCHED_FIELD(task_struct, numa_scan_period)
+SW_SCHED_FIELD(task_struct, numa_migrate_retry)
+SW_SCHED_FIELD(task_struct, numa_preferred_nid)
+SW_SCHED_FIELD(task_struct, numa_faults)

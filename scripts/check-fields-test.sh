@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Tests of scripts/check-fields.sh, the guard that keeps module/fields.h
+# (the fields compat.c checks against the running kernel's BTF) in step
+# with the fields the module reads.
+#
+# Usage: scripts/check-fields-test.sh
+#
+# The real tree must pass. Then, each in a temporary copy of the built
+# tree with one change, the guard must fail with a message naming the
+# field: an entry removed that only a kernel inline helper reads
+# (task_struct.nr_cpus_allowed, by is_per_cpu_kthread()); an entry
+# removed that the module reads through its accessor (rq.rd: the build
+# fails on the missing accessor); a raw read of an unlisted field added to
+# sis.c (rq.clock); a raw read of a listed field (rq.nr_running); an entry
+# added that nothing reads (rq.clock). Needs the module built (make).
+# Prints "N passed, N failed"; exits non-zero on any failure.
+. "$(dirname "$0")/common.sh"
+set +e
+
+case ${1:-} in
+-h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+esac
+
+G=$SW_TOP/scripts/check-fields.sh
+[ -f "$SW_TOP/module/.wake.o.cmd" ] || sw_die "build the module first (make)"
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   - $*"; }
+not_ok() { fail=$((fail + 1)); echo "FAIL - $*"; }
+check() {
+	local d=$1
+	shift
+	if "$@"; then ok "$d"; else not_ok "$d"; fi
+}
+summary() {
+	echo "$pass passed, $fail failed"
+	[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
+}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/smartwake-fields-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+T=$tmp/tree
+
+# fresh: a copy of the built tree (sources and kbuild's .cmd files)
+fresh() {
+	rm -rf "$T"
+	mkdir -p "$T"
+	cp -a "$SW_TOP/Kbuild" "$SW_TOP/module" "$SW_TOP/include" "$T/"
+}
+# guard [FILE.c...]: run the guard on the copy; output in $tmp/out
+guard() { "$G" --tree "$T" "$@" >"$tmp/out" 2>&1; }
+has() { grep -qF -- "$1" "$tmp/out" || { echo "  expected: $1"; sed 's/^/  | /' "$tmp/out" | head -n 12; false; }; }
+# edit FILE SED-SCRIPT: change a file of the copy, and check it changed
+edit() {
+	cp "$T/$1" "$tmp/before"
+	sed -i "$2" "$T/$1"
+	! cmp -s "$tmp/before" "$T/$1"
+}
+
+"$G" >"$tmp/out" 2>&1
+rc=$?
+check "the real tree passes" [ "$rc" -eq 0 ]
+check "the real tree: every listed field is read" has ": match"
+
+fresh
+check "entry task_struct.nr_cpus_allowed removed" \
+	edit module/fields.h '/SW_SCHED_FIELD(task_struct, nr_cpus_allowed)/d'
+check "  the guard fails" eval '! guard sis.c'
+check "  naming the field and the kernel helper that reads it" \
+	has "task_struct.nr_cpus_allowed is read but not in module/fields.h: by is_per_cpu_kthread"
+
+fresh
+check "entry rq.rd removed" edit module/fields.h '/SW_SCHED_FIELD(rq, rd)/d'
+check "  the guard fails" eval '! guard wake.c'
+check "  the build fails on the accessor, naming the field" has "sw_field_rq__rd"
+
+fresh
+check "raw read of unlisted rq.clock added to sis.c" \
+	edit module/sis.c 's/^\tsw_count(SW_C_sis_calls);$/&\n\tREAD_ONCE(sw_cpu_rq(this_cpu)->clock);/'
+check "  the guard fails" eval '! guard sis.c'
+check "  naming the field" \
+	has "rq.clock is read but not in module/fields.h: by sw_select_idle_sibling"
+check "  and the raw read" has "rq.clock is read directly by sw_select_idle_sibling"
+
+fresh
+check "raw read of listed rq.nr_running added to sis.c" \
+	edit module/sis.c 's/^\tsw_count(SW_C_sis_calls);$/&\n\tREAD_ONCE(sw_cpu_rq(this_cpu)->nr_running);/'
+check "  the guard fails" eval '! guard sis.c'
+check "  naming the raw read" has "rq.nr_running is read directly by sw_select_idle_sibling"
+
+fresh
+check "entry rq.clock added, read nowhere" \
+	edit module/fields.h 's/^SW_SCHED_FIELD(rq, cpu)$/&\nSW_SCHED_FIELD(rq, clock)/'
+check "  the guard fails" eval '! guard'
+check "  naming the field" has "rq.clock is listed in module/fields.h but read nowhere"
+
+summary
