@@ -195,6 +195,33 @@ echo "  sis_filter ratio (CPUs per domain scan, on/off, NO_SIS_UTIL): $(calc "$S
 check "sis_filter=1 scans fewer CPUs per domain scan ($S1 < $S0)" less "$S1" "$S0"
 check "SIS filter runs: invariant_violations == 0" zero_violations
 
+# ---- sched-idle balance opportunities (sib_count, 2022 patch 2/2) -----------
+# A sched-idle CPU's periodic balance is a check, an opportunity when its
+# LLC has an overloaded CPU. A bursty M:N fair load without SCHED_IDLE
+# tasks: no sched-idle CPU, none; with SCHED_IDLE hogs on every CPU: some.
+hkd() { grep -q "^$1 .* $2 " $SW_DBG/hooks; }
+check "sib_count=0: no balance pre-handler" \
+	eval 'hkd sched_balance_newidle off && hkd sched_balance_domains off'
+if set_knob sib_count 1; then
+	check "sib_count=1: both pre-handlers on" \
+		eval 'hkd sched_balance_newidle on && hkd sched_balance_domains on'
+	echo 1 >$SW_DBG/reset
+	wakeload msg -g 2 -s 2 -r 4 -t 2 >/dev/null 2>&1
+	echo "  bursty msg, no SCHED_IDLE task: sib_checks $(stat sib_checks), sib_opportunities $(stat sib_opportunities), newidle $(stat sib_newidle_overloaded) of $(stat sib_newidle_checks)"
+	check "sib: no SCHED_IDLE task, no sched-idle CPU: no check, no opportunity" \
+		eval '[ "$(stat sib_checks)" = 0 ] && [ "$(stat sib_opportunities)" = 0 ]'
+	check "sib: the newly-idle balance ran and was counted" gt "$(stat sib_newidle_checks)" 0
+	echo 1 >$SW_DBG/reset
+	wakeload msg -g 2 -s 2 -r 4 --hog-idle $NCPU -t 4 >/dev/null 2>&1
+	echo "  SCHED_IDLE hogs + bursty msg: sib_checks $(stat sib_checks), sib_opportunities $(stat sib_opportunities), newidle $(stat sib_newidle_overloaded) of $(stat sib_newidle_checks)"
+	check "sib: sched-idle CPUs beside overloaded ones: opportunities > 0" gt "$(stat sib_opportunities)" 0
+	check "sib: opportunities within checks" eval '[ "$(stat sib_opportunities)" -le "$(stat sib_checks)" ]'
+	check "sib_count=0 removes both" eval 'set_knob sib_count 0 &&
+		hkd sched_balance_newidle off && hkd sched_balance_domains off'
+else
+	not_ok "sib_count=1 refused: $(dmesg | grep sib_count | tail -n 1)"
+fi
+
 # ---- the overloaded masks: where they are kept current -----------------------
 # enqueue (default): the nr_running tracepoint probe, only while sis_filter=1
 hk() { grep -q "^$1 .* $2 " $SW_DBG/hooks; }

@@ -39,6 +39,10 @@ SW_COUNTER(ttwu_forced_lock)		/* ttwu_queue=lock answered "do not queue" */
 SW_COUNTER(numa_faults_seen)		/* task_numa_fault() calls with statistics (mode != off) */
 SW_COUNTER(numa_retry_deferred)		/* placement retries deferred by numa_retry */
 SW_COUNTER(numa_retry_allowed)		/* placement retries let through */
+SW_COUNTER(sib_checks)			/* sib_count: periodic balances of a sched-idle CPU */
+SW_COUNTER(sib_opportunities)		/* ...with an overloaded CPU in its LLC */
+SW_COUNTER(sib_newidle_checks)		/* sib_count: newly-idle balances */
+SW_COUNTER(sib_newidle_overloaded)	/* ...with an overloaded CPU in its LLC */
 /*
  * policy=shadow (wake.c): the module's answer against the kernel's. A
  * disagreement is counted once, as raced, raced_aba or disagree; a

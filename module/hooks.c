@@ -29,6 +29,7 @@
 #include "hooks.h"
 #include "numa.h"
 #include "overload.h"
+#include "sib.h"
 #include "symbols.h"
 #include "ttwu.h"
 #include "wake.h"
@@ -98,6 +99,17 @@ static struct sw_hook sw_hooks[SW_NR_HOOKS] = {
 		.target = &sw_sym_sched_tick,
 		.callback = sw_overload_tick_pre,
 		.needs = "sis_filter=1,sis_mask_update=tick",
+	},
+	/* sib_count=1: sched-idle balance opportunities (sib.c) */
+	[SW_HOOK_SIB_NEWIDLE] = {
+		.target = &sw_sym_sched_balance_newidle,
+		.callback = sw_sib_newidle_pre,
+		.needs = "sib_count=1",
+	},
+	[SW_HOOK_SIB_DOMAINS] = {
+		.target = &sw_sym_sched_balance_domains,
+		.callback = sw_sib_domains_pre,
+		.needs = "sib_count=1",
 	},
 };
 

@@ -23,6 +23,7 @@
 #include "knobs.h"
 #include "numa.h"
 #include "overload.h"
+#include "sib.h"
 #include "ttwu.h"
 #include "watchdog.h"
 #include "wake.h"
@@ -106,6 +107,11 @@ static const struct sw_knob sw_knobs[] = {
 		.names = sw_mask_update_names, .nr_names = SW_MASK_NR,
 		.apply = sw_mask_update_apply,
 		.help = "sis_filter masks: updated on nr_running changes, or per tick (2022)",
+	},
+	{
+		.name = "sib_count", .val = &sw_sib_count, .numeric = true,
+		.min = 0, .max = 1, .apply = sw_sib_apply,
+		.help = "count sched-idle balance opportunities (2022 patch 2/2; two probes)",
 	},
 	SW_BOOL_KNOB("sis_sched_idle", sw_sis_sched_idle,
 		     "CPUs running only SCHED_IDLE tasks count as idle (mainline)"),

@@ -212,6 +212,15 @@ void sw_nr_probe_put(unsigned int user)
 	tracepoint_synchronize_unregister();
 }
 
+/* Seed the masks from a racy snapshot (see sw_overload_start()). */
+void sw_overload_seed(void)
+{
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		sw_overload_update(cpu);
+}
+
 /* Start the update point @mode and seed the masks. */
 static int sw_overload_start(int mode)
 {

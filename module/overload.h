@@ -21,6 +21,8 @@ void sw_overload_free(void);	/* after tracepoint_synchronize_unregister() */
 bool sw_overload_active(void);	/* the probe is registered */
 #define SW_PROBE_FILTER	1U	/* sis_filter=1, sis_mask_update=enqueue */
 #define SW_PROBE_SHADOW	2U	/* policy=shadow: the race check */
+#define SW_PROBE_SIB	4U	/* sib_count=1: the masks */
+void sw_overload_seed(void);	/* every online CPU's bit from a snapshot */
 int sw_nr_probe_get(unsigned int user);
 void sw_nr_probe_put(unsigned int user);
 int sw_overload_show(struct seq_file *m);

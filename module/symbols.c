@@ -45,6 +45,8 @@ unsigned long sw_sym_task_numa_fault;
 unsigned long sw_sym_sched_numa_balancing;
 unsigned long sw_sym_sysctl_numa_balancing_scan_delay;
 unsigned long sw_sym_sched_tick;
+unsigned long sw_sym_sched_balance_newidle;
+unsigned long sw_sym_sched_balance_domains;
 
 /*
  * Optional symbols are absent when their kernel feature is compiled out:
@@ -78,6 +80,8 @@ static const struct sw_symbol sw_symbols[] = {
 	SW_SYM_OPT(sched_energy_present),
 	SW_SYM_OPT(sysctl_sched_features),
 	SW_SYM_OPT(sched_tick),
+	SW_SYM_OPT(sched_balance_newidle),
+	SW_SYM_OPT(sched_balance_domains),
 #ifdef CONFIG_SCHED_CORE
 	{ "__sched_core_enabled", &sw_sym_sched_core_enabled, .optional = true },
 #endif

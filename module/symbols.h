@@ -36,6 +36,8 @@ extern unsigned long sw_sym_ttwu_queue_wakelist;
 extern unsigned long sw_sym_task_numa_fault;
 extern unsigned long sw_sym_sched_numa_balancing;	/* static key */
 extern unsigned long sw_sym_sysctl_numa_balancing_scan_delay; /* unsigned int */
+extern unsigned long sw_sym_sched_balance_newidle;	/* optional: sib_count */
+extern unsigned long sw_sym_sched_balance_domains;	/* optional: sib_count */
 extern unsigned long sw_sym_sched_tick;		/* optional (6.10+ name) */
 
 int sw_symbols_resolve(void);

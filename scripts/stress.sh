@@ -62,6 +62,8 @@ run_one() {
 }
 
 t0=$SECONDS
+commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- module include guest scripts tools 2>/dev/null || echo "+changes")
+started=$(date -u '+%Y-%m-%d %H:%M UTC')
 for r in "${runs[@]}"; do
 	rm -f "$logs/stress-${r%%|*}.res"
 	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
@@ -71,11 +73,26 @@ for r in "${runs[@]}"; do
 done
 wait
 failed=0
+table=
 printf '\n==== make stress (%d guests at once, %ds) ====\n' "$jobs" $((SECONDS - t0))
 for r in "${runs[@]}"; do
 	name=${r%%|*}
 	res=$(cat "$logs/stress-$name.res" 2>/dev/null || echo "FAIL  no result")
 	case $res in PASS*) ;; *) failed=1 ;; esac
 	printf '%-12s %s\n' "$name" "$res"
+	read -r st sec rest <<<"$res"
+	table+="| $name | ${r#*|} | $st | $sec | $rest |"$'\n'
 done
+# The full run's table goes to figures.md (a --quick or --only run does not).
+if [ $div -eq 1 ] && [ -z "$only" ]; then
+	{
+		echo "## make stress"
+		echo
+		echo "scripts/stress.sh at commit $commit, started $started, $jobs guests at once, $((SECONDS - t0)) s in all."
+		echo
+		echo "| run | guest-run arguments | verdict | time | tests |"
+		echo "|---|---|---|---|---|"
+		printf '%s' "$table"
+	} | scripts/figures.sh stress -
+fi
 exit $failed

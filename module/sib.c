@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sched-idle balance opportunities (knob sib_count; the 2022 series,
+ * patch 2/2, "introduce sched-idle balance").
+ *
+ * The patch lets a CPU that is idle or runs only SCHED_IDLE tasks pull a
+ * non-idle fair task from an overloaded CPU of its LLC as soon as one
+ * exists, instead of waiting for the periodic balance interval. The pull
+ * needs functions a module cannot call on 6.12 with IBT (activate_task,
+ * deactivate_task, set_task_cpu, double_rq_lock are sealed: their
+ * addresses are never taken; detach_one_task and attach_one_task are
+ * inlined). What a module can do is count the opportunity where the
+ * kernel itself balances, against the LLC's overloaded mask (overload.c,
+ * kept by the nr_running probe while this knob is on):
+ *  - sched_balance_domains() entry for this CPU's own runqueue while it
+ *    runs only SCHED_IDLE tasks: a check (sib_checks); with another CPU of
+ *    the LLC overloaded, an opportunity (sib_opportunities). Such a CPU
+ *    never runs the newly-idle balance (it is not idle) and the periodic
+ *    one is held back by its interval: this is what the patch adds.
+ *  - sched_balance_newidle() entry (this CPU has no fair task left):
+ *    sib_newidle_checks, and sib_newidle_overloaded when the LLC has an
+ *    overloaded CPU, where the patch made the newly-idle balance try
+ *    harder. The kernel pulls here already.
+ * Without SCHED_IDLE tasks there is no sched-idle CPU: no check, no
+ * opportunity.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpumask.h>
+#include <linux/ftrace.h>
+#include <linux/mmu_context.h>
+#include "sched.h"
+#include "hooks.h"
+#include "knobs.h"
+#include "overload.h"
+#include "sched_access.h"
+#include "sib.h"
+#include "stats.h"
+#include "symbols.h"
+
+int sw_sib_count;
+
+/* Is another CPU of @cpu's LLC overloaded? */
+static bool notrace sw_sib_llc_overloaded(int cpu)
+{
+	const struct cpumask *m = sw_llc_overloaded_mask(sw_llc_id(cpu));
+
+	return m && cpumask_any_but(m, cpu) < nr_cpu_ids;
+}
+
+/**
+ * sw_sib_newidle_pre() - ftrace pre-handler of sched_balance_newidle()
+ * @ip:        traced function
+ * @parent_ip: its caller
+ * @op:        the hook's ftrace_ops
+ * @fregs:     unused: the runqueue is this CPU's
+ *
+ * Runs with the runqueue lock held and interrupts disabled.
+ */
+void notrace sw_sib_newidle_pre(unsigned long ip, unsigned long parent_ip,
+				struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
+
+	if (bit < 0)
+		return;
+	sw_count(SW_C_sib_newidle_checks);
+	if (sw_sib_llc_overloaded(smp_processor_id()))
+		sw_count(SW_C_sib_newidle_overloaded);
+	ftrace_test_recursion_unlock(bit);
+}
+
+/**
+ * sw_sib_domains_pre() - ftrace pre-handler of sched_balance_domains()
+ * @ip:        traced function
+ * @parent_ip: its caller
+ * @op:        the hook's ftrace_ops
+ * @fregs:     its arguments: the runqueue to balance, the idle type
+ *
+ * From the balance softirq. A runqueue other than this CPU's is an idle
+ * CPU balanced on its behalf by the nohz idle balance: not counted.
+ */
+void notrace sw_sib_domains_pre(unsigned long ip, unsigned long parent_ip,
+				struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	int cpu;
+
+	if (bit < 0)
+		return;
+	cpu = smp_processor_id();
+	if ((void *)ftrace_regs_get_argument(fregs, 0) == sw_cpu_rq(cpu) &&
+	    sw_sched_idle_cpu(cpu)) {
+		sw_count(SW_C_sib_checks);
+		if (sw_sib_llc_overloaded(cpu))
+			sw_count(SW_C_sib_opportunities);
+	}
+	ftrace_test_recursion_unlock(bit);
+}
+
+/*
+ * Knob apply: the two pre-handlers and the nr_running probe (for the
+ * overloaded masks) exist only while sib_count=1.
+ */
+int sw_sib_apply(const struct sw_knob *k, int old, int new)
+{
+	int ret;
+
+	if (!new) {
+		sw_hook_set(SW_HOOK_SIB_DOMAINS, false);
+		sw_hook_set(SW_HOOK_SIB_NEWIDLE, false);
+		sw_nr_probe_put(SW_PROBE_SIB);
+		return 0;
+	}
+	if (!sw_sym_sched_balance_newidle || !sw_sym_sched_balance_domains) {
+		pr_err("sib_count: sched_balance_newidle or sched_balance_domains is not traceable in this kernel\n");
+		return -EOPNOTSUPP;
+	}
+	ret = sw_nr_probe_get(SW_PROBE_SIB);
+	if (ret)
+		return ret;
+	sw_overload_seed();
+	ret = sw_hook_set(SW_HOOK_SIB_NEWIDLE, true);
+	if (!ret)
+		ret = sw_hook_set(SW_HOOK_SIB_DOMAINS, true);
+	if (ret) {
+		sw_hook_set(SW_HOOK_SIB_NEWIDLE, false);
+		sw_nr_probe_put(SW_PROBE_SIB);
+	}
+	return ret;
+}
