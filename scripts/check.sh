@@ -116,7 +116,7 @@ step_shipped() {
 	for f in $sites; do
 		case $f in
 		sw_orig_select) ;;	# select_task_rq_fair: ibt.c's table
-		sw_knob_write) ;;	# the knob table's apply callbacks (module)
+		sw_knob_write|sw_knob_set) ;;	# the knob table's apply callbacks (module)
 		__traceiter_*) ;;	# trace events: the registered probes
 		*) echo "unexpected indirect call in $f: add it to ibt.c's table or here"; rc=1 ;;
 		esac
