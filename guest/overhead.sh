@@ -3,7 +3,7 @@
 # the module's path at mainline knobs (and shadow mode when the module has
 # it). Prints one "SMARTWAKE-OVH,setting,load,round,ops_per_sec" line per
 # run; the host (scripts/overhead.sh) takes medians and ratios.
-# Usage: overhead.sh [ROUNDS] [SECONDS] [testing]
+# Usage: overhead.sh [ROUNDS] [SECONDS] [testing|""] [LOADS]
 . ./lib.sh
 rounds=${1:-6}
 secs=${2:-1}
@@ -12,7 +12,7 @@ settings="none defaults ttwu_count sis_filter sis_filter_tick smartwake smartwak
 # With the testing build as the module (overhead.sh --testing), also the
 # select hook's trampoline and callback alone, never redirecting.
 [ "${3:-}" = testing ] && settings="$settings no_redirect no_redirect_ftrace"
-loads="pipe msg"
+loads=${4:-pipe msg}
 
 runload() {
 	case $1 in

@@ -19,11 +19,15 @@
 #
 # --report DIR writes DIR's summary into figures.md again, measuring nothing.
 #
+# --loads "pipe" measures the ping-pong only (the M:N load's icount ratios
+# move with the order the two vCPUs interleave: several % between rounds).
+#
 # Usage: scripts/overhead.sh [--rounds N] [--secs S] [--out DIR] [--no-wall]
 #                            [--no-figures] [--testing] [--report DIR]
+#                            [--loads "pipe msg"]
 . "$(dirname "$0")/common.sh"
 
-rounds=7 secs=1 out= wall=1 figs=1 testing=() report=
+rounds=7 secs=1 out= wall=1 figs=1 testing=() report= loads="pipe msg"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--rounds) rounds=$2; shift 2 ;;
@@ -33,11 +37,16 @@ while [ $# -gt 0 ]; do
 	--no-figures) figs=0; shift ;;
 	--testing) testing=(--ko build/testing/module/smartwake.ko); shift ;;
 	--report) report=$2; shift 2 ;;
-	-h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--loads) loads=$2; shift 2 ;;
+	-h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) sw_die "unknown argument: $1 (try --help)" ;;
 	esac
 done
 [[ $rounds =~ ^[2-9]$|^[1-9][0-9]+$ ]] || sw_die "--rounds: 2 or more"
+[[ $loads =~ ^(pipe|msg)( (pipe|msg))*$ ]] || sw_die "--loads: pipe and/or msg"
+# what is measured: the tree as it is now, not when the run ends
+commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- module include guest tools 2>/dev/null || echo "+changes")
+started=$(date -Is)
 cd "$SW_TOP" || exit
 
 # write_figures DIR: DIR's summary as the figures section "overhead"
@@ -67,11 +76,11 @@ rc=0
 modes=(icount)
 [ $wall -eq 1 ] && modes+=(wall)
 for m in "${modes[@]}"; do
-	opts=(--topo smp2 --append nokaslr --timeout 1800 --log "$out/guest-$m.log")
+	opts=(--topo smp2 --append nokaslr --timeout 3600 --log "$out/guest-$m.log")
 	[ "$m" = icount ] && opts+=(--icount)
 	sw_log "overhead: $m clock, $rounds rounds of ${secs} s"
 	scripts/guest-run.sh "${opts[@]}" "${testing[@]}" overhead.sh "$rounds" "$secs" \
-		${testing:+testing} |
+		"${testing:+testing}" "$loads" |
 		grep -E 'passed|FAIL' || true
 	[ "${PIPESTATUS[0]}" -eq 0 ] || { sw_log "overhead guest ($m) failed"; rc=1; }
 	sed -n "s/^SMARTWAKE-OVH,/$m,/p" "$out/guest-$m.log" >>"$csv"
@@ -145,7 +154,8 @@ if command -v gnuplot >/dev/null && [ -s "$out/plot.dat" ]; then
 		sw_log "gnuplot failed: no plot"
 fi
 {
-	echo "commit $(git rev-parse --short HEAD), $(date -Is), $rounds rounds of $secs s"
+	done_rounds=$(awk -F, '$1 == "icount" { if ($4 > n) n = $4 } END { print n + 0 }' "$csv")
+	echo "commit $commit, $started, $rounds rounds of $secs s ($done_rounds completed)"
 	[ ${#testing[@]} -gt 0 ] && echo "testing build"
 } >"$out/meta.txt"
 if [ $figs -eq 1 ] && [ -s "$out/summary.txt" ]; then
