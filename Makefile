@@ -14,19 +14,29 @@
 #   make stress     long reliability runs (not part of check)
 #
 #   make KDIR=<kernel build dir> KSRC=<kernel source>   other kernel trees
+#   make KERNEL=<release>   another supported Debian kernel (the table in
+#                   scripts/common.sh, e.g. 6.12.117+deb13-cloud-amd64):
+#                   fetched, built in build/<release>/ (testing: build/
+#                   <release>-testing/); unset: the default 6.12.117+deb12
+#   make kernels    fetch and build every other supported kernel (make check)
 #
 # The kernel cache lives outside the clone: $${SMARTWAKE_CACHE:-~/.cache/smartwake}.
 
 SHELL := /bin/bash
 TOP := $(CURDIR)
 
-.PHONY: all module testing tools deps host-tools fetch debug-kernel debug-modules \
+.PHONY: all module testing tools deps host-tools fetch kernels debug-kernel debug-modules \
 	demo check bench stress clean help
+
+# KERNEL=<release> reaches the scripts (scripts/common.sh) as SMARTWAKE_KERNEL.
+ifdef KERNEL
+export SMARTWAKE_KERNEL := $(KERNEL)
+endif
 
 all: module tools
 
 help:
-	@sed -n '3,17p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,22p' Makefile | sed 's/^# \{0,1\}//'
 
 # The host packages (QEMU, busybox-static, kernel build tools, shellcheck):
 # installs only what is missing. Plain make installs nothing.
@@ -40,11 +50,14 @@ host-tools: deps
 fetch:
 	@scripts/fetch-kernel.sh
 
-# KDIR/KSRC given: build against that tree; otherwise the cached stock one.
+# KDIR/KSRC given: build against that tree; otherwise the cached stock one
+# (KERNEL=<release> other than the default: in build/<release>/).
 module: $(if $(KDIR),,fetch)
 	@set -e; \
 	if [ -n "$(KDIR)" ]; then kdir="$(KDIR)"; ksrc="$(or $(KSRC),$(KDIR))"; \
-	else . scripts/common.sh; sw_stock_env; kdir=$$SW_KDIR; ksrc=$$SW_KSRC; fi; \
+	else . scripts/common.sh; \
+		if [ -n "$$SW_KERNEL" ]; then scripts/build-modules.sh; exit 0; fi; \
+		sw_stock_env; kdir=$$SW_KDIR; ksrc=$$SW_KSRC; fi; \
 	$(MAKE) -C "$$kdir" M="$(TOP)" KSRC="$$ksrc" modules
 
 # Test-only parameters and helper modules, never in module/ (see Kbuild).
@@ -53,6 +66,15 @@ testing: fetch
 
 tools:
 	@$(MAKE) -C tools
+
+# Every supported kernel other than the default (scripts/common.sh's table):
+# fetched, shipped and testing builds in build/<release>{,-testing}/.
+kernels:
+	@set -e; . scripts/common.sh; for k in $$(sw_kernels | tail -n +2); do \
+		scripts/fetch-kernel.sh --kernel "$$k"; \
+		scripts/build-modules.sh --kernel-release "$$k"; \
+		scripts/build-modules.sh --kernel-release "$$k" --testing; \
+	done
 
 debug-kernel: deps fetch
 	@scripts/build-debug-kernel.sh
@@ -65,7 +87,7 @@ debug-modules: debug-kernel
 demo: deps all
 	@scripts/demo.sh
 
-check: deps all testing
+check: deps all testing kernels
 	@scripts/check.sh
 
 bench: deps all
@@ -76,7 +98,7 @@ stress: deps all testing
 
 clean:
 	@if [ -s "$${SMARTWAKE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/smartwake}/current-version" ]; then \
-		. scripts/common.sh; sw_stock_env; \
+		. scripts/common.sh; SW_KERNEL=; sw_stock_env; \
 		$(MAKE) -C "$$SW_KDIR" M="$(TOP)" KSRC="$$SW_KSRC" clean; fi
 	@$(MAKE) -C tools clean 2>/dev/null || true
 	@rm -rf build

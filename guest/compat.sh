@@ -49,6 +49,22 @@ check "refusal names both releases" \
 	in_log "smartwake: built for kernel $REL, running 6.1.0-bogus: refusing to load"
 check "refused: nothing hooked, no debugfs" not_loaded
 
+# A real build for another kernel (guest-run.sh --foreign-ko, e.g. the
+# Debian 12 build on the Debian 13 kernel): refused, by the kernel's symbol
+# versions (modversions) or by the module's own release check, and said so.
+FOREIGN=/lib/smartwake/foreign/smartwake.ko
+if [ -f $FOREIGN ]; then
+	FREL=$(grep -ao 'vermagic=[^ ]*' $FOREIGN | head -n 1)
+	FREL=${FREL#vermagic=}
+	echo "  foreign build: $FREL, running: $REL"
+	check "foreign build is for another release" eval '[ -n "$FREL" ] && [ "$FREL" != "$REL" ]'
+	check "foreign build refused" eval "! insmod $FOREIGN"
+	dmesg | grep -E 'smartwake: (disagrees|built for)' | sed 's/^/  /'
+	check "refusal explained in the kernel log" eval \
+		"dmesg | grep -qE 'smartwake: (disagrees about version of symbol|built for kernel $FREL, running $REL: refusing to load)'"
+	check "refused: nothing hooked, no debugfs" not_loaded
+fi
+
 check "insmod again after the refusals" sw_insmod
 check "rmmod" rmmod smartwake
 check "kernel log clean" dmesg_clean

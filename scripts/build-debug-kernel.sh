@@ -30,6 +30,9 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
+# The debug kernel is built from the default kernel's source, whatever
+# KERNEL says.
+SW_KERNEL=
 [ -r "$frag" ] || sw_die "missing config fragment $frag"
 
 if [ ! -s "$(sw_current_file)" ]; then

@@ -15,6 +15,25 @@ SW_CACHE=${SMARTWAKE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/smartwake}
 # falls back to the newest complete image/headers/source triple.
 SW_PREFERRED_VERSION=${SMARTWAKE_KERNEL_VERSION:-6.12.117-1~deb12u1}
 
+# The supported kernels, one per line (Documentation/usage.md, "Kernels"):
+#   release  Debian-version  suite  source-package
+# The packages of a release R (ABI A = R without "-cloud-amd64"):
+#   linux-image-R-unsigned linux-headers-R linux-headers-A-common
+#   linux-kbuild-A SOURCE-PACKAGE, all of the row's Debian version.
+# The first row is the default kernel: plain make, make check's stock steps,
+# the debug kernel's source; it keeps its fallback to the newest complete
+# Debian 12 set (fetch-kernel.sh) and its build in module/. The others are
+# chosen by release (make KERNEL=R, SMARTWAKE_KERNEL=R, guest-run.sh
+# --kernel-release R), pinned to their row's version, built in build/R/.
+SW_KERNEL_TABLE='
+6.12.117+deb12-cloud-amd64 6.12.117-1~deb12u1 bookworm linux-source-6.12
+6.12.117+deb13-cloud-amd64 6.12.117-1         trixie   linux-source-6.12
+'
+SW_DEFAULT_KREL=6.12.117+deb12-cloud-amd64
+# The kernel chosen by release; empty means the default kernel.
+SW_KERNEL=${SMARTWAKE_KERNEL:-${KERNEL:-}}
+[ "$SW_KERNEL" != "$SW_DEFAULT_KREL" ] || SW_KERNEL=
+
 sw_log() { printf '[smartwake] %s\n' "$*" >&2; }
 sw_die() { printf '[smartwake] error: %s\n' "$*" >&2; exit 1; }
 
@@ -33,27 +52,131 @@ sw_timed() {
 	return "$rc"
 }
 
-# Debian version "6.12.117-1~deb12u1" -> kernel ABI name "6.12.117+deb12".
+# Debian version "6.12.117-1~deb12u1" -> kernel ABI name "6.12.117+deb12":
+# the table's row for that version, else the ~debNNuM suffix (the default
+# kernel's fallback to a newer Debian 12 version).
 sw_abi_of() {
-	local v=$1
-	printf '%s+deb12\n' "${v%%-*}"
+	local v=$1 rel ver _
+	while read -r rel ver _; do
+		[ "$ver" = "$v" ] && { printf '%s\n' "${rel%-cloud-amd64}"; return; }
+	done <<<"$SW_KERNEL_TABLE"
+	[[ $v =~ ~deb([0-9]+)u ]] || sw_die "no ABI known for Debian version $v"
+	printf '%s+deb%s\n' "${v%%-*}" "${BASH_REMATCH[1]}"
 }
 
-# The file that records which version fetch-kernel.sh settled on.
+# sw_kernel_row RELEASE: set SW_ROW_VERSION, SW_ROW_SUITE, SW_ROW_SRCPKG
+# from the table; dies on a release it does not list.
+sw_kernel_row() {
+	local rel ver suite src
+	while read -r rel ver suite src; do
+		[ -n "$rel" ] && [ "$rel" = "$1" ] || continue
+		SW_ROW_VERSION=$ver SW_ROW_SUITE=$suite SW_ROW_SRCPKG=$src
+		return 0
+	done <<<"$SW_KERNEL_TABLE"
+	sw_die "kernel $1 is not supported; supported: $(sw_kernels | tr '\n' ' ')"
+}
+
+# sw_kernels: the supported releases, the default first.
+sw_kernels() { awk 'NF { print $1 }' <<<"$SW_KERNEL_TABLE"; }
+
+# sw_kernel_pkgs RELEASE SOURCE-PACKAGE: the five package names.
+sw_kernel_pkgs() {
+	local abi=${1%-cloud-amd64}
+	echo "linux-image-$1-unsigned linux-headers-$1 linux-headers-$abi-common" \
+		"linux-kbuild-$abi $2"
+}
+
+# The file that records which version fetch-kernel.sh settled on (the
+# default kernel only).
 sw_current_file() { printf '%s/current-version\n' "$SW_CACHE"; }
 
-# Print the variables describing the cached stock kernel:
-# SW_VERSION, SW_ABI, SW_KREL, SW_VMLINUZ, SW_KDIR, SW_KSRC.
+# Print the variables describing the cached stock kernel (the default one,
+# or the one chosen by release, $SW_KERNEL):
+# SW_VERSION, SW_ABI, SW_KREL, SW_VMLINUZ, SW_KDIR, SW_KSRC, and SW_BUILD:
+# where its builds go, "" for the default kernel (module/, build/testing/),
+# else build/<release>/ (shipped) and build/<release>-testing/.
 sw_stock_env() {
-	local f
-	f=$(sw_current_file)
-	[ -s "$f" ] || sw_die "no cached kernel; run scripts/fetch-kernel.sh"
-	SW_VERSION=$(cat "$f")
-	SW_ABI=$(sw_abi_of "$SW_VERSION")
-	SW_KREL="$SW_ABI-cloud-amd64"
+	local f src=linux-source-6.12
+	if [ -n "$SW_KERNEL" ]; then
+		sw_kernel_row "$SW_KERNEL"
+		SW_VERSION=$SW_ROW_VERSION
+		src=$SW_ROW_SRCPKG
+		[ -f "$SW_CACHE/$SW_VERSION/.complete" ] ||
+			sw_die "kernel $SW_KERNEL not fetched; run scripts/fetch-kernel.sh --kernel $SW_KERNEL"
+		SW_KREL=$SW_KERNEL
+		SW_ABI=${SW_KREL%-cloud-amd64}
+		SW_BUILD=$SW_KREL
+	else
+		f=$(sw_current_file)
+		[ -s "$f" ] || sw_die "no cached kernel; run scripts/fetch-kernel.sh"
+		SW_VERSION=$(cat "$f")
+		SW_ABI=$(sw_abi_of "$SW_VERSION")
+		SW_KREL="$SW_ABI-cloud-amd64"
+		SW_BUILD=
+	fi
 	local d="$SW_CACHE/$SW_VERSION"
 	SW_VMLINUZ="$d/image/boot/vmlinuz-$SW_KREL"
 	SW_KDIR="$d/headers/usr/src/linux-headers-$SW_KREL"
-	SW_KSRC="$d/source/linux-source-6.12"
-	export SW_VERSION SW_ABI SW_KREL SW_VMLINUZ SW_KDIR SW_KSRC
+	SW_KSRC="$d/source/$src"
+	export SW_VERSION SW_ABI SW_KREL SW_VMLINUZ SW_KDIR SW_KSRC SW_BUILD
+}
+
+# sw_kcc_args: make arguments for building against $SW_KDIR when the
+# compiler its kernel was built with (Debian's headers name it, e.g.
+# x86_64-linux-gnu-gcc-14 for Debian 13) is not on this host: the host's
+# gcc instead, and without the one flag that gcc 14 has and gcc 12 lacks
+# (-fmin-function-alignment: the kernel's own fallback for older gcc,
+# -falign-functions, is used). Prints nothing when the named compiler is
+# here. Layouts do not depend on the compiler; the load-time BTF check
+# compares them with the running kernel's anyway. And when the host's pahole
+# is older than the kernel's, CONFIG_PAHOLE_VERSION of the host's, so the
+# module's BTF is made with flags it knows.
+sw_kcc_args() {
+	local want have pv hpv
+	# pahole: the module's BTF with the flags of the host's pahole.
+	pv=$(sed -n 's/^CONFIG_PAHOLE_VERSION=//p' "$SW_KDIR/.config" 2>/dev/null)
+	hpv=$(pahole --version 2>/dev/null | tr -dc '0-9')
+	if [ -n "$pv" ] && [ -n "$hpv" ] && [ "$hpv" -lt "$pv" ]; then
+		printf 'CONFIG_PAHOLE_VERSION=%s ' "$hpv"
+	fi
+	want=$(grep -so '^CC = .*$(CROSS_COMPILE)gcc-[0-9]*' "$SW_KDIR/.kernelvariables" |
+		sed 's/.*$(CROSS_COMPILE)/x86_64-linux-gnu-/') || true
+	[ -n "$want" ] || return 0
+	command -v "$want" >/dev/null && { echo; return 0; }
+	have=x86_64-linux-gnu-gcc-$(gcc -dumpversion | cut -d. -f1)
+	command -v "$have" >/dev/null || sw_die "neither $want nor $have found"
+	sw_log "$SW_KREL was built with $want, not on this host: building with $have"
+	printf 'CC=%s' "$have"
+	[ "${have##*-}" -ge 14 ] || printf ' CONFIG_CC_HAS_MIN_FUNCTION_ALIGNMENT='
+}
+
+# sw_kbuild_host_args: make arguments for the headers' host programs when
+# they do not run here (Debian 13's objtool, modpost and resolve_btfids
+# want glibc 2.38, Debian 12 has 2.36): the same programs built once from
+# the kernel's own
+# source ($SW_KSRC, modules_prepare with the headers' .config) into
+# $SW_CACHE/<version>/host-kbuild/. Prints nothing when they run.
+# Call after sw_stock_env; KCC is sw_kcc_args's output.
+sw_kbuild_host_args() {
+	local kcc=$1 d="$SW_CACHE/$SW_VERSION/host-kbuild" p
+	p=$(SRCARCH=x86 "$SW_KDIR/tools/objtool/objtool" --help 2>&1 || true)
+	grep -q 'GLIBC_[0-9.]*. not found' <<<"$p" || return 0
+	if [ ! -f "$d/.complete" ]; then
+		sw_log "$SW_KREL's objtool and modpost need a newer glibc: building them from $SW_KSRC into $d"
+		rm -rf "$d.tmp"
+		mkdir -p "$d.tmp"
+		cp "$SW_KDIR/.config" "$d.tmp/.config"
+		# shellcheck disable=SC2086 # kcc: make arguments, none or several
+		{ make -s -C "$SW_KSRC" O="$d.tmp" $kcc olddefconfig &&
+			make -s -C "$SW_KSRC" O="$d.tmp" $kcc -j"$(nproc)" modules_prepare; } >"$d.log" 2>&1 ||
+			{ tail -n 20 "$d.log" >&2; sw_die "host kbuild programs: build failed (log: $d.log)"; }
+		[ -x "$d.tmp/tools/objtool/objtool" ] && [ -x "$d.tmp/scripts/mod/modpost" ] &&
+			[ -x "$d.tmp/tools/bpf/resolve_btfids/resolve_btfids" ] ||
+			sw_die "host kbuild programs: objtool, modpost or resolve_btfids missing in $d.tmp"
+		rm -rf "$d"
+		mv "$d.tmp" "$d"
+		touch "$d/.complete"
+	fi
+	echo "objtool=$d/tools/objtool/objtool MODPOST=$d/scripts/mod/modpost" \
+		"RESOLVE_BTFIDS=$d/tools/bpf/resolve_btfids/resolve_btfids"
 }

@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
-# Fetch Debian's stock 6.12 cloud kernel image, its headers (flavour, common,
+# Fetch a Debian stock 6.12 cloud kernel image, its headers (flavour, common,
 # kbuild) and the matching linux-source-6.12, all of ONE Debian version, and
 # extract them with dpkg -x into the cache (see common.sh). Nothing is
-# installed. Prefers $SW_PREFERRED_VERSION; falls back to the newest version
-# for which all five packages exist, and says so.
+# installed. The default kernel: prefers 6.12.117-1~deb12u1 and falls back to
+# the newest version for which all five packages exist, and says so. Another
+# supported kernel (--kernel, or KERNEL=): its table row's version, from its
+# suite; a suite other than the host's comes through a private apt sources
+# list and state under the cache (the host's apt configuration is untouched).
 #
-# Usage: scripts/fetch-kernel.sh [--version DEBIAN_VERSION] [--print]
-#   --print   only print the version that is (or would be) used
+# Usage: scripts/fetch-kernel.sh [--kernel RELEASE] [--version VERSION] [--print]
+#   --kernel R  a release of the table in scripts/common.sh
+#               (e.g. 6.12.117+deb13-cloud-amd64); default: the default kernel
+#   --print     only print the version that is (or would be) used
+#   --list      print the supported releases, the default first
 . "$(dirname "$0")/common.sh"
 
 want=$SW_PREFERRED_VERSION
@@ -14,22 +20,63 @@ print_only=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--version) want=$2; shift 2 ;;
+	--kernel) SW_KERNEL=${2:-}; shift 2 || sw_die "--kernel wants a release"
+		[ "$SW_KERNEL" != "$SW_DEFAULT_KREL" ] || SW_KERNEL= ;;
 	--print) print_only=1; shift ;;
-	-h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--list) sw_kernels; exit 0 ;;
+	-h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) sw_die "unknown argument: $1 (try --help)" ;;
 	esac
 done
 
+# A kernel chosen by release: its row's version, source package and suite.
+srcpkg=linux-source-6.12
+apt_opts=()
+if [ -n "$SW_KERNEL" ]; then
+	sw_kernel_row "$SW_KERNEL"
+	want=$SW_ROW_VERSION srcpkg=$SW_ROW_SRCPKG
+	host_suite=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+	if [ "$SW_ROW_SUITE" != "$host_suite" ]; then
+		# The suite's own lists, state and package cache, under the cache.
+		a=$SW_CACHE/apt/$SW_ROW_SUITE
+		apt_opts=(-o "Dir::Etc::sourcelist=$a/sources.list" -o Dir::Etc::sourceparts=/nonexistent
+			-o "Dir::State::Lists=$a/lists" -o "Dir::Cache=$a/cache"
+			-o Dir::State::status=/var/lib/dpkg/status)
+	fi
+fi
+
 pkgs_for() {
+	if [ -n "$SW_KERNEL" ]; then
+		sw_kernel_pkgs "$SW_KERNEL" "$srcpkg"
+		return
+	fi
 	local abi
 	abi=$(sw_abi_of "$1")
-	echo "linux-image-$abi-cloud-amd64-unsigned linux-headers-$abi-cloud-amd64" \
-		"linux-headers-$abi-common linux-kbuild-$abi linux-source-6.12"
+	sw_kernel_pkgs "$abi-cloud-amd64" linux-source-6.12
+}
+
+apt_cache() { apt-cache "${apt_opts[@]}" "$@"; }
+
+# A private suite's sources list and lists, made on first use.
+private_lists() {
+	[ ${#apt_opts[@]} -gt 0 ] || return 0
+	mkdir -p "$a/lists/partial" "$a/cache/archives/partial"
+	[ -s "$a/sources.list" ] || {
+		printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian %s main\n' \
+			"$SW_ROW_SUITE"
+		printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian-security %s-security main\n' \
+			"$SW_ROW_SUITE"
+	} >"$a/sources.list"
+	if [ -z "$(apt_cache madison "$srcpkg" 2>/dev/null)" ]; then
+		sw_log "apt lists of $SW_ROW_SUITE into $a (private; the host's apt is untouched)"
+		apt-get "${apt_opts[@]}" update -qq || sw_die "apt-get update of $SW_ROW_SUITE failed"
+	fi
 }
 
 has_version() { # pkg version
-	apt-cache madison "$1" 2>/dev/null | awk -F'|' '{gsub(/ /,"",$2); print $2}' |
-		grep -qxF "$2"
+	local v
+	v=$(apt_cache madison "$1" 2>/dev/null | awk -F'|' '{gsub(/ /,"",$2); print $2}')
+	grep -qxF "$2" <<<"$v"
 }
 
 complete_triple() {
@@ -49,6 +96,9 @@ choose_version() {
 		echo "$want"
 		return
 	fi
+	# A kernel chosen by release is that build: no other version has it.
+	[ -z "$SW_KERNEL" ] ||
+		sw_die "$(pkgs_for "$want") of version $want not all in $SW_ROW_SUITE"
 	sw_log "preferred version $want is not complete in the archive; looking for the newest"
 	local v
 	for v in $(apt-cache madison linux-source-6.12 | awk -F'|' '{gsub(/ /,"",$2); print $2}' |
@@ -62,7 +112,9 @@ choose_version() {
 	sw_die "no Debian version has image, headers and linux-source-6.12 together"
 }
 
-if ! apt-cache madison linux-source-6.12 2>/dev/null | grep -q .; then
+if [ -n "$SW_KERNEL" ]; then
+	cache_complete "$want" || private_lists
+elif ! apt-cache madison linux-source-6.12 2>/dev/null | grep -q .; then
 	[ "$(id -u)" -eq 0 ] && apt-get update -qq || true
 fi
 ver=$(choose_version)
@@ -75,15 +127,16 @@ d="$SW_CACHE/$ver"
 mkdir -p "$SW_CACHE"
 if cache_complete "$ver"; then
 	sw_log "kernel $ver cached in $d"
-	echo "$ver" >"$(sw_current_file)"
+	# current-version names the default kernel only.
+	[ -n "$SW_KERNEL" ] || echo "$ver" >"$(sw_current_file)"
 	exit 0
 fi
 
-abi=$(sw_abi_of "$ver")
+if [ -n "$SW_KERNEL" ]; then abi=${SW_KERNEL%-cloud-amd64}; else abi=$(sw_abi_of "$ver"); fi
 rm -rf "$d.tmp"
 mkdir -p "$d.tmp/debs"
 sw_log "downloading kernel packages $ver (about 200 MB)"
-(cd "$d.tmp/debs" && for p in $(pkgs_for "$ver"); do apt-get download -qq "$p=$ver"; done)
+(cd "$d.tmp/debs" && for p in $(pkgs_for "$ver"); do apt-get "${apt_opts[@]}" download -qq "$p=$ver"; done)
 
 sw_log "extracting"
 for deb in "$d.tmp"/debs/linux-image-*.deb; do dpkg -x "$deb" "$d.tmp/image"; done
@@ -92,7 +145,8 @@ for deb in "$d.tmp"/debs/linux-headers-*.deb "$d.tmp"/debs/linux-kbuild-*.deb; d
 done
 dpkg -x "$d.tmp"/debs/linux-source-*.deb "$d.tmp/srcpkg"
 mkdir -p "$d.tmp/source"
-tar -C "$d.tmp/source" -xf "$d.tmp"/srcpkg/usr/src/linux-source-6.12.tar.xz
+[ -f "$d.tmp/srcpkg/usr/src/$srcpkg.tar.xz" ] || sw_die "no usr/src/$srcpkg.tar.xz in the $srcpkg package"
+tar -C "$d.tmp/source" -xf "$d.tmp/srcpkg/usr/src/$srcpkg.tar.xz"
 rm -rf "$d.tmp/srcpkg" "$d.tmp/debs"
 
 # Point the flavour's absolute include, and the kbuild symlinks, at the copy.
@@ -108,11 +162,11 @@ for l in "$hdr/scripts" "$hdr/tools"; do
 	fi
 done
 [ -f "$d.tmp/image/boot/vmlinuz-$abi-cloud-amd64" ] || sw_die "vmlinuz missing from image package"
-[ -f "$d.tmp/source/linux-source-6.12/kernel/sched/sched.h" ] || sw_die "sched.h missing from source"
+[ -f "$d.tmp/source/$srcpkg/kernel/sched/sched.h" ] || sw_die "sched.h missing from source"
 
 rm -rf "$d"
 mv "$d.tmp" "$d"
 # Paths inside were written for $d already; mark complete last.
 touch "$d/.complete"
-echo "$ver" >"$(sw_current_file)"
+[ -n "$SW_KERNEL" ] || echo "$ver" >"$(sw_current_file)"
 sw_log "kernel $ver ready in $d"

@@ -5,6 +5,10 @@
 #
 # Usage: scripts/guest-run.sh [options] GUEST_SCRIPT [ARGS...]
 #   --kernel stock|debug   kernel to boot (default stock: Debian's cloud 6.12)
+#   --kernel-release R     the stock kernel of release R, one of
+#                          scripts/fetch-kernel.sh --list (default: the
+#                          default one, or KERNEL=), with the builds for it
+#                          (make KERNEL=R; make testing KERNEL=R)
 #   --topo NAME            smp2 | smp4 (default) | numa2 (8 CPUs, 2 sockets,
 #                          2 NUMA nodes, LLC of 4) | flat4 (4 sockets, no LLC)
 #                          | smt8 (1 socket, 4 cores x 2 threads, LLC of 8)
@@ -17,6 +21,9 @@
 #   --ko FILE              module to put in /lib/smartwake (repeatable;
 #                          default: the shipped smartwake build for that
 #                          kernel, and its KUnit suites on the debug kernel)
+#   --foreign-ko FILE      a smartwake built for another kernel, put in
+#                          /lib/smartwake/foreign (compat.sh: it must be
+#                          refused)
 #   --test-ko FILE         module to put in /lib/smartwake/testing
 #                          (repeatable; default: the testing build of
 #                          smartwake and module/testing/*.ko, if built)
@@ -36,11 +43,14 @@
 kernel=stock topo=smp4 smp= mem=1024 timeout=900 log= verbose=0 append= icount=()
 kos=()
 tkos=()
+fkos=()
 bins=()
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
+	--kernel-release) kernel=stock SW_KERNEL=$2; shift 2
+		[ "$SW_KERNEL" != "$SW_DEFAULT_KREL" ] || SW_KERNEL= ;;
 	--topo) topo=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
@@ -48,6 +58,7 @@ while [ $# -gt 0 ]; do
 	--log) log=$2; shift 2 ;;
 	--ko) kos+=("$2"); shift 2 ;;
 	--test-ko) tkos+=("$2"); shift 2 ;;
+	--foreign-ko) fkos+=("$2"); shift 2 ;;
 	--append) append=$2; shift 2 ;;
 	--icount) icount=(-icount 'shift=0,sleep=off'); shift ;;
 	--bin) bins+=("$2"); shift 2 ;;
@@ -66,8 +77,14 @@ case $kernel in
 stock)
 	sw_stock_env
 	vmlinuz=$SW_VMLINUZ
-	[ ${#kos[@]} -gt 0 ] || kos=("$SW_TOP/module/smartwake.ko")
-	tdir=$SW_TOP/build/testing/module
+	if [ -n "$SW_BUILD" ]; then
+		# A kernel chosen by release: its builds in build/<release>{,-testing}/.
+		[ ${#kos[@]} -gt 0 ] || kos=("$SW_TOP/build/$SW_BUILD/module/smartwake.ko")
+		tdir=$SW_TOP/build/$SW_BUILD-testing/module
+	else
+		[ ${#kos[@]} -gt 0 ] || kos=("$SW_TOP/module/smartwake.ko")
+		tdir=$SW_TOP/build/testing/module
+	fi
 	;;
 debug)
 	bdir=$("$SW_TOP/scripts/build-debug-kernel.sh" --print-dir) ||
@@ -112,7 +129,10 @@ numa2|numa-smt)
 esac
 
 mkdir -p "$SW_TOP/build/logs"
-[ -n "$log" ] || log="$SW_TOP/build/logs/${script%.sh}-$kernel-$topo.log"
+# A kernel chosen by release logs under its release, apart from the default.
+klabel=$kernel
+[ "$kernel" = stock ] && [ -n "${SW_BUILD:-}" ] && klabel=$SW_BUILD
+[ -n "$log" ] || log="$SW_TOP/build/logs/${script%.sh}-$klabel-$topo.log"
 work=$(mktemp -d "${TMPDIR:-/tmp}/smartwake-guest.XXXXXX")
 qpid=
 cleanup() {
@@ -139,6 +159,11 @@ done
 for ko in "${tkos[@]}"; do
 	[ -f "$ko" ] || sw_die "module $ko missing (build it first: make testing)"
 	cp "$ko" "$root/lib/smartwake/testing/"
+done
+for ko in "${fkos[@]}"; do
+	[ -f "$ko" ] || sw_die "module $ko missing"
+	mkdir -p "$root/lib/smartwake/foreign"
+	cp "$ko" "$root/lib/smartwake/foreign/"
 done
 for t in "$SW_TOP"/tools/wakeload "$SW_TOP"/tools/udpstream "$SW_TOP"/tools/numatouch \
 	"$SW_TOP"/tools/smartwake; do
@@ -185,7 +210,7 @@ cmdline="console=ttyS0 panic=-1 tsc=reliable no_timer_check quiet loglevel=4 rdi
 # KASAN prints only its first report per boot unless told otherwise; a
 # later report from smartwake must not hide behind an earlier one.
 [ "$kernel" = debug ] && cmdline+=" kasan_multi_shot"
-sw_log "booting $kernel kernel, topology $topo, guest/$script $* (log: $log)"
+sw_log "booting $klabel kernel, topology $topo, guest/$script $* (log: $log)"
 start=$(date +%s)
 qemu-system-x86_64 -accel tcg,thread=single "${icount[@]}" ${SW_QEMU_CPU:+-cpu $SW_QEMU_CPU} -m "$mem" "${topo_args[@]}" \
 	-kernel "$vmlinuz" -initrd "$work/initramfs.gz" -append "$cmdline" \
@@ -218,5 +243,5 @@ if [ "${rc:-}" != 124 ]; then
 		rc=125
 	fi
 fi
-sw_log "guest/$script on $kernel/$topo: exit $rc after $(($(date +%s) - start))s"
+sw_log "guest/$script on $klabel/$topo: exit $rc after $(($(date +%s) - start))s"
 exit "$rc"
