@@ -23,18 +23,8 @@ esac
 
 G=$SW_TOP/scripts/check-fields.sh
 [ -f "$SW_TOP/module/.wake.o.cmd" ] || sw_die "build the module first (make)"
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   - $*"; }
-not_ok() { fail=$((fail + 1)); echo "FAIL - $*"; }
-check() {
-	local d=$1
-	shift
-	if "$@"; then ok "$d"; else not_ok "$d"; fi
-}
-summary() {
-	echo "$pass passed, $fail failed"
-	[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
-}
+# shellcheck source=scripts/testlib.sh
+. "$SW_TOP/scripts/testlib.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/smartwake-fields-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 T=$tmp/tree

@@ -22,18 +22,8 @@ esac
 
 make -s -C "$SW_TOP/tools" smartwake >/dev/null || sw_die "cannot build tools/smartwake"
 SW=$SW_TOP/tools/smartwake
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   - $*"; }
-not_ok() { fail=$((fail + 1)); echo "FAIL - $*"; }
-check() {
-	local d=$1
-	shift
-	if "$@"; then ok "$d"; else not_ok "$d"; fi
-}
-summary() {
-	echo "$pass passed, $fail failed"
-	[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
-}
+# shellcheck source=scripts/testlib.sh
+. "$SW_TOP/scripts/testlib.sh"
 
 # ---- guest mode -----------------------------------------------------------
 if [ "${1:-}" = --guest ]; then
