@@ -69,14 +69,18 @@ static const struct sw_symbol sw_symbols[] = {
 	SW_SYM_PCPU(sd_llc),
 	SW_SYM_PCPU(sd_llc_size),
 	SW_SYM_PCPU(sd_llc_id),
+#ifdef SW_HAVE_SD_SHARE_ID
 	SW_SYM_PCPU(sd_share_id),
+#endif
 	SW_SYM_PCPU(sd_llc_shared),
 	SW_SYM(sched_asym_cpucapacity),
 	SW_SYM(ttwu_queue_wakelist),
 	SW_SYM(task_numa_fault),
 	SW_SYM(sched_numa_balancing),
 	SW_SYM(sysctl_numa_balancing_scan_delay),
+#ifdef SW_HAVE_SCHED_CLUSTER_ACTIVE
 	SW_SYM_OPT(sched_cluster_active),
+#endif
 	SW_SYM_OPT(sched_energy_present),
 	SW_SYM_OPT(sysctl_sched_features),
 	SW_SYM_OPT(sched_tick),
