@@ -47,7 +47,7 @@
 #endif
 /* "a function's frame, CFA at %rsp + 8", in the tree's argument order */
 #ifdef SW_HAVE_UNWIND_HINT_SIGNAL
-#define SW_UNWIND_HINT_FUNC	SW_UNWIND_HINT_FUNC
+#define SW_UNWIND_HINT_FUNC	UNWIND_HINT(UNWIND_HINT_TYPE_FUNC, ORC_REG_SP, 8, 0)
 #else
 #define SW_UNWIND_HINT_FUNC	UNWIND_HINT(ORC_REG_SP, 8, UNWIND_HINT_TYPE_FUNC, 0)
 #endif
@@ -102,7 +102,7 @@ asm("	.pushsection	.text, \"ax\", @progbits\n"
 "	js	1f\n"
 "	leave\n"
 "	addq	$8, %rsp\n"
-	UNWIND_HINT(UNWIND_HINT_TYPE_FUNC, ORC_REG_SP, 8, 0)
+	SW_UNWIND_HINT_FUNC
 	ASM_RET
 "1:	popq	%rax\n"
 "	popq	%r9\n"

@@ -31,6 +31,8 @@ SW_KERNEL_TABLE='
 6.12.117+deb13-cloud-amd64 6.12.117-1         trixie   linux-source-6.12
 6.1.0-57-cloud-amd64       6.1.192-3          bookworm linux-source-6.1 linux-kbuild-6.1
 '
+# scripts/matrix.sh adds every other release of the archive for its run.
+SW_KERNEL_TABLE+=${SMARTWAKE_MATRIX_KERNELS:-}
 SW_DEFAULT_KREL=6.12.117+deb12-cloud-amd64
 # The kernel chosen by release; empty means the default kernel.
 SW_KERNEL=${SMARTWAKE_KERNEL:-${KERNEL:-}}
