@@ -97,8 +97,13 @@ choose_version() {
 		return
 	fi
 	# A kernel chosen by release is that build: no other version has it.
-	[ -z "$SW_KERNEL" ] ||
-		sw_die "$(pkgs_for "$want") of version $want not all in $SW_ROW_SUITE"
+	if [ -n "$SW_KERNEL" ]; then
+		local p missing=
+		for p in $(pkgs_for "$want"); do
+			has_version "$p" "$want" || missing+=" $p"
+		done
+		sw_die "not in $SW_ROW_SUITE at version $want:$missing"
+	fi
 	sw_log "preferred version $want is not complete in the archive; looking for the newest"
 	local v
 	for v in $(apt-cache madison linux-source-6.12 | awk -F'|' '{gsub(/ /,"",$2); print $2}' |
