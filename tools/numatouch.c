@@ -16,6 +16,9 @@
  *   --alloc-cpus L  first-touch the memory while running on L, then move
  *                   to --cpus: the memory starts remote but stays
  *                   migratable (default policy).
+ *   --unpin         after one whole pass on --cpus, allow every CPU the
+ *                   task could use at start: NUMA balancing may then move
+ *                   the task to its memory, or the memory to the task.
  *
  * Prints one line: numatouch: tasks=.. passes=.. secs=..
  * (passes = completed whole-area passes summed over the tasks).
@@ -56,7 +59,7 @@ static struct {
 	long mb;
 	int tasks;
 	int bind_node;			/* -1: no policy */
-	bool have_cpus, have_alloc_cpus;
+	bool have_cpus, have_alloc_cpus, unpin;
 	cpu_set_t cpus, alloc_cpus, start_cpus;
 } cfg = { .secs = 5.0, .mb = 64, .tasks = 1, .bind_node = -1 };
 
@@ -80,7 +83,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: " PROG " [-t SECS] [-m MB] [-n TASKS] [--cpus LIST] [--bind-node N]\n"
-"                 [--alloc-cpus LIST]\n"
+"                 [--alloc-cpus LIST] [--unpin]\n"
 "\n"
 "Memory-touching load for NUMA hinting faults: each of TASKS processes\n"
 "maps MB of anonymous memory and writes one byte per page in a loop\n"
@@ -97,6 +100,7 @@ static void usage(FILE *f)
 "                          it skips, with a warning on kernels before 5.12)\n"
 "      --alloc-cpus LIST   first-touch the memory on LIST, then run on\n"
 "                          --cpus (remote but migratable memory)\n"
+"      --unpin             after one pass on --cpus, run on any CPU\n"
 "  -h, --help              this text\n"
 "\n"
 "Pick CPUs of another node than the memory's so the accesses are remote;\n"
@@ -174,6 +178,9 @@ static void task(int idx)
 		}
 		__atomic_store_n(&sh->slot[idx].passes, ++passes,
 				 __ATOMIC_RELAXED);
+		if (cfg.unpin && passes == 1 &&
+		    sched_setaffinity(0, sizeof(cfg.start_cpus), &cfg.start_cpus))
+			task_fail(idx, "sched_setaffinity(--unpin)");
 	}
 }
 
@@ -213,7 +220,7 @@ static int on_child(void)
 	return sw_all_reaped(reaped, nkids) ? 0 : 1;
 }
 
-enum { O_CPUS = 256, O_BIND_NODE, O_ALLOC_CPUS };
+enum { O_CPUS = 256, O_BIND_NODE, O_ALLOC_CPUS, O_UNPIN };
 
 static void check_node(int node)
 {
@@ -237,6 +244,7 @@ static void parse_args(int argc, char **argv)
 		{ "cpus", required_argument, NULL, O_CPUS },
 		{ "bind-node", required_argument, NULL, O_BIND_NODE },
 		{ "alloc-cpus", required_argument, NULL, O_ALLOC_CPUS },
+		{ "unpin", no_argument, NULL, O_UNPIN },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -261,6 +269,9 @@ static void parse_args(int argc, char **argv)
 		case O_ALLOC_CPUS:
 			sw_parse_cpulist("--alloc-cpus", optarg, &cfg.alloc_cpus);
 			cfg.have_alloc_cpus = true;
+			break;
+		case O_UNPIN:
+			cfg.unpin = true;
 			break;
 		case O_BIND_NODE:
 			cfg.bind_node = sw_parse_long("--bind-node", optarg, 0, MAX_NODE);
