@@ -48,9 +48,10 @@ ev() { grep -c " $1:" $TR/trace; }
 task_vm() { v=$(vm "$1"); echo "${v:--}"; }
 
 # The numatouch tasks (the children of the PIDs given; their parent
-# faults nothing) from /proc/PID/sched, those with NUMA faults:
-# "tasks with_pref on_pref pages_migrated". (Walking all of /proc is too
-# slow under TCG: the tasks would be gone.)
+# faults nothing) from /proc/PID/sched: "tasks with_pref on_pref
+# pages_migrated", and one line per task on stderr (faults: the placement's
+# decayed statistics, so 0 until placement has run with faults). Walking
+# all of /proc is too slow under TCG: the tasks would be gone.
 tasks_sched() {
 	for t in "$@"; do
 		for k in $(cat /proc/"$t"/task/"$t"/children 2>/dev/null); do
@@ -61,7 +62,10 @@ tasks_sched() {
 		/^numa_pages_migrated/ { pm = $NF }
 		/^current_node=/ { split($1, a, "[=,]"); cur = a[2] }
 		/^numa_faults node=/ { split($3, a, "="); split($4, b, "="); nf += a[2] + b[2] }
-		/^END/ { if (nf > 0) { n++; pages += pm; if (pref >= 0) { wp++; if (cur == pref) on++ } }
+		/^numatouch \(/ { pid = $2; gsub(/[(,]/, "", pid) }
+		/^END/ { printf "    task %s: faults %d, preferred node %d, on node %d, pages migrated %d\n",
+			 pid, nf, pref, cur, pm > "/dev/stderr"
+			 n++; pages += pm; if (pref >= 0) { wp++; if (cur == pref) on++ }
 			 pref = -1; pm = 0; nf = 0; cur = -2 }
 		END { printf "%d %d %d %d\n", n, wp, on, pages }'
 }
@@ -72,14 +76,15 @@ run() {
 	echo >$TR/trace
 	p0=$(vm numa_pages_migrated) h0=$(mig_hits) f0=$(vm numa_hint_faults)
 	tm0=$(task_vm numa_task_migrated) ts0=$(task_vm numa_task_swapped)
-	numatouch -t "$secs" -m 16 -n 2 --alloc-cpus "$n1" --cpus "$n0" --unpin >/dev/null &
+	# the numatouch tasks outlive the sample by 4 s: under TCG the loaded
+	# guest's shell can take a second or more to read them
+	numatouch -t $((secs + 2)) -m 16 -n 2 --alloc-cpus "$n1" --cpus "$n0" --unpin >/dev/null &
 	tf=$!
-	numatouch -t "$secs" -m 16 -n 2 --bind-node 1 --alloc-cpus "$n0" >/dev/null &
+	numatouch -t $((secs + 2)) -m 16 -n 2 --bind-node 1 --alloc-cpus "$n0" >/dev/null &
 	tb=$!
 	wakeload disp -d 2 -w 6 -t "$secs" >/dev/null &
 	tw=$!
-	# sample the tasks while they still run
-	sleep $((secs - 1))
+	sleep $((secs - 2))
 	read -r nt wp onp tpages <<EOF
 $(tasks_sched $tf $tb)
 EOF
@@ -113,8 +118,11 @@ run corrected corr
 check "off: the kernel migrates tasks to their memory (move+swap $act_off)" gt "$act_off" 0
 # The issue's test: under as-merged placement still runs (6.12 runs it in
 # the same gate as the migration retry; 2018 ran it at every fault).
-check "as-merged: the tasks still get a preferred node ($wp_merged of $nt_merged; off $wp_off of $nt_off)" \
-	eval '[ "$wp_merged" -gt 0 ] && [ $((wp_merged * 2)) -ge "$nt_merged" ]'
+# With that gate closed at every due fault (the earlier module) a task
+# got a placement only when a jiffy passed between the module's check and
+# the kernel's: 2 of 4 tasks had a preferred node after 7 s in one run.
+check "as-merged: every task still gets a preferred node ($wp_merged of $nt_merged; off $wp_off of $nt_off)" \
+	eval '[ "$nt_merged" -eq 4 ] && [ "$wp_merged" -eq "$nt_merged" ]'
 check "as-merged: retries reach task_numa_migrate and are deferred ($def_merged of $calls_merged)" \
 	eval '[ "$def_merged" -gt 0 ] && [ "$calls_merged" -ge "$def_merged" ]'
 # Srikar's numbers: 0 sched_move/swap/stick_numa with the inverted test.
@@ -127,6 +135,9 @@ check "as-merged: fewest task migrations ($act_merged < off $act_off, < correcte
 # corrected defers only inside a backoff: it migrates like off, give or
 # take a run's noise (the seed: the fix brought the events back).
 check "corrected: the kernel migrates tasks (move+swap $act_corr)" gt "$act_corr" 0
+# ...and not above off: half as much again, plus 2, for the noise
+check "corrected: not more task migrations than off, with noise ($act_corr vs $act_off)" \
+	eval '[ $((act_corr * 2)) -le $((act_off * 3 + 4)) ]'
 check "corrected lets most due retries through (deferred $def_corr <= allowed $alw_corr)" \
 	eval '[ "$def_corr" -le "$alw_corr" ]'
 # Memory goes to the task when the task does not go to the memory: the

@@ -153,7 +153,7 @@ step_numa-numa2() {
 	{
 		echo "## numa_retry: NUMA task and page migrations per mode (guest/numa.sh, numa2)"
 		echo
-		echo "Per mode, 8 s: numatouch 2 tasks with memory first-touched on node 1, run on node 0 for a"
+		echo "Per mode, 8 s (numatouch 10 s): 2 numatouch tasks with memory first-touched on node 1, run on node 0 for a"
 		echo "pass then free, 2 tasks with memory bound to node 1 starting on node 0, and a 1:6 wakeload."
 		echo "move/swap/stick: sched_move_numa/sched_swap_numa/sched_stick_numa events; calls: a kprobe"
 		echo "event on task_numa_migrate.isra.0 (reached, skipped or not); deferred/allowed: the module's"
