@@ -47,16 +47,14 @@ ev() { grep -c " $1:" $TR/trace; }
 # vmstat's numa_task_migrated / numa_task_swapped (6.16+), if present
 task_vm() { v=$(vm "$1"); echo "${v:--}"; }
 
-# The numatouch tasks (the children of the PIDs given; their parent
-# faults nothing) from /proc/PID/sched: "tasks with_pref on_pref
-# pages_migrated", and one line per task on stderr (faults: the placement's
-# decayed statistics, so 0 until placement has run with faults). Walking
-# all of /proc is too slow under TCG: the tasks would be gone.
+# The numatouch tasks (PIDs from the --pid-file files given) from
+# /proc/PID/sched: "tasks with_pref on_pref pages_migrated", and one line
+# per task on stderr (faults: the placement's decayed statistics, so 0
+# until placement has run with faults). Scanning /proc for them is too
+# slow under TCG, on the debug kernel above all: the tasks would be gone.
 tasks_sched() {
-	for t in "$@"; do
-		for k in $(cat /proc/"$t"/task/"$t"/children 2>/dev/null); do
-			cat /proc/"$k"/sched 2>/dev/null && echo END
-		done
+	for k in $(cat "$@" 2>/dev/null); do
+		cat /proc/"$k"/sched 2>/dev/null && echo END
 	done | awk '
 		/^numa_preferred_nid/ { pref = $NF }
 		/^numa_pages_migrated/ { pm = $NF }
@@ -78,15 +76,18 @@ run() {
 	tm0=$(task_vm numa_task_migrated) ts0=$(task_vm numa_task_swapped)
 	# the numatouch tasks outlive the sample by 4 s: under TCG the loaded
 	# guest's shell can take a second or more to read them
-	numatouch -t $((secs + 2)) -m 16 -n 2 --alloc-cpus "$n1" --cpus "$n0" --unpin >/dev/null &
+	rm -f /tmp/numa-f.pids /tmp/numa-b.pids
+	numatouch -t $((secs + 2)) -m 16 -n 2 --alloc-cpus "$n1" --cpus "$n0" --unpin \
+		--pid-file /tmp/numa-f.pids >/dev/null &
 	tf=$!
-	numatouch -t $((secs + 2)) -m 16 -n 2 --bind-node 1 --alloc-cpus "$n0" >/dev/null &
+	numatouch -t $((secs + 2)) -m 16 -n 2 --bind-node 1 --alloc-cpus "$n0" \
+		--pid-file /tmp/numa-b.pids >/dev/null &
 	tb=$!
 	wakeload disp -d 2 -w 6 -t "$secs" >/dev/null &
 	tw=$!
 	sleep $((secs - 2))
 	read -r nt wp onp tpages <<EOF
-$(tasks_sched $tf $tb)
+$(tasks_sched /tmp/numa-f.pids /tmp/numa-b.pids)
 EOF
 	wait $tf $tb $tw
 	mv=$(ev sched_move_numa) sw=$(ev sched_swap_numa) st=$(ev sched_stick_numa)
