@@ -112,14 +112,18 @@ static void sw_numa_set_backoff(struct task_struct *t, unsigned long now)
 	int i;
 
 	if (!b) {
+		/* a free or expired slot, else the soonest-ending backoff */
 		slot = sw_numa_bucket(t);
-		b = slot;
-		for (i = 0; i < SW_NUMA_WAYS && sw_numa_live(b, now); i++)
+		b = &slot[0];
+		for (i = 0; i < SW_NUMA_WAYS; i++) {
+			if (!sw_numa_live(&slot[i], now)) {
+				b = &slot[i];
+				break;
+			}
 			if (time_before(slot[i].until, b->until))
 				b = &slot[i];
-		if (i < SW_NUMA_WAYS)
-			b = &slot[i];	/* a free or expired slot */
-		else
+		}
+		if (i == SW_NUMA_WAYS)
 			sw_count(SW_C_numa_backoff_evicted);
 	}
 	b->task = (unsigned long)t;
