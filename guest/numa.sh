@@ -12,7 +12,8 @@
 # kprobe event on task_numa_migrate (calls reaching it, skipped or not),
 # /proc/vmstat numa_pages_migrated, and per task /proc/PID/sched.
 # Prints NUMA-FIG lines: the table scripts/check.sh puts in figures.md.
-# Usage: numa.sh [SECONDS_PER_RUN]
+# Usage: numa.sh [SECONDS_PER_RUN] (default 8; on the debug kernel 20:
+# its first touch is slow, and at 8 the tasks are sampled before placement)
 . ./lib.sh
 secs=${1:-8}
 NB=/sys/kernel/debug/sched/numa_balancing
