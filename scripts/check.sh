@@ -149,7 +149,25 @@ step_wake-smp4() { g --topo smp4 --timeout 900 wake.sh; }
 step_wake-numa2() { g --topo numa2 --timeout 1200 wake.sh; }
 step_ttwu-smp4() { g --topo smp4 --timeout 600 ttwu.sh; }
 step_ttwu-numa2() { g --topo numa2 --timeout 600 ttwu.sh; }
-step_numa-numa2() { g --topo numa2 --timeout 600 numa.sh; }
+# numa.sh's NUMA-FIG lines (a passing run's) go to figures.md, numa-retry.
+step_numa-numa2() {
+	local log=build/logs/numa-stock-numa2.log
+	g --topo numa2 --timeout 600 --log "$log" numa.sh || return
+	{
+		echo "## numa_retry: NUMA task and page migrations per mode (guest/numa.sh, numa2)"
+		echo
+		echo "Per mode, 8 s (numatouch 10 s): 2 numatouch tasks with memory first-touched on node 1, run on node 0 for a"
+		echo "pass then free, 2 tasks with memory bound to node 1 starting on node 0, and a 1:6 wakeload."
+		echo "move/swap/stick: sched_move_numa/sched_swap_numa/sched_stick_numa events; calls: a kprobe"
+		echo "event on task_numa_migrate.isra.0 (reached, skipped or not); deferred/allowed: the module's"
+		echo "counters; pages: /proc/vmstat numa_pages_migrated; tasks: the numatouch tasks with NUMA"
+		echo "faults, from /proc/PID/sched (6.12 has no numa_task_migrated/numa_task_swapped)."
+		echo
+		echo "| mode | move | swap | stick | calls | deferred | allowed | pages migrated | tasks with a preferred node | on it | tasks' numa_pages_migrated |"
+		echo "|---|---|---|---|---|---|---|---|---|---|---|"
+		sed -n 's/^NUMA-FIG //p' "$log" | tr -d '\r'
+	} | scripts/figures.sh numa-retry - || true
+}
 # Short form of the reliability runs (make stress runs the long form).
 step_reliability() { g --topo smp4 --timeout 900 reliability.sh 30 10; }
 step_cli-guest() { scripts/cli-test.sh --guest; }
