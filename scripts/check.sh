@@ -147,7 +147,8 @@ step_compat-debug() { g --kernel debug --topo smp2 --timeout 600 compat.sh; }
 # headers' BTF-only vmlinux) compiles with the same layouts as the
 # full-source build of plain make (scripts/sched-layout.sh's listings,
 # which also equal the BTF's), its static asserts catch a skewed
-# projection, and it passes e2e and wake in a guest (with its testing build).
+# projection, its module-side helpers read listed fields only, and it
+# passes e2e and wake in a guest (with its testing build).
 step_headers-only() {
 	local d=build/logs/headers-only gen=build/headers-only/module/btfgen/sched_btf_gen.h
 	local p=0 x=0 k=0 c f n r rc
@@ -165,6 +166,11 @@ step_headers-only() {
 	tchk diff -u "$d/btf.list" "$d/full.list"
 	c="the listing has every field of module/fields.h"
 	tchk [ "$(grep -c ' offset ' "$d/full.list")" -eq "$(grep -c '^SW_SCHED_FIELD(' module/fields.h)" ]
+	# module/sched_btf.h's helpers (cpu_of(), ...) read listed fields only
+	c="headers-only build: the fields read are module/fields.h's (check-fields.sh)"
+	# shellcheck disable=SC2046 # the files that include "sched.h"
+	tchk scripts/check-fields.sh --tree build/headers-only \
+		$(grep -l '^#include "sched.h"' module/*.c | sed 's|module/||')
 	# rq's first padding 8 bytes longer: the next member's assert fails
 	cp "$gen" "$d/gen.h"
 	awk '/^struct rq \{/ { r = 1 } r && /__pad_/ { sub(/\[[0-9]+\]/, "[" substr($2, index($2, "[") + 1) + 8 "]"); r = 0 } 1' \
