@@ -15,8 +15,13 @@
 #                         scheduler layouts generated from the kernel's BTF
 #                         by tools/btfgen (module/sched_btf.h)
 #
+#   build/<release>-headers-only/   --kdir DIR: a kernel's headers anywhere
+#                         (a test machine's /lib/modules/$(uname -r)/build)
+#
 # Usage: scripts/build-modules.sh [--kernel stock|debug] [--kernel-release R] [--testing]
-#                                 [--headers-only [--btf FILE]]
+#                                 [--headers-only [--btf FILE]] [--kdir DIR]
+#   --kdir DIR  build from the kernel headers in DIR (implies --headers-only;
+#               no cache, no kernel source; the host's compiler)
 #   --btf FILE  the BTF for --headers-only (default: KDIR/vmlinux, which
 #               Debian's 6.12 headers ship, else /sys/kernel/btf/vmlinux
 #               when the running kernel is the target)
@@ -58,7 +63,7 @@ btf_layouts() {
 	sw_log "scheduler layouts from $btf ($((${#pub[@]} / 2)) public structs asserted only)"
 }
 
-kernel=stock testing=0 hdronly=0 btf=
+kernel=stock testing=0 hdronly=0 btf= kdirarg=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=${2:-}; shift 2 || sw_die "--kernel wants stock or debug" ;;
@@ -67,13 +72,23 @@ while [ $# -gt 0 ]; do
 	--testing) testing=1; shift ;;
 	--headers-only) hdronly=1; shift ;;
 	--btf) btf=${2:-}; shift 2 || sw_die "--btf wants a file" ;;
-	-h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--kdir) kdirarg=${2:-}; hdronly=1; shift 2 || sw_die "--kdir wants a directory" ;;
+	-h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) sw_die "unknown argument: $1 (try --help)" ;;
 	esac
 done
 # The debug kernel is built from the default kernel's source.
 [ "$kernel" = stock ] || SW_KERNEL=
-sw_stock_env
+if [ -n "$kdirarg" ]; then
+	# A kernel's headers outside the cache: a release of their own.
+	[ "$kernel" = stock ] || sw_die "--kdir builds for a stock kernel"
+	SW_KDIR=$(cd "$kdirarg" && pwd) || sw_die "no directory $kdirarg"
+	SW_KREL=$(cat "$SW_KDIR/include/config/kernel.release" 2>/dev/null) ||
+		sw_die "$SW_KDIR is not a kernel build directory (no include/config/kernel.release)"
+	SW_KSRC= SW_BUILD=$SW_KREL
+else
+	sw_stock_env
+fi
 case $kernel in
 stock)
 	kdir=$SW_KDIR name=testing
@@ -108,7 +123,13 @@ if [ "$hdronly" -eq 1 ]; then
 	ksrc=
 fi
 kcc=
-[ "$kernel" = debug ] || { kcc=$(sw_kcc_args); kcc+=" $(sw_kbuild_host_args "$kcc")"; }
+if [ -n "$kdirarg" ]; then
+	# the compiler fallback only: host programs from source need KSRC
+	kcc=$(sw_kcc_args)
+elif [ "$kernel" = stock ]; then
+	kcc=$(sw_kcc_args)
+	kcc+=" $(sw_kbuild_host_args "$kcc")"
+fi
 # shellcheck disable=SC2086 # kcc: make arguments, none or several
 make -s -C "$kdir" M="$out" KSRC="$ksrc" SW_TESTING="$testing" \
 	SW_HEADERS_ONLY="$hdronly" $kcc modules

@@ -157,6 +157,13 @@ step_headers-only() {
 	scripts/build-modules.sh --headers-only && scripts/build-modules.sh --headers-only --testing ||
 		return 1
 	tchk() { if "$@"; then echo "ok   - $c"; p=$((p + 1)); else echo "FAIL - $c"; x=$((x + 1)); fi; }
+	# kbuild's dependency lists name every header each object read
+	sw_stock_env
+	c="headers-only build: no file of the kernel source read (kbuild's .cmd dependency lists)"
+	tchk eval '[ -s build/headers-only/module/.wake.o.cmd ] &&
+		! grep -lF "$SW_KSRC" build/headers-only{,-testing}/module/.*.cmd'
+	c="full-source build: kernel/sched/sched.h read (the listing compares two different builds)"
+	tchk grep -qF "$SW_KSRC/kernel/sched/sched.h" module/.wake.o.cmd
 	scripts/sched-layout.sh >"$d/full.list" && scripts/sched-layout.sh build/headers-only \
 		>"$d/headers-only.list" && scripts/sched-layout.sh --from-btf >"$d/btf.list" || return 1
 	n=$(wc -l <"$d/full.list")
@@ -181,7 +188,8 @@ step_headers-only() {
 	tchk grep -q 'rq\.[a-z_]*: offset' <<<"$f$([ "$r" -eq 1 ] || echo ' compiled')"
 	for f in "e2e.sh:600" "wake.sh:900"; do
 		rc=0
-		g --headers-only --topo smp4 --timeout "${f#*:}" "${f%:*}" | tee "$d/${f%:*}.out" ||
+		g --headers-only --topo smp4 --timeout "${f#*:}" --log "$d/${f%:*}.log" "${f%:*}" |
+			tee "$d/${f%:*}.out" ||
 			rc=${PIPESTATUS[0]}
 		r=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$d/${f%:*}.out" | tail -n 1) || true
 		[ -n "$r" ] || r="0 passed, 1 failed"
