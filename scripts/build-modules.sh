@@ -16,7 +16,7 @@
 #                         by tools/btfgen (module/sched_btf.h)
 #
 #   build/<release>-headers-only/   --kdir DIR: a kernel's headers anywhere
-#                         (a test machine's /lib/modules/$(uname -r)/build)
+#                         (a test machine's /lib/modules/RELEASE/build)
 #
 # Usage: scripts/build-modules.sh [--kernel stock|debug] [--kernel-release R] [--testing]
 #                                 [--headers-only [--btf FILE]] [--kdir DIR]
