@@ -148,10 +148,11 @@ step_compat-debug() { g --kernel debug --topo smp2 --timeout 600 compat.sh; }
 # full-source build of plain make (scripts/sched-layout.sh's listings,
 # which also equal the BTF's), its static asserts catch a skewed
 # projection, its module-side helpers read listed fields only, and it
-# passes e2e and wake in a guest (with its testing build).
+# passes compat (its load-time layout check), e2e and wake in a guest
+# (with its testing build).
 step_headers-only() {
 	local d=build/logs/headers-only gen=build/headers-only/module/btfgen/sched_btf_gen.h
-	local p=0 x=0 k=0 c f n r rc
+	local p=0 x=0 k=0 c f n r rc t
 	mkdir -p "$d"
 	make -s module >"$d/make.log" 2>&1 || { tail -n 20 "$d/make.log"; return 1; }
 	scripts/build-modules.sh --headers-only && scripts/build-modules.sh --headers-only --testing ||
@@ -186,12 +187,13 @@ step_headers-only() {
 	cp "$d/gen.h" "$gen"
 	c="a skewed projection fails to compile, naming the field"
 	tchk grep -q 'rq\.[a-z_]*: offset' <<<"$f$([ "$r" -eq 1 ] || echo ' compiled')"
-	for f in "e2e.sh:600" "wake.sh:900"; do
+	# SCRIPT:TOPO:TIMEOUT; compat: its load-time layout check (and refusals)
+	for f in compat.sh:smp2:600 e2e.sh:smp4:600 wake.sh:smp4:900; do
+		IFS=: read -r n t r <<<"$f"
 		rc=0
-		g --headers-only --topo smp4 --timeout "${f#*:}" --log "$d/${f%:*}.log" "${f%:*}" |
-			tee "$d/${f%:*}.out" ||
+		g --headers-only --topo "$t" --timeout "$r" --log "$d/$n.log" "$n" | tee "$d/$n.out" ||
 			rc=${PIPESTATUS[0]}
-		r=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$d/${f%:*}.out" | tail -n 1) || true
+		r=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$d/$n.out" | tail -n 1) || true
 		[ -n "$r" ] || r="0 passed, 1 failed"
 		[ "$rc" -eq 0 ] || [[ ! $r =~ \ 0\ failed ]] || r="0 passed, 1 failed"
 		p=$((p + ${r%% *}))
