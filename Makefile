@@ -58,6 +58,7 @@ module: $(if $(KDIR),,fetch)
 	else . scripts/common.sh; \
 		if [ -n "$$SW_KERNEL" ]; then scripts/build-modules.sh; exit 0; fi; \
 		sw_stock_env; kdir=$$SW_KDIR; ksrc=$$SW_KSRC; fi; \
+	scripts/conftest.sh "$$kdir" "$$ksrc" module/sw_config.h; \
 	$(MAKE) -C "$$kdir" M="$(TOP)" KSRC="$$ksrc" modules
 
 # Test-only parameters and helper modules, never in module/ (see Kbuild).
@@ -99,6 +100,7 @@ stress: deps all testing
 clean:
 	@if [ -s "$${SMARTWAKE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/smartwake}/current-version" ]; then \
 		. scripts/common.sh; SW_KERNEL=; sw_stock_env; \
-		$(MAKE) -C "$$SW_KDIR" M="$(TOP)" KSRC="$$SW_KSRC" clean; fi
+		$(MAKE) -C "$$SW_KDIR" M="$(TOP)" KSRC="$$SW_KSRC" SW_CLEAN=1 clean; fi
+	@rm -f module/sw_config.h
 	@$(MAKE) -C tools clean 2>/dev/null || true
 	@rm -rf build

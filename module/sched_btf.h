@@ -11,10 +11,14 @@
  * tools/btfgen from the target kernel's BTF (the listed members at the
  * BTF's offsets, padding between; static asserts on every offset and
  * size), the sched feature indices (__SCHED_FEAT_*) from the same BTF,
- * and module-side versions of the inline helpers the module calls
- * (cpu_of(), is_per_cpu_kthread(), sched_group_span()), reading only
- * listed fields through their accessors. The load-time layout check
- * (compat.c against the running kernel's BTF) guards both builds alike.
+ * the declarations scripts/conftest.sh tests for, where the BTF shows the
+ * kernel has them, and module-side versions of the inline helpers the
+ * module calls (cpu_of(), is_per_cpu_kthread(), sched_group_span()),
+ * reading listed fields as the kernel's versions do (scripts/check-fields.sh
+ * counts their reads). scripts/conftest.sh runs against this header too,
+ * so its SW_HAVE_* are what this header provides. The load-time layout
+ * check (compat.c against the running kernel's BTF) guards both builds
+ * alike.
  */
 #ifndef _KERNEL_SCHED_SCHED_H
 #define _KERNEL_SCHED_SCHED_H
@@ -36,7 +40,16 @@
 #include <linux/topology.h>
 
 #include "btfgen/sched_btf_gen.h"
-#include "sched_fields.h"
+
+/*
+ * Cluster scheduling (6.8): the per-CPU sd_share_id is in the BTF; the
+ * static key sched_cluster_active (not per-CPU, so not in the BTF) came
+ * with it.
+ */
+#ifdef SW_BTF_VAR_sd_share_id
+DECLARE_PER_CPU(int, sd_share_id);
+extern struct static_key_false sched_cluster_active;
+#endif
 
 /*
  * Wake flags: macros, so not in the BTF. The first three are the SD flags
@@ -53,17 +66,17 @@
 
 static inline int cpu_of(struct rq *rq)
 {
-	return sw_rq(rq, cpu);
+	return rq->cpu;
 }
 
 static inline bool is_per_cpu_kthread(struct task_struct *p)
 {
-	return (sw_task(p, flags) & PF_KTHREAD) && sw_task(p, nr_cpus_allowed) == 1;
+	return (p->flags & PF_KTHREAD) && p->nr_cpus_allowed == 1;
 }
 
 static inline struct cpumask *sched_group_span(struct sched_group *sg)
 {
-	return to_cpumask(sw_sg(sg, cpumask));
+	return to_cpumask(sg->cpumask);
 }
 
 #endif /* _KERNEL_SCHED_SCHED_H */

@@ -47,7 +47,7 @@ fi
 
 pkgs_for() {
 	if [ -n "$SW_KERNEL" ]; then
-		sw_kernel_pkgs "$SW_KERNEL" "$srcpkg"
+		sw_kernel_pkgs "$SW_KERNEL" "$srcpkg" "$SW_ROW_KBUILD"
 		return
 	fi
 	local abi

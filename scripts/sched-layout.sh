@@ -48,8 +48,7 @@ fi
 
 # One asm statement per line of the BTF's listing.
 {
-	echo '#include <linux/mmu_context.h>'
-	echo '#include "sched.h"'
+	echo '#include "ksched.h"'
 	echo '#define L(s, v) asm volatile("\n.ascii \"@SWL " s "\"" : : "i" ((long)(v)))'
 	echo '#define M(s, st, m) asm volatile("\n.ascii \"@SWL " s " offset %c0 size %c1\"" : : \'
 	echo '	"i" (offsetof(struct st, m)), "i" (sizeof(((struct st *)0)->m)))'

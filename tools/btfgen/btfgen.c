@@ -3,7 +3,7 @@
  * btfgen: write the scheduler layouts smartwake reads, from a kernel's BTF,
  * for a build from the kernel headers alone (no kernel/sched/sched.h).
  *
- *   btfgen [-p STRUCT]... [-e PREFIX]... BTF FIELDS.H > sched_btf_gen.h
+ *   btfgen [-p STRUCT]... [-e PREFIX]... [-v VAR]... BTF FIELDS.H > sched_btf_gen.h
  *   btfgen -l [-e PREFIX]... BTF FIELDS.H > listing
  *
  * BTF: a vmlinux ELF with a .BTF section (Debian's 6.12 headers package
@@ -17,7 +17,11 @@
  * the BTF too. -e PREFIX: the enumerators of the enum whose first
  * enumerator starts with PREFIX (__SCHED_FEAT_), with their values.
  * A listed member missing from the BTF gets a comment, not a member:
- * code that reads it does not compile.
+ * code that reads it does not compile. -v VAR: "#define SW_BTF_VAR_VAR 1"
+ * when the BTF has that variable (per-CPU ones are in the BTF: sd_share_id),
+ * for declarations the private sched.h makes. -m STRUCT.MEMBER: one more
+ * member to project where the BTF has it (what scripts/conftest.sh probes
+ * beyond the list: cfs_rq.h_nr_delayed); not in the -l listing.
  *
  * -l: instead, the listing scripts/sched-layout.sh compares with the
  * offsets a build compiled with: "struct S size N", "S.M offset N size N"
@@ -37,6 +41,7 @@
 #define MAX_FIELDS 256
 #define MAX_STRUCTS 32
 #define MAX_LIST 16
+#define USAGE "usage: btfgen [-l] [-p STRUCT]... [-e PREFIX]... [-v VAR]... [-m S.M]... BTF FIELDS.H"
 
 struct field {
 	char s[64], m[64];
@@ -48,8 +53,9 @@ struct field {
 
 static struct field fields[MAX_FIELDS];
 static int nfields;
-static const char *publics[MAX_LIST], *prefixes[MAX_LIST];
-static int npublic, nprefix;
+static const char *publics[MAX_LIST], *prefixes[MAX_LIST], *vars[MAX_LIST];
+static const char *extras[MAX_LIST];
+static int npublic, nprefix, nvar, nextra;
 static const char *structs[MAX_STRUCTS];
 static int nstructs;
 static struct btf *btf;
@@ -81,6 +87,25 @@ static int is_public(const char *s)
 	return 0;
 }
 
+static void add_field(const char *s, const char *m)
+{
+	int i;
+
+	if (nfields == MAX_FIELDS)
+		die("more than %d fields", MAX_FIELDS);
+	snprintf(fields[nfields].s, sizeof(fields[nfields].s), "%s", s);
+	snprintf(fields[nfields].m, sizeof(fields[nfields].m), "%s", m);
+	nfields++;
+	for (i = 0; i < nstructs; i++)
+		if (!strcmp(structs[i], s))
+			break;
+	if (i == nstructs) {
+		if (nstructs == MAX_STRUCTS)
+			die("more than %d structs", MAX_STRUCTS);
+		structs[nstructs++] = fields[nfields - 1].s;
+	}
+}
+
 static void read_fields(const char *path)
 {
 	char line[512], s[64], m[64];
@@ -88,26 +113,10 @@ static void read_fields(const char *path)
 
 	if (!f)
 		die("%s: %s", path, strerror(errno));
-	while (fgets(line, sizeof(line), f)) {
-		int i;
-
+	while (fgets(line, sizeof(line), f))
 		if (sscanf(line, "SW_SCHED_FIELD(%63[A-Za-z0-9_], %63[A-Za-z0-9_])",
-			   s, m) != 2)
-			continue;
-		if (nfields == MAX_FIELDS)
-			die("more than %d fields", MAX_FIELDS);
-		snprintf(fields[nfields].s, sizeof(fields[nfields].s), "%s", s);
-		snprintf(fields[nfields].m, sizeof(fields[nfields].m), "%s", m);
-		nfields++;
-		for (i = 0; i < nstructs; i++)
-			if (!strcmp(structs[i], s))
-				break;
-		if (i == nstructs) {
-			if (nstructs == MAX_STRUCTS)
-				die("more than %d structs", MAX_STRUCTS);
-			structs[nstructs++] = fields[nfields - 1].s;
-		}
-	}
+			   s, m) == 2)
+			add_field(s, m);
 	fclose(f);
 	if (!nfields)
 		die("%s: no SW_SCHED_FIELD() lines", path);
@@ -281,6 +290,16 @@ static void emit_asserts(void)
 	}
 }
 
+static void emit_vars(void)
+{
+	for (int i = 0; i < nvar; i++) {
+		if (btf__find_by_name_kind(btf, vars[i], BTF_KIND_VAR) > 0)
+			printf("#define SW_BTF_VAR_%s 1\n", vars[i]);
+		else
+			printf("/* no variable %s in the BTF */\n", vars[i]);
+	}
+}
+
 static void list_layout(void)
 {
 	for (int i = 0; i < nstructs; i++)
@@ -331,19 +350,32 @@ int main(int argc, char **argv)
 {
 	int c, list = 0;
 
-	while ((c = getopt(argc, argv, "lp:e:")) != -1) {
+	while ((c = getopt(argc, argv, "lp:e:v:m:")) != -1) {
 		if (c == 'l')
 			list = 1;
 		else if (c == 'p' && npublic < MAX_LIST)
 			publics[npublic++] = optarg;
 		else if (c == 'e' && nprefix < MAX_LIST)
 			prefixes[nprefix++] = optarg;
+		else if (c == 'v' && nvar < MAX_LIST)
+			vars[nvar++] = optarg;
+		else if (c == 'm' && nextra < MAX_LIST && strchr(optarg, '.'))
+			extras[nextra++] = optarg;
 		else
-			die("usage: btfgen [-l] [-p STRUCT]... [-e PREFIX]... BTF FIELDS.H");
+			die(USAGE);
 	}
 	if (argc - optind != 2)
-		die("usage: btfgen [-l] [-p STRUCT]... [-e PREFIX]... BTF FIELDS.H");
+		die(USAGE);
 	read_fields(argv[optind + 1]);
+	if (!list) {
+		for (int i = 0; i < nextra; i++) {
+			char s[64];
+			size_t n = strchr(extras[i], '.') - extras[i];
+
+			snprintf(s, sizeof(s), "%.*s", (int)n, extras[i]);
+			add_field(s, extras[i] + n + 1);
+		}
+	}
 	btf = btf__parse(argv[optind], NULL);
 	if (!btf)
 		die("%s: no BTF (%s)", argv[optind], strerror(errno));
@@ -367,6 +399,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < nfields; i++)
 		if (!fields[i].found)
 			printf("/* %s.%s: not in this kernel's BTF */\n", fields[i].s, fields[i].m);
+	emit_vars();
 	emit_projections();
 	emit_enums(0);
 	emit_asserts();
