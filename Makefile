@@ -12,6 +12,8 @@
 #   make check      every test (host checks, KUnit in a guest, guest e2e)
 #   make bench      A/B benchmark lab (not part of check)
 #   make stress     long reliability runs (not part of check)
+#   make matrix     every Debian cloud kernel of the supported series in the
+#                   archive: fetch, build, boot, short e2e (not part of check)
 #
 #   make KDIR=<kernel build dir> KSRC=<kernel source>   other kernel trees
 #   make KERNEL=<release>   another supported Debian kernel (the table in
@@ -26,7 +28,7 @@ SHELL := /bin/bash
 TOP := $(CURDIR)
 
 .PHONY: all module testing tools deps host-tools fetch kernels debug-kernel debug-modules \
-	demo check bench stress clean help
+	demo check bench stress matrix clean help
 
 # KERNEL=<release> reaches the scripts (scripts/common.sh) as SMARTWAKE_KERNEL.
 ifdef KERNEL
@@ -36,7 +38,7 @@ endif
 all: module tools
 
 help:
-	@sed -n '3,22p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,24p' Makefile | sed 's/^# \{0,1\}//'
 
 # The host packages (QEMU, busybox-static, kernel build tools, shellcheck):
 # installs only what is missing. Plain make installs nothing.
@@ -96,6 +98,9 @@ bench: deps all
 
 stress: deps all testing
 	@scripts/stress.sh
+
+matrix: deps tools
+	@scripts/matrix.sh
 
 clean:
 	@if [ -s "$${SMARTWAKE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/smartwake}/current-version" ]; then \

@@ -43,7 +43,6 @@
 #error "cfs_rq has h_nr_delayed but no h_nr_queued: a delayed-dequeue tree smartwake does not model"
 #endif
 
-
 /* ---- wakeup flags and sched_domain flags ------------------------------- */
 
 /* WF_CURRENT_CPU (6.4+): the waker asks for its own CPU */
