@@ -12,6 +12,9 @@
 #   make check      every test (host checks, KUnit in a guest, guest e2e)
 #   make bench      A/B benchmark lab (not part of check)
 #   make stress     long reliability runs (not part of check)
+#   make install    build for the running kernel from its headers alone and
+#                   install the module (updates/, depmod), the CLI and its
+#                   man page (KVER=, KDIR=, DESTDIR=, PREFIX=); make uninstall
 #   make matrix     every Debian cloud kernel of the supported series in the
 #                   archive: fetch, build, boot, short e2e (not part of check)
 #
@@ -28,7 +31,7 @@ SHELL := /bin/bash
 TOP := $(CURDIR)
 
 .PHONY: all module testing tools deps host-tools fetch kernels debug-kernel debug-modules \
-	demo check bench stress matrix clean help
+	demo check bench stress matrix install uninstall clean help
 
 # KERNEL=<release> reaches the scripts (scripts/common.sh) as SMARTWAKE_KERNEL.
 ifdef KERNEL
@@ -38,7 +41,7 @@ endif
 all: module tools
 
 help:
-	@sed -n '3,24p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,27p' Makefile | sed 's/^# \{0,1\}//'
 
 # The host packages (QEMU, busybox-static, kernel build tools, shellcheck):
 # installs only what is missing. Plain make installs nothing.
@@ -101,6 +104,15 @@ stress: deps all testing
 
 matrix: deps tools
 	@scripts/matrix.sh
+
+# Install on a test machine (scripts/install.sh --help).
+INSTALL_ARGS = $(if $(KVER),--kver $(KVER)) $(if $(KDIR),--kdir $(KDIR)) \
+	$(if $(DESTDIR),--destdir $(DESTDIR)) $(if $(PREFIX),--prefix $(PREFIX))
+install:
+	@scripts/install.sh install $(INSTALL_ARGS)
+
+uninstall:
+	@scripts/install.sh uninstall $(INSTALL_ARGS)
 
 clean:
 	@if [ -s "$${SMARTWAKE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/smartwake}/current-version" ]; then \
