@@ -17,7 +17,7 @@
 #              printed whole when it ends
 . "$(dirname "$0")/common.sh"
 
-steps_all=(style scripts shipped fields cli-host safety-stock e2e-stock compat-stock headers-only wake-smp4 wake-numa2
+steps_all=(style scripts shipped fields cli-host safety-stock e2e-stock compat-stock headers-only install wake-smp4 wake-numa2
 	ttwu-smp4 ttwu-numa2 numa-numa2 reliability cli-guest shadow-smp4 shadow-numa2 shadow-flat4
 	shadow-smt8 shadow-numa-smt compat-6.1 e2e-6.1 wake-6.1 reliability-6.1 shadow-6.1 ttwu-6.1 numa-6.1
 	debug-build kunit compat-debug safety-debug kasan-debug e2e-debug wake-debug reliability-debug
@@ -153,6 +153,9 @@ step_compat-debug() { g --kernel debug --topo smp2 --timeout 600 compat.sh; }
 # projection, its module-side helpers read listed fields only, and it
 # passes compat (its load-time layout check), e2e and wake in a guest
 # (with its testing build).
+# make install into a staging directory from the headers alone, make
+# uninstall, a refusal, and a DKMS build in private trees (host only).
+step_install() { scripts/install-test.sh; }
 step_headers-only() {
 	local d=build/logs/headers-only gen=build/headers-only/module/btfgen/sched_btf_gen.h
 	local p=0 x=0 k=0 c f n r rc t

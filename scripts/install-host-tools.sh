@@ -14,6 +14,7 @@ need=(
 	"rsync:rsync" "python3:python3" "perl:perl" "dpkg-deb:dpkg"
 	"apt-get:apt" "file:file" "gzip:gzip" "shellcheck:shellcheck"
 	"objdump:binutils" "modinfo:kmod" "/usr/include/bpf/btf.h:libbpf-dev"
+	"dkms:dkms" "man:man-db"
 )
 missing=()
 for e in "${need[@]}"; do
