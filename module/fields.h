@@ -72,3 +72,9 @@ SW_SCHED_FIELD(task_struct, numa_scan_period)
 SW_SCHED_FIELD(task_struct, numa_migrate_retry)
 SW_SCHED_FIELD(task_struct, numa_preferred_nid)
 SW_SCHED_FIELD(task_struct, numa_faults)
+/*
+ * latency.c: fair-class wakees by policy (SCHED_NORMAL/BATCH/IDLE), and
+ * no pending wakeup recorded for a task woken while still on a CPU
+ */
+SW_SCHED_FIELD(task_struct, policy)
+SW_SCHED_FIELD(task_struct, on_cpu)
