@@ -147,21 +147,31 @@ if [ "$nodes" -le 1 ]; then
 fi
 check "some answer is not prev itself" gt "$(($(fam loc_prev_) - $(sv loc_prev_same_cpu)))" 0
 
-# A pair pinned to CPUs 1 and 2 with CPU 2 offline: every wakeup of it
-# runs on CPU 1, its prev, woken from CPU 1 (the module answers only
-# active CPUs of the task's mask; one allowed CPU would skip the hook).
+# A pair pinned to CPUs 1 and 2, then CPU 2 taken offline: every wakeup
+# of it runs on CPU 1, its prev, woken from CPU 1 (the module answers
+# only active CPUs of the task's mask). CPU 2 goes offline after the
+# pinning: pinned to {1} alone (cpusets drop offline CPUs from a new
+# mask) the kernel would not call select_task_rq_fair at all.
 # NO_DELAY_DEQUEUE: otherwise most wakeups of a pair sharing a CPU find
 # the wakee still queued (delayed dequeue) and never select a CPU.
 FEAT=/sys/kernel/debug/sched/features
-if [ "$NCPU" -ge 3 ] && echo 0 >/sys/devices/system/cpu/cpu2/online; then
+if [ "$NCPU" -ge 3 ]; then
 	grep -q DELAY_DEQUEUE $FEAT && echo NO_DELAY_DEQUEUE >$FEAT
-	set_knob policy smartwake
-	reset_stats
-	wakeload pipe -p 1 --cpus 1,2 -t 2 >/dev/null 2>&1
-	set_knob policy stock
+	wakeload pipe -p 1 --cpus 1,2 -t 4 >/dev/null 2>&1 &
+	wl=$!
+	sleep 0.5
+	if echo 0 >/sys/devices/system/cpu/cpu2/online; then
+		set_knob policy smartwake
+		reset_stats
+		sleep 2
+		set_knob policy stock
+		snap
+		echo 1 >/sys/devices/system/cpu/cpu2/online
+	else
+		not_ok "CPU 2 could not be taken offline"
+	fi
+	wait $wl
 	grep -q DELAY_DEQUEUE $FEAT && echo DELAY_DEQUEUE >$FEAT
-	echo 1 >/sys/devices/system/cpu/cpu2/online
-	snap
 	same=$(sv loc_prev_same_cpu)
 	echo "  pinned pair: wakeups $(sv wakeups) fallback $(sv fallback_original); prev family $(fam loc_prev_), same CPU $same; waker same CPU $(sv loc_waker_same_cpu)"
 	check "pinned pair: answers counted (> 1000)" gt "$same" 1000
@@ -170,8 +180,6 @@ if [ "$NCPU" -ge 3 ] && echo 0 >/sys/devices/system/cpu/cpu2/online; then
 		eval '[ $((same * 100)) -ge $(($(fam loc_prev_) * 95)) ]'
 	check "pinned pair: >= 95% of answers are the waker's CPU" \
 		eval '[ $(($(sv loc_waker_same_cpu) * 100)) -ge $(($(fam loc_waker_) * 95)) ]'
-else
-	not_ok "CPU 2 could not be taken offline"
 fi
 
 # --- locality, policy=shadow ---------------------------------------------------
