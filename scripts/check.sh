@@ -17,7 +17,7 @@
 . "$(dirname "$0")/common.sh"
 
 steps_all=(style scripts shipped fields cli-host safety-stock e2e-stock compat-stock wake-smp4 wake-numa2
-	ttwu-smp4 ttwu-numa2 numa-numa2 reliability cli-guest shadow-smp4 shadow-numa2 shadow-flat4
+	ttwu-smp4 ttwu-numa2 numa-numa2 latency-smp4 reliability cli-guest shadow-smp4 shadow-numa2 shadow-flat4
 	shadow-smt8 shadow-numa-smt compat-deb13 e2e-deb13 shadow-deb13 debug-build kunit compat-debug safety-debug kasan-debug e2e-debug
 	wake-debug reliability-debug shadow-debug)
 
@@ -115,6 +115,24 @@ step_shipped() {
 		/__x86_indirect_thunk/ { print fn }
 		/call +\*/ { pend = fn }' | sort -u | tr '\n' ' ')
 	echo "functions with indirect calls: $sites"
+	# The kernel calls latency.c's tracepoint probes (and the callback of
+	# for_each_kernel_tracepoint()) through pointers: each must begin
+	# with ENDBR64, which the compiler gives a function whose address is
+	# taken and objtool must not have sealed (an IBT CPU would fault).
+	local fn first addr sealed
+	sealed=$(objdump -r -j .ibt_endbr_seal module/smartwake.ko |
+		awk '$3 ~ /^\.text\+0x/ { sub(/^\.text\+0x/, "", $3); print $3 }')
+	for fn in sw_lat_wakeup sw_lat_switch sw_lat_find; do
+		first=$(objdump -d --no-show-raw-insn module/smartwake.ko |
+			awk -v f="<$fn>:" '$2 == f { getline; print $2; exit }')
+		addr=$(nm module/smartwake.ko | awk -v f="$fn" '$3 == f { print $1 }')
+		echo "$fn starts with: ${first:-nothing}"
+		[ "$first" = endbr64 ] || rc=1
+		if [ -z "$addr" ] || grep -qx "$addr" <<<"$sealed"; then
+			echo "$fn is missing or in .ibt_endbr_seal (its ENDBR would be sealed at load)"
+			rc=1
+		fi
+	done
 	for f in $sites; do
 		case $f in
 		sw_orig_select) ;;	# select_task_rq_fair: ibt.c's table
@@ -147,6 +165,9 @@ step_wake-numa2() { g --topo numa2 --timeout 1200 wake.sh; }
 step_ttwu-smp4() { g --topo smp4 --timeout 600 ttwu.sh; }
 step_ttwu-numa2() { g --topo numa2 --timeout 600 ttwu.sh; }
 step_numa-numa2() { g --topo numa2 --timeout 600 numa.sh; }
+# Wakeup-latency histogram (knob latency) and placement locality counters
+# (issue 17, items 1 and 2): about 1 minute.
+step_latency-smp4() { g --topo smp4 --timeout 600 latency.sh; }
 # Short form of the reliability runs (make stress runs the long form).
 step_reliability() { g --topo smp4 --timeout 900 reliability.sh 30 10; }
 step_cli-guest() { scripts/cli-test.sh --guest; }
