@@ -8,6 +8,7 @@
  *   json.c    JSON output
  *   figure.c  the figure of a run's output, medians, number format
  *   ab.c      the A/B runner
+ *   latency.c the latency command, latency and locality summaries
  */
 #ifndef SMARTWAKE_H
 #define SMARTWAKE_H
@@ -140,5 +141,26 @@ const char *fmt_num(double x, char *buf, size_t size);
 
 /* ---- ab.c ---- */
 int cmd_ab(int argc, char **argv);
+
+/* ---- latency.c ---- */
+#define HIST_MAX	64	/* buckets read from latency_hist (the module has 40) */
+
+struct hist {
+	unsigned long long low[HIST_MAX];	/* bucket lower bound, ns */
+	unsigned long long count[HIST_MAX];
+	int n;
+};
+
+int read_hist(struct hist *h);
+void hist_delta(const struct hist *a, const struct hist *b, struct hist *d);
+void hist_add(struct hist *sum, const struct hist *d);
+unsigned long long hist_total(const struct hist *h);
+unsigned long long hist_pct(const struct hist *h, unsigned int pct);
+void print_hist_pcts(const struct hist *h);
+bool print_locality(const char *label, const char *prefix,
+		    unsigned long long (*get)(const void *ctx, const char *name),
+		    const void *ctx);
+bool print_latency_locality(const struct stats *st);
+int cmd_latency(int argc, char **argv);
 
 #endif /* SMARTWAKE_H */

@@ -202,6 +202,13 @@ int cmd_stats(int argc, char **argv)
 			printf("\n");
 			print_shadow(&st, "shadow: ");
 		}
+		if (find_stat(&st, "latency_p50_ns") ||
+		    find_stat(&st, "loc_prev_same_cpu") ||
+		    find_stat(&st, "kernel_loc_prev_same_cpu")) {
+			printf("\n");
+			if (!print_latency_locality(&st))
+				printf("latency: no samples; locality: no answers\n");
+		}
 	}
 	return EXIT_OK;
 }
