@@ -167,7 +167,23 @@ step_ttwu-numa2() { g --topo numa2 --timeout 600 ttwu.sh; }
 step_numa-numa2() { g --topo numa2 --timeout 600 numa.sh; }
 # Wakeup-latency histogram (knob latency) and placement locality counters
 # (issue 17, items 1 and 2): about 1 minute.
-step_latency-smp4() { g --topo smp4 --timeout 600 latency.sh; }
+# A pass writes the guest's real "smartwake ab" output (latency columns,
+# locality lines) to Documentation/figures.md, section latency-ab.
+step_latency-smp4() {
+	local log=build/logs/latency-stock-smp4.log rc=0
+	g --topo smp4 --timeout 600 --log "$log" latency.sh || rc=$?
+	[ $rc -eq 0 ] || return $rc
+	{
+		echo "## smartwake ab with wakeup latency and placement locality"
+		echo
+		echo "guest/latency.sh (make check step latency-smp4), stock kernel, smp4 guest under TCG:"
+		echo "the kernel's placement (policy=shadow) against the module's without wake_wide."
+		echo
+		echo '```'
+		sed -n '/^SMARTWAKE-AB-BEGIN/,/^SMARTWAKE-AB-END/p' "$log" | sed '1d;$d' | tr -d '\r'
+		echo '```'
+	} | scripts/figures.sh latency-ab - || true
+}
 # Short form of the reliability runs (make stress runs the long form).
 step_reliability() { g --topo smp4 --timeout 900 reliability.sh 30 10; }
 step_cli-guest() { scripts/cli-test.sh --guest; }

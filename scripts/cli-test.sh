@@ -402,6 +402,10 @@ check "stats: locality of the module's answers vs prev" \
 check "stats: ... vs the waker" \
 	has "^locality vs waker \(module\): same_cpu 0\.0%, smt 0\.0%, llc 50\.0%, node 25\.0%, remote 25\.0% \(4 answers\)$"
 check "stats: no kernel line without kernel_loc_ counts" eval '! has "\(kernel\)"'
+run $SW stats --openmetrics
+check "stats --openmetrics: percentiles are gauges, latency_samples a counter" \
+	eval 'has "^# TYPE smartwake_latency_p99_ns gauge$" && has "^smartwake_latency_p99_ns 2037$" &&
+		has "^smartwake_latency_samples_total 100$"'
 # ab: side A (enabled=1) adds 100 samples in [1024, 2048) and 4 answers on
 # prev's CPU per run, side B 100 in [2^20, 2^21) and 4 on prev's LLC
 mkhist ""
@@ -409,7 +413,8 @@ cat >"$tmp/bump.sh" <<'EOS'
 d=$SMARTWAKE_DEBUGFS
 if [ "$(cat "$d/enabled")" = 1 ]; then b=10 c=loc_prev_same_cpu; else b=20 c=loc_prev_llc; fi
 awk -v b="$b" 'NR == b + 1 { $2 += 100 } { print }' "$d/latency_hist" >"$d/h.new" && mv "$d/h.new" "$d/latency_hist"
-awk -v c="$c" '$1 == c { $2 += 4 } { print }' "$d/stats" >"$d/s.new" && mv "$d/s.new" "$d/stats"
+awk -v c="$c" '$1 == c { $2 += 4 } $1 == "latency_p50_ns" { $2 += 5 } { print }' "$d/stats" >"$d/s.new" &&
+	mv "$d/s.new" "$d/stats"
 echo ops_per_sec=10
 EOS
 run $SW ab --a 'enabled=1' --b 'enabled=0' --runs 3 -- bash "$tmp/bump.sh"
@@ -417,6 +422,7 @@ sed 's/^/    /' "$out"
 check "ab: p50_ns and p99_ns columns beside the figure" has "^side +median +min\.\.max +runs +ratio +p50_ns +p99_ns$"
 check "ab: side A's percentiles from its own samples (1536, 2037)" has "^A +10\.0 +10\.0\.\.10\.0 +3 +1\.000 +1536 +2037$"
 check "ab: side B's (1572864, 2085888)" has "^B +10\.0 +10\.0\.\.10\.0 +3 +1\.000 +1572864 +2085888$"
+check "ab: a percentile that moved is no counter delta" eval '! has "^latency_p50_ns "'
 check "ab: locality per side" \
 	eval 'has "^  A +vs prev  \(module\): same_cpu 100\.0%, smt 0\.0%, llc 0\.0%, node 0\.0%, remote 0\.0% \(12 answers\)$" &&
 		has "^  B +vs prev  \(module\): same_cpu 0\.0%, smt 0\.0%, llc 100\.0%, node 0\.0%, remote 0\.0% \(12 answers\)$"'

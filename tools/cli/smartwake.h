@@ -100,7 +100,7 @@ int cmd_set(int argc, char **argv);
 struct stat_line {
 	char name[NAME_LEN];
 	char value[VALUE_LEN];
-	bool counter;		/* an unsigned integer: rates and deltas */
+	bool counter;		/* an unsigned integer, not a gauge: rates and deltas */
 	unsigned long long v;
 };
 
@@ -109,6 +109,7 @@ struct stats {
 	int n;
 };
 
+bool stat_gauge_name(const char *name);
 int read_stats(struct stats *st);
 const struct stat_line *find_stat(const struct stats *st, const char *name);
 double stat_rate(const struct stat_line *c, const struct stat_line *p,

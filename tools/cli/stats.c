@@ -16,6 +16,20 @@
 /* ---- stats --------------------------------------------------------------- */
 
 
+/*
+ * A derived line (a ratio, a mean, a percentile) is a gauge: no rate, no
+ * delta, no _total, even when its value is an integer.
+ */
+bool stat_gauge_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return (n > 4 && !strcmp(name + n - 4, "_pct")) ||
+	       (n > 9 && !strcmp(name + n - 9, "_per_call")) ||
+	       (!strncmp(name, "latency_p", 9) && n > 3 &&
+		!strcmp(name + n - 3, "_ns"));
+}
+
 /* Read the stats file; 0, or -errno. */
 int read_stats(struct stats *st)
 {
@@ -32,7 +46,7 @@ int read_stats(struct stats *st)
 
 		if (sscanf(line, "%63s %63s", s->name, s->value) != 2)
 			continue;
-		s->counter = all_digits(s->value);
+		s->counter = all_digits(s->value) && !stat_gauge_name(s->name);
 		s->v = s->counter ? strtoull(s->value, NULL, 10) : 0;
 		st->n++;
 	}
