@@ -2,7 +2,8 @@
 # boot: no module, loaded at the default knobs, each observer on alone
 # (the wakeup-latency probes, latency=1, among them), the module's path at
 # mainline knobs (and shadow mode when the module has it). Prints one
-# "SMARTWAKE-OVH,setting,load,round,ops_per_sec" line per run; the host (scripts/overhead.sh) takes medians and ratios.
+# "SMARTWAKE-OVH,setting,load,round,ops_per_sec" line per run; the host
+# (scripts/overhead.sh) takes medians and ratios.
 # Usage: overhead.sh [ROUNDS] [SECONDS] [testing|""] [LOADS]
 . ./lib.sh
 rounds=${1:-6}

@@ -4,8 +4,9 @@
 # stock guest booted with nokaslr runs guest/overhead.sh: no module, loaded
 # at the default knobs, each observer on alone (ttwu_count=1, sis_filter=1,
 # latency=1: the wakeup-latency probes, trace events), policy=smartwake at
-# mainline knobs and policy=shadow (if the module has it), interleaved round by round, on wakeload pipe -p 1
-# (ping-pong) and msg --pipes -g 1 -s 2 -r 2 (M:N). First under
+# mainline knobs and policy=shadow (if the module has it), interleaved
+# round by round, on wakeload pipe -p 1 (ping-pong) and
+# msg --pipes -g 1 -s 2 -r 2 (M:N). First under
 # -icount shift=0,sleep=off (guest time counts instructions: repeatable to
 # about 1 % within a boot; no caches, no pipeline: instruction counts stand
 # in for cost, not for cache effects), then wall-clock (indicative only).
