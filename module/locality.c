@@ -45,10 +45,15 @@ static __always_inline enum sw_loc sw_loc_of(int ref, int cpu)
 static __always_inline void sw_loc_count(enum sw_counter first, int prev_cpu,
 					 int waker_cpu, int cpu)
 {
+	enum sw_loc lp;
+
 	if ((unsigned int)cpu >= nr_cpu_ids)
 		return;
-	sw_count(first + sw_loc_of(prev_cpu, cpu));
-	sw_count(first + SW_LOC_NR + sw_loc_of(waker_cpu, cpu));
+	lp = sw_loc_of(prev_cpu, cpu);
+	sw_count(first + lp);
+	/* a sync wakeup from prev's CPU: one classification */
+	sw_count(first + SW_LOC_NR +
+		 (waker_cpu == prev_cpu ? lp : sw_loc_of(waker_cpu, cpu)));
 }
 
 /**
