@@ -147,6 +147,76 @@ if [ "$nodes" -le 1 ]; then
 fi
 check "some answer is not prev itself" gt "$(($(fam loc_prev_) - $(sv loc_prev_same_cpu)))" 0
 
+# An oracle from outside the module: the smartwake_select_idle trace event
+# gives, for every answer, the wakee's prev and the answer (the module's
+# path ends in select_idle_sibling), and the line's CPU is the waking
+# CPU. Classify each with the topology in /sys (thread siblings, package
+# = LLC on these QEMU topologies, node) and compare with the counters,
+# class by class.
+topo=/tmp/latency.topo
+for d in /sys/devices/system/cpu/cpu[0-9]*; do
+	[ -r "$d/topology/thread_siblings_list" ] || continue
+	nd=$(ls -d "$d"/node[0-9]* 2>/dev/null | head -n 1)
+	echo "${d##*cpu} $(cat "$d/topology/thread_siblings_list") $(cat "$d/topology/physical_package_id") ${nd##*node}"
+done >$topo
+set_knob policy stock
+echo 1 >$TR/events/smartwake/smartwake_select_idle/enable
+echo >$TR/trace
+reset_stats
+set_knob policy smartwake
+wakeload msg --pipes -g 1 -s 2 -r 2 -t 1 >/dev/null 2>&1
+set_knob policy stock
+echo 0 >$TR/events/smartwake/smartwake_select_idle/enable
+snap
+awk -v topo=$topo '
+	function inlist(c, l,   n, r, i, a) {
+		n = split(l, r, ",")
+		for (i = 1; i <= n; i++) {
+			split(r[i], a, "-")
+			if (c + 0 >= a[1] + 0 && c + 0 <= (a[2] == "" ? a[1] : a[2]) + 0)
+				return 1
+		}
+		return 0
+	}
+	function cls(ref, c) {
+		if (c == ref) return "same_cpu"
+		if (inlist(c, sib[ref])) return "smt"
+		if (pkg[c] == pkg[ref]) return "llc"
+		if (node[c] == node[ref]) return "node"
+		return "remote"
+	}
+	BEGIN {
+		while ((getline l < topo) > 0) {
+			split(l, f, " "); sib[f[1]] = f[2]; pkg[f[1]] = f[3]; node[f[1]] = f[4]
+		}
+	}
+	/smartwake_select_idle:/ {
+		w = $0; sub(/.*\[0*/, "", w); sub(/\].*/, "", w); if (w == "") w = 0
+		p = $0; sub(/.* prev=/, "", p); sub(/ .*/, "", p)
+		r = $0; sub(/.* result=/, "", r); sub(/ .*/, "", r)
+		n++; cnt["loc_prev_" cls(p, r)]++; cnt["loc_waker_" cls(w, r)]++
+	}
+	END {
+		printf "events %d\n", n
+		split("same_cpu smt llc node remote", k, " ")
+		for (i = 1; i <= 5; i++)
+			printf "loc_prev_%s %d\nloc_waker_%s %d\n", k[i], cnt["loc_prev_" k[i]], k[i], cnt["loc_waker_" k[i]]
+	}' $TR/trace >/tmp/latency.oracle
+echo >$TR/trace
+echo "  oracle: $(tr '\n' ' ' </tmp/latency.oracle)"
+answers=$(($(sv wakeups) - $(sv fallback_original) - $(sv invariant_violations) - $(sv inactive_answers)))
+check "trace oracle: one select_idle event per module answer ($answers)" \
+	eq "$(awk '$1 == "events" { print $2 }' /tmp/latency.oracle)" "$answers"
+bad=
+for c in same_cpu smt llc node remote; do
+	for f in prev waker; do
+		want=$(awk -v n="loc_${f}_$c" '$1 == n { print $2 }' /tmp/latency.oracle)
+		[ "$(sv "loc_${f}_$c")" = "$want" ] || bad="$bad loc_${f}_$c=$(sv "loc_${f}_$c")/oracle:$want"
+	done
+done
+[ -z "$bad" ] || echo "  differ:$bad"
+check "trace oracle: every loc_prev_*/loc_waker_* counter equals the classification from /sys" eq "$bad" ""
+
 # A pair pinned to CPUs 1 and 2, then CPU 2 taken offline: every wakeup
 # of it runs on CPU 1, its prev, woken from CPU 1 (the module answers
 # only active CPUs of the task's mask). CPU 2 goes offline after the
