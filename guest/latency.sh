@@ -26,6 +26,20 @@ le() { [ "$1" -le "$2" ] 2>/dev/null; }
 TRACE_OK=0
 [ -d $TR/events/sched/sched_switch ] && TRACE_OK=1
 
+# --- a failed registration leaves nothing registered ----------------------
+# testing build: test_latency_fail=N fails the Nth of the three probe
+# registrations; the ones made before it must be removed again.
+need_testing_build
+for n in 1 2 3; do
+	sw_insmod_test test_latency_fail=$n || { not_ok "insmod test_latency_fail=$n"; continue; }
+	check "test_latency_fail=$n: latency=1 is refused" eval '! set_knob latency 1'
+	check "... the knob stays 0" eq "$(knob latency)" 0
+	check "... the kernel log names the probe" eval 'dmesg | grep -q "latency: cannot attach to sched_.*: -12"'
+	wakeload pipe -p 1 -t 1 >/dev/null 2>&1
+	check "... no probe left: the histogram stays empty under a load" eq "$(hist_sum)" 0
+	rmmod smartwake || not_ok "rmmod after test_latency_fail=$n"
+done
+
 # --- load, defaults ------------------------------------------------------
 check "insmod" sw_insmod
 check "latency defaults to 0" eq "$(knob latency)" 0

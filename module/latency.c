@@ -46,6 +46,7 @@
 #include "latency.h"
 #include "sched_access.h"
 #include "stats.h"
+#include "testing.h"
 
 int sw_latency;
 
@@ -168,7 +169,11 @@ static int sw_latency_start(void)
 			ret = -ENOENT;
 			goto undo;
 		}
-		ret = tracepoint_probe_register(t->tp, t->probe, NULL);
+		/* testing builds: test_latency_fail=N fails the Nth one */
+		if (unlikely(sw_testing_latency_fail() == i + 1))
+			ret = -ENOMEM;
+		else
+			ret = tracepoint_probe_register(t->tp, t->probe, NULL);
 		if (ret) {
 			pr_err("latency: cannot attach to %s: %d\n", t->name,
 			       ret);
