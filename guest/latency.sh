@@ -37,6 +37,7 @@ for n in 1 2 3; do
 	check "... the kernel log names the probe" eval 'dmesg | grep -q "latency: cannot attach to sched_.*: -12"'
 	wakeload pipe -p 1 -t 1 >/dev/null 2>&1
 	check "... no probe left: the histogram stays empty under a load" eq "$(hist_sum)" 0
+	check "... hooks lists every probe off" eval '! grep -q "tracepoint on needs:latency=1" $SW_DBG/hooks'
 	rmmod smartwake || not_ok "rmmod after test_latency_fail=$n"
 done
 
@@ -52,6 +53,8 @@ check "latency_hist: bucket bounds double" \
 check "bad writes to latency are refused" eval 'bad_write latency 2 && bad_write latency -1 && bad_write latency on && bad_write latency 01'
 
 # --- latency=0: no probe, nothing moves -----------------------------------
+check "hooks lists the three probes off" \
+	eq "$(grep -cE '^sched_(wakeup|wakeup_new|switch) tracepoint off needs:latency=1$' $SW_DBG/hooks)" 3
 reset_stats
 wakeload pipe -p 2 -t 2 >/dev/null 2>&1
 snap
@@ -62,6 +65,8 @@ check "latency=0: no slot counter moves" eq "$(sv latency_slot_taken)" 0
 # --- latency=1: the histogram fills ---------------------------------------
 check "latency=1 accepted" set_knob latency 1
 check "latency reads back 1" eq "$(knob latency)" 1
+check "hooks lists the three probes on" \
+	eq "$(grep -cE '^sched_(wakeup|wakeup_new|switch) tracepoint on needs:latency=1$' $SW_DBG/hooks)" 3
 reset_stats
 out=$(wakeload pipe -p 1 -t 2 2>&1 | tail -n 1)
 echo "  $out"
@@ -95,6 +100,7 @@ check "p50 under busy hogs ($busy50 ns) > p50 idle ($idle50 ns)" gt "$busy50" "$
 
 # --- latency=0 again: the probes are gone ---------------------------------
 check "latency=0 accepted" set_knob latency 0
+check "hooks: the probes are off again" eval '! grep -q "^sched_.* tracepoint on needs:latency=1" $SW_DBG/hooks'
 before=$(hist_sum)
 snap
 check "latency_samples is the histogram's sum ($before)" eq "$(sv latency_samples)" "$before"

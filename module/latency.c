@@ -133,6 +133,17 @@ static void sw_lat_find(struct tracepoint *tp, void *priv)
 			sw_lat_tps[i].tp = tp;
 }
 
+/* debugfs "hooks": one line per probe, read under no lock (a snapshot) */
+void sw_latency_hooks_show(struct seq_file *m)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(sw_lat_tps); i++)
+		seq_printf(m, "%s tracepoint %s needs:latency=1\n",
+			   sw_lat_tps[i].name,
+			   READ_ONCE(sw_lat_tps[i].on) ? "on" : "off");
+}
+
 /* Unregister what is registered; the caller waits for running probes. */
 void sw_latency_stop(void)
 {
@@ -146,7 +157,7 @@ void sw_latency_stop(void)
 		ret = tracepoint_probe_unregister(t->tp, t->probe, NULL);
 		WARN(ret, "unregistering the %s probe failed: %d\n", t->name,
 		     ret);
-		t->on = false;
+		WRITE_ONCE(t->on, false);
 	}
 }
 
@@ -179,7 +190,7 @@ static int sw_latency_start(void)
 			       ret);
 			goto undo;
 		}
-		t->on = true;
+		WRITE_ONCE(t->on, true);
 	}
 	return 0;
 undo:
