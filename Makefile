@@ -12,6 +12,8 @@
 #   make check      every test (host checks, KUnit in a guest, guest e2e)
 #   make bench      A/B benchmark lab (not part of check)
 #   make stress     long reliability runs (not part of check)
+#   make matrix     every Debian cloud kernel of the supported series in the
+#                   archive: fetch, build, boot, short e2e (not part of check)
 #
 #   make KDIR=<kernel build dir> KSRC=<kernel source>   other kernel trees
 #   make KERNEL=<release>   another supported Debian kernel (the table in
@@ -26,7 +28,7 @@ SHELL := /bin/bash
 TOP := $(CURDIR)
 
 .PHONY: all module testing tools deps host-tools fetch kernels debug-kernel debug-modules \
-	demo check bench stress clean help
+	demo check bench stress matrix clean help
 
 # KERNEL=<release> reaches the scripts (scripts/common.sh) as SMARTWAKE_KERNEL.
 ifdef KERNEL
@@ -36,7 +38,7 @@ endif
 all: module tools
 
 help:
-	@sed -n '3,22p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,24p' Makefile | sed 's/^# \{0,1\}//'
 
 # The host packages (QEMU, busybox-static, kernel build tools, shellcheck):
 # installs only what is missing. Plain make installs nothing.
@@ -58,6 +60,7 @@ module: $(if $(KDIR),,fetch)
 	else . scripts/common.sh; \
 		if [ -n "$$SW_KERNEL" ]; then scripts/build-modules.sh; exit 0; fi; \
 		sw_stock_env; kdir=$$SW_KDIR; ksrc=$$SW_KSRC; fi; \
+	scripts/conftest.sh "$$kdir" "$$ksrc" module/sw_config.h; \
 	$(MAKE) -C "$$kdir" M="$(TOP)" KSRC="$$ksrc" modules
 
 # Test-only parameters and helper modules, never in module/ (see Kbuild).
@@ -96,9 +99,13 @@ bench: deps all
 stress: deps all testing
 	@scripts/stress.sh
 
+matrix: deps tools
+	@scripts/matrix.sh
+
 clean:
 	@if [ -s "$${SMARTWAKE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/smartwake}/current-version" ]; then \
 		. scripts/common.sh; SW_KERNEL=; sw_stock_env; \
-		$(MAKE) -C "$$SW_KDIR" M="$(TOP)" KSRC="$$SW_KSRC" clean; fi
+		$(MAKE) -C "$$SW_KDIR" M="$(TOP)" KSRC="$$SW_KSRC" SW_CLEAN=1 clean; fi
+	@rm -f module/sw_config.h
 	@$(MAKE) -C tools clean 2>/dev/null || true
 	@rm -rf build

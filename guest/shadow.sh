@@ -36,7 +36,8 @@ SIBS=$(cat /sys/devices/system/cpu/cpu0/topology/thread_siblings_list)
 NSIB=$(cpulist_count "$SIBS")
 echo Y >/sys/kernel/debug/sched/verbose 2>/dev/null
 HAVE_LLC=0
-grep -qs SD_SHARE_LLC /sys/kernel/debug/sched/domains/cpu0/domain*/flags && HAVE_LLC=1
+# the LLC flag: SD_SHARE_LLC, SD_SHARE_PKG_RESOURCES before 6.10 (6.1)
+grep -Eqs "SD_SHARE_LLC|SD_SHARE_PKG_RESOURCES" /sys/kernel/debug/sched/domains/cpu0/domain*/flags && HAVE_LLC=1
 echo "topology: $NCPU CPUs, cpu0 thread siblings $SIBS, LLC domain $HAVE_LLC, nodes $(ls -d /sys/devices/system/node/node* 2>/dev/null | wc -l)"
 if [ $WANT_SMT -eq 1 ]; then
 	check "SMT: cpu0 has 2 thread siblings ($SIBS)" eq "$NSIB" 2

@@ -315,6 +315,26 @@ done
 check "sis_sched_idle=1 finds more CPUs among SCHED_IDLE hogs" gt "$SI_1" "$SI_0"
 set_knob sis_sched_idle 1
 
+# ---- SIS_PROP (trees that have it, e.g. 6.1): not modelled, handed back -----
+# While the feature is on, every wakeup goes to the kernel, counted as
+# fallback_sis_prop; with NO_SIS_PROP (the default) none is.
+if grep -qw 'NO_SIS_PROP\|SIS_PROP' $FEAT; then
+	reset_stats
+	load pipe -p 1 -t 1 >/dev/null
+	check "NO_SIS_PROP: no wakeup handed back for it" eq "$(stat fallback_sis_prop)" 0
+	echo SIS_PROP >$FEAT
+	reset_stats
+	load pipe -p 1 -t 1 >/dev/null
+	W=$(stat wakeups) F=$(stat fallback_sis_prop) C=$(stat sis_calls)
+	echo NO_SIS_PROP >$FEAT
+	echo "  SIS_PROP on: wakeups $W fallback_sis_prop $F sis_calls $C"
+	check "SIS_PROP on: wakeups handed to the kernel, counted" gt "$F" 0
+	# (a wakeup in flight across the feature switch: within 2)
+	check "SIS_PROP on: the module's select_idle_sibling did not run" less "$C" 3
+else
+	skip "SIS_PROP: not in this kernel's features"
+fi
+
 # ---- throughput, policy=smartwake vs stock (informational) ------------------
 TS=0
 TK=0

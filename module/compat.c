@@ -29,7 +29,7 @@
 #include <linux/utsname.h>
 #include <linux/vmalloc.h>
 #include <generated/utsrelease.h>
-#include "sched.h"
+#include "ksched.h"
 #include "btf.h"
 #include "compat.h"
 #include "symbols.h"

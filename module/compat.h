@@ -1,12 +1,185 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * smartwake: load-time checks that the running kernel is the one the
- * module was built for (compat.c).
+ * smartwake: what differs between the supported kernels, in one place.
+ *
+ * The SW_HAVE_* macros come from the feature tests of the target tree
+ * (scripts/conftest.sh writes sw_config.h, which module/Kbuild puts in
+ * front of every file): decisions follow what the tree has, never its
+ * version number. Module code uses the accessors below instead of the
+ * kernel interfaces and fields they wrap. The struct cfs_rq accessors
+ * exist in files that included the private sched.h (ksched.h) and
+ * sched_fields.h before this header (sched_access.h does).
+ *
+ *  SW_HAVE_CFS_H_NR_QUEUED    cfs_rq counts delayed-dequeue entities apart:
+ *                             h_nr_queued, h_nr_runnable (Debian's 6.12 since
+ *                             6.12.37); else h_nr_running, no delayed dequeue
+ *  SW_HAVE_CFS_H_NR_DELAYED   cfs_rq.h_nr_delayed (a tree with it but without
+ *                             h_nr_queued is refused at build time)
+ *  SW_HAVE_SD_CLUSTER, SW_HAVE_SCHED_CLUSTER_ACTIVE, SW_HAVE_SD_SHARE_ID
+ *                             select_idle_sibling()'s cluster steps (6.12);
+ *                             without them the cluster code is compiled out
+ *  SW_HAVE_WF_CURRENT_CPU     the WF_CURRENT_CPU wakeup flag
+ *  SW_HAVE_SCHED_FEAT_SIS_PROP  the SIS_PROP scan limit exists (6.1, default
+ *                             off); the module does not model it and hands
+ *                             wakeups to the kernel while it is on
+ *  SW_HAVE_FTRACE_REGS_SET_IP, SW_HAVE_FTRACE_REGS_GET_ARGUMENT
+ *                             the ftrace_regs accessors (else 6.1's x86
+ *                             struct ftrace_regs holds a struct pt_regs)
+ *  SW_HAVE_FTRACE_DIRECT_OPS  register_ftrace_direct(ops, addr) (6.6+);
+ *  SW_HAVE_FTRACE_DIRECT_MULTI  ...or register_ftrace_direct_multi() (6.1)
+ *  SW_HAVE_UNWIND_HINT_SIGNAL UNWIND_HINT(type, reg, offset, signal); else
+ *                             UNWIND_HINT(reg, offset, type, end)
+ *
+ * Also the load-time checks that the running kernel is the one the module
+ * was built for (compat.c).
  */
 #ifndef _SMARTWAKE_COMPAT_H
 #define _SMARTWAKE_COMPAT_H
 
+#include <linux/ftrace.h>
+#include <linux/ptrace.h>
+
+#if defined(SW_HAVE_CFS_H_NR_DELAYED) && !defined(SW_HAVE_CFS_H_NR_QUEUED)
+#error "cfs_rq has h_nr_delayed but no h_nr_queued: a delayed-dequeue tree smartwake does not model"
+#endif
+
+/* ---- wakeup flags and sched_domain flags ------------------------------- */
+
+/* WF_CURRENT_CPU (6.4+): the waker asks for its own CPU */
+#ifdef SW_HAVE_WF_CURRENT_CPU
+#define SW_WF_CURRENT_CPU	WF_CURRENT_CPU
+#else
+#define SW_WF_CURRENT_CPU	0
+#endif
+
+/* a cluster domain's group flag; 0 where the tree has no clusters */
+#ifdef SW_HAVE_SD_CLUSTER
+#define SW_SD_CLUSTER		SD_CLUSTER
+#else
+#define SW_SD_CLUSTER		0
+#endif
+
+/* ---- ftrace ------------------------------------------------------------- */
+
+/* Argument @n of the traced function, at its ftrace site */
+static __always_inline unsigned long sw_fregs_arg(struct ftrace_regs *fregs,
+						  unsigned int n)
+{
+#ifdef SW_HAVE_FTRACE_REGS_GET_ARGUMENT
+	return ftrace_regs_get_argument(fregs, n);
+#else
+	return regs_get_kernel_argument(&fregs->regs, n);
+#endif
+}
+
+/* Resume at @ip instead of the traced function (an IPMODIFY ops) */
+static __always_inline void sw_fregs_set_ip(struct ftrace_regs *fregs,
+					    unsigned long ip)
+{
+#ifdef SW_HAVE_FTRACE_REGS_SET_IP
+	ftrace_regs_set_instruction_pointer(fregs, ip);
+#else
+	ftrace_instruction_pointer_set(fregs, ip);
+#endif
+}
+
+/* select_hook=direct: x86-64 kernels with direct ftrace calls */
+#if defined(CONFIG_X86_64) && defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS) && \
+	(defined(SW_HAVE_FTRACE_DIRECT_OPS) || defined(SW_HAVE_FTRACE_DIRECT_MULTI))
+#define SW_HAVE_DIRECT
+
+/* Make the filtered function of @ops call @addr (and only that) */
+static inline int sw_ftrace_direct_register(struct ftrace_ops *ops,
+					    unsigned long addr)
+{
+#ifdef SW_HAVE_FTRACE_DIRECT_OPS
+	return register_ftrace_direct(ops, addr);
+#else
+	return register_ftrace_direct_multi(ops, addr);
+#endif
+}
+
+/* Undo sw_ftrace_direct_register(), keeping @ops's filter */
+static inline int sw_ftrace_direct_unregister(struct ftrace_ops *ops,
+					      unsigned long addr)
+{
+#ifdef SW_HAVE_FTRACE_DIRECT_OPS
+	return unregister_ftrace_direct(ops, addr, false);
+#else
+	return unregister_ftrace_direct_multi(ops, addr);
+#endif
+}
+#endif
+
+/* ---- load-time checks (compat.c) ---------------------------------------- */
 int sw_compat_check(void);
 int sw_compat_check_percpu(void);
 
 #endif /* _SMARTWAKE_COMPAT_H */
+
+/*
+ * ---- struct cfs_rq ----------------------------------------------------
+ * and the scheduler helpers that differ. Outside the include guard:
+ * defined once sched_access.h's helpers exist, by its inclusion of this
+ * header at its end.
+ */
+#if defined(_SMARTWAKE_SCHED_ACCESS_H) && !defined(_SMARTWAKE_COMPAT_SCHED_H)
+#define _SMARTWAKE_COMPAT_SCHED_H
+
+/* Runnable fair tasks at and below @cfs, delayed-dequeue entities not counted */
+static __always_inline unsigned int sw_cfs_h_nr_runnable(const struct cfs_rq *cfs)
+{
+#ifdef SW_HAVE_CFS_H_NR_QUEUED
+	return READ_ONCE(sw_cfs_rq(cfs, h_nr_runnable));
+#else
+	return READ_ONCE(sw_cfs_rq(cfs, h_nr_running));
+#endif
+}
+
+/* cfs_h_nr_delayed(): entities queued only until their lag is spent */
+static __always_inline unsigned int sw_cfs_h_nr_delayed(const struct cfs_rq *cfs)
+{
+#ifdef SW_HAVE_CFS_H_NR_QUEUED
+	return READ_ONCE(sw_cfs_rq(cfs, h_nr_queued)) -
+	       READ_ONCE(sw_cfs_rq(cfs, h_nr_runnable));
+#else
+	return 0;
+#endif
+}
+
+/* cpus_share_resources(): same cluster, or same LLC without clusters */
+static inline bool sw_cpus_share_resources(int a, int b)
+{
+#ifdef SW_HAVE_SD_SHARE_ID
+	return a == b ||
+	       sw_pcpu_int(sw_sym_sd_share_id, a) ==
+	       sw_pcpu_int(sw_sym_sd_share_id, b);
+#else
+	return sw_cpus_share_cache(a, b);
+#endif
+}
+
+/*
+ * sched_feat(SIS_PROP), where the tree has it (6.1: default off): a scan
+ * limit from the waking CPU's idle time that select_idle_cpu() applies and
+ * updates; not modelled, so wake.c hands such wakeups to the kernel.
+ */
+static inline bool sw_sis_prop_on(void)
+{
+#ifdef SW_HAVE_SCHED_FEAT_SIS_PROP
+	return sw_sched_feat(__SCHED_FEAT_SIS_PROP, false);
+#else
+	return false;
+#endif
+}
+
+/* static_branch_unlikely(&sched_cluster_active), where the tree has it */
+static inline bool sw_cluster_active(void)
+{
+#ifdef SW_HAVE_SCHED_CLUSTER_ACTIVE
+	return sw_key_on(sw_sym_sched_cluster_active);
+#else
+	return false;
+#endif
+}
+#endif /* _SMARTWAKE_COMPAT_SCHED_H */

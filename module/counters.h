@@ -25,6 +25,7 @@ SW_COUNTER(sis_overloaded_skipped)	/* CPUs the 2022 filter removed */
 SW_COUNTER(sis_overloaded_stale)	/* ...of which not overloaded at scan time */
 SW_COUNTER(numa_backoff_set)		/* 2018 backoff set after an affine cross-node pull */
 SW_COUNTER(fallback_original)		/* a wakeup the module left to the kernel */
+SW_COUNTER(fallback_sis_prop)		/* ...of them because SIS_PROP is on (not modelled) */
 SW_COUNTER(self_ns_sampled)		/* ns in the replacement, 1 call in 64 (local_clock) */
 SW_COUNTER(self_calls_sampled)		/* the calls those ns were measured on */
 SW_COUNTER(invariant_violations)	/* module answer outside p->cpus_ptr: a bug */

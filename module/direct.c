@@ -41,6 +41,17 @@
 #include <asm/nospec-branch.h>
 #include <asm/orc_types.h>
 
+/* Trees without call-depth tracking (6.1) have no accounting to do. */
+#ifndef CALL_DEPTH_ACCOUNT
+#define CALL_DEPTH_ACCOUNT ""
+#endif
+/* "a function's frame, CFA at %rsp + 8", in the tree's argument order */
+#ifdef SW_HAVE_UNWIND_HINT_SIGNAL
+#define SW_UNWIND_HINT_FUNC	UNWIND_HINT(UNWIND_HINT_TYPE_FUNC, ORC_REG_SP, 8, 0)
+#else
+#define SW_UNWIND_HINT_FUNC	UNWIND_HINT(ORC_REG_SP, 8, UNWIND_HINT_TYPE_FUNC, 0)
+#endif
+
 /**
  * sw_select_direct() - the direct trampoline's question
  * @p:          select_task_rq_fair()'s first argument
@@ -91,7 +102,7 @@ asm("	.pushsection	.text, \"ax\", @progbits\n"
 "	js	1f\n"
 "	leave\n"
 "	addq	$8, %rsp\n"
-	UNWIND_HINT(UNWIND_HINT_TYPE_FUNC, ORC_REG_SP, 8, 0)
+	SW_UNWIND_HINT_FUNC
 	ASM_RET
 "1:	popq	%rax\n"
 "	popq	%r9\n"

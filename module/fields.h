@@ -28,8 +28,12 @@ SW_SCHED_FIELD(rq, cpu)
 SW_SCHED_FIELD(rq, rd)
 SW_SCHED_FIELD(root_domain, overutilized)
 /* wake.c: wake_affine_idle(), wake_affine_weight(), task_h_load(); sis.c */
+#ifdef SW_HAVE_CFS_H_NR_QUEUED	/* compat.h */
 SW_SCHED_FIELD(cfs_rq, h_nr_queued)
 SW_SCHED_FIELD(cfs_rq, h_nr_runnable)
+#else
+SW_SCHED_FIELD(cfs_rq, h_nr_running)
+#endif
 SW_SCHED_FIELD(cfs_rq, idle_h_nr_running)
 SW_SCHED_FIELD(cfs_rq, avg)
 SW_SCHED_FIELD(cfs_rq, h_load)

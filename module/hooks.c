@@ -26,6 +26,7 @@
 #include <linux/module.h>
 #include <linux/rcupdate.h>
 #include <linux/seq_file.h>
+#include "compat.h"
 #include "hooks.h"
 #include "latency.h"
 #include "numa.h"
@@ -46,8 +47,7 @@ static void notrace sw_redirect(unsigned long ip, unsigned long parent_ip,
 	if (bit < 0)
 		return;
 	if (!within_module(parent_ip, THIS_MODULE))
-		ftrace_regs_set_instruction_pointer(fregs,
-						    (unsigned long)h->replacement);
+		sw_fregs_set_ip(fregs, (unsigned long)h->replacement);
 	ftrace_test_recursion_unlock(bit);
 }
 
@@ -62,8 +62,7 @@ static void notrace sw_select_redirect(unsigned long ip, unsigned long parent_ip
 	if (bit < 0)
 		return;
 	if (!within_module(parent_ip, THIS_MODULE) && sw_select_wanted(fregs))
-		ftrace_regs_set_instruction_pointer(fregs,
-						    (unsigned long)sw_select_task_rq_fair);
+		sw_fregs_set_ip(fregs, (unsigned long)sw_select_task_rq_fair);
 	ftrace_test_recursion_unlock(bit);
 }
 
@@ -143,7 +142,7 @@ static int sw_hook_undo(struct sw_hook *h)
 		if (sw_testing_unregister_fails())
 			ret = -EBUSY;	/* injected: the ops stays as it is */
 		else if (h->via_direct)
-			ret = unregister_ftrace_direct(ops, h->direct, false);
+			ret = sw_ftrace_direct_unregister(ops, h->direct);
 		else
 			ret = unregister_ftrace_function(ops);
 		if (ret) {
@@ -197,7 +196,7 @@ static int sw_hook_do(struct sw_hook *h)
 	h->filtered = true;
 
 	if (h->via_direct)
-		ret = register_ftrace_direct(ops, h->direct);
+		ret = sw_ftrace_direct_register(ops, h->direct);
 	else
 		ret = register_ftrace_function(ops);
 	if (ret) {

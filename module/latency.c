@@ -42,7 +42,7 @@
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 #include <uapi/linux/sched.h>
-#include "sched.h"
+#include "ksched.h"
 #include "latency.h"
 #include "sched_access.h"
 #include "stats.h"

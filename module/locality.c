@@ -20,7 +20,7 @@
 #include <linux/cpumask.h>
 #include <linux/mmu_context.h>
 #include <linux/topology.h>
-#include "sched.h"
+#include "ksched.h"
 #include "locality.h"
 #include "sched_access.h"
 #include "stats.h"

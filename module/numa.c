@@ -28,7 +28,7 @@
 #include <linux/sched.h>
 #include <linux/topology.h>
 #include <smartwake/policy.h>
-#include "sched.h"
+#include "ksched.h"
 #include "hooks.h"
 #include "knobs.h"
 #include "numa.h"

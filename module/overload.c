@@ -33,7 +33,7 @@
 #include <linux/slab.h>
 #include <linux/tracepoint.h>
 #include <trace/events/sched.h>
-#include "sched.h"
+#include "ksched.h"
 #include "hooks.h"
 #include "knobs.h"
 #include "overload.h"

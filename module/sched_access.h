@@ -98,18 +98,6 @@ static inline bool sw_sched_idle_cpu(int cpu)
 						     idle_h_nr_running)));
 }
 
-/*
- * The 2022 filter's "overloaded": more than one pullable non-idle fair
- * task (runnable, not delayed-dequeue, not SCHED_IDLE).
- */
-static inline bool sw_rq_overloaded(struct rq *rq)
-{
-	struct cfs_rq *cfs = &sw_rq(rq, cfs);
-
-	return sw_cpu_overloaded(READ_ONCE(sw_cfs_rq(cfs, h_nr_runnable)),
-				 READ_ONCE(sw_cfs_rq(cfs, idle_h_nr_running)));
-}
-
 /* available_idle_cpu(): vcpu_is_preempted() is the kernel's inline */
 static inline bool sw_available_idle_cpu(int cpu)
 {
@@ -121,12 +109,19 @@ static inline bool sw_cpus_share_cache(int a, int b)
 	return a == b || sw_llc_id(a) == sw_llc_id(b);
 }
 
-/* cpus_share_resources(): same cluster, or same LLC without clusters */
-static inline bool sw_cpus_share_resources(int a, int b)
+/* what differs between kernels: struct cfs_rq, clusters, SIS_PROP */
+#include "compat.h"
+
+/*
+ * The 2022 filter's "overloaded": more than one pullable non-idle fair
+ * task (runnable, not delayed-dequeue, not SCHED_IDLE).
+ */
+static inline bool sw_rq_overloaded(struct rq *rq)
 {
-	return a == b ||
-	       sw_pcpu_int(sw_sym_sd_share_id, a) ==
-	       sw_pcpu_int(sw_sym_sd_share_id, b);
+	struct cfs_rq *cfs = &sw_rq(rq, cfs);
+
+	return sw_cpu_overloaded(sw_cfs_h_nr_runnable(cfs),
+				 READ_ONCE(sw_cfs_rq(cfs, idle_h_nr_running)));
 }
 
 #endif /* _SMARTWAKE_SCHED_ACCESS_H */

@@ -29,7 +29,7 @@
 #include <linux/cpumask.h>
 #include <linux/ftrace.h>
 #include <linux/mmu_context.h>
-#include "sched.h"
+#include "ksched.h"
 #include "hooks.h"
 #include "knobs.h"
 #include "overload.h"
@@ -89,7 +89,7 @@ void notrace sw_sib_domains_pre(unsigned long ip, unsigned long parent_ip,
 	if (bit < 0)
 		return;
 	cpu = smp_processor_id();
-	if ((void *)ftrace_regs_get_argument(fregs, 0) == sw_cpu_rq(cpu) &&
+	if ((void *)sw_fregs_arg(fregs, 0) == sw_cpu_rq(cpu) &&
 	    sw_sched_idle_cpu(cpu)) {
 		sw_count(SW_C_sib_checks);
 		if (sw_sib_llc_overloaded(cpu))

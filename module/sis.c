@@ -17,7 +17,7 @@
 #include <linux/mmu_context.h>
 #include <linux/sched/smt.h>
 #include <linux/topology.h>
-#include "sched.h"
+#include "ksched.h"
 #include "knobs.h"
 #include "overload.h"
 #include "sched_access.h"
@@ -232,10 +232,10 @@ static int sw_select_idle_cpu(struct sw_sis *s, struct sched_domain *sd,
 		return -1;
 	}
 
-	if (sw_key_on(sw_sym_sched_cluster_active)) {
+	if (sw_cluster_active()) {
 		struct sched_group *sg = sw_sd(sd, groups);
 
-		if (sw_sg(sg, flags) & SD_CLUSTER) {
+		if (sw_sg(sg, flags) & SW_SD_CLUSTER) {
 			for_each_cpu_wrap(cpu, sched_group_span(sg), target + 1) {
 				if (!cpumask_test_cpu(cpu, cpus))
 					continue;
@@ -299,7 +299,7 @@ static int sw_sis_done(struct sw_sis *s, int prev, int target, int cpu,
  */
 int sw_select_idle_sibling(struct task_struct *p, int prev, int target)
 {
-	bool cluster = sw_key_on(sw_sym_sched_cluster_active);
+	bool cluster = sw_cluster_active();
 	struct sw_sis s = {
 		.p = p,
 		.sched_idle = READ_ONCE(sw_sis_sched_idle),

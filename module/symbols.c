@@ -59,9 +59,10 @@ unsigned long sw_sym_sched_balance_domains;
  * tell whether the asymmetric-capacity path is live. Per-CPU symbols are
  * offsets, not addresses: sprint_symbol() cannot name them.
  */
-#define SW_SYM(n)		{ #n, &sw_sym_##n }
-#define SW_SYM_OPT(n)		{ #n, &sw_sym_##n, .optional = true }
-#define SW_SYM_PCPU(n)		{ #n, &sw_sym_##n, .percpu = true }
+#define SW_SYM(n)		{ #n, NULL, &sw_sym_##n }
+#define SW_SYM_OPT(n)		{ #n, NULL, &sw_sym_##n, .optional = true }
+#define SW_SYM_PCPU(n)		{ #n, NULL, &sw_sym_##n, .percpu = true }
+#define SW_SYM_OPT_OR(n, old)	{ #n, old, &sw_sym_##n, .optional = true }
 
 static const struct sw_symbol sw_symbols[] = {
 	SW_SYM(select_task_rq_fair),
@@ -69,21 +70,29 @@ static const struct sw_symbol sw_symbols[] = {
 	SW_SYM_PCPU(sd_llc),
 	SW_SYM_PCPU(sd_llc_size),
 	SW_SYM_PCPU(sd_llc_id),
+#ifdef SW_HAVE_SD_SHARE_ID
 	SW_SYM_PCPU(sd_share_id),
+#endif
 	SW_SYM_PCPU(sd_llc_shared),
 	SW_SYM(sched_asym_cpucapacity),
 	SW_SYM(ttwu_queue_wakelist),
 	SW_SYM(task_numa_fault),
 	SW_SYM(sched_numa_balancing),
 	SW_SYM(sysctl_numa_balancing_scan_delay),
+#ifdef SW_HAVE_SCHED_CLUSTER_ACTIVE
 	SW_SYM_OPT(sched_cluster_active),
+#endif
 	SW_SYM_OPT(sched_energy_present),
 	SW_SYM_OPT(sysctl_sched_features),
-	SW_SYM_OPT(sched_tick),
-	SW_SYM_OPT(sched_balance_newidle),
-	SW_SYM_OPT(sched_balance_domains),
+	/*
+	 * Renamed in 6.10; Debian's 6.1 has taken one rename of the three
+	 * (sched_balance_newidle), so each is looked up by either name.
+	 */
+	SW_SYM_OPT_OR(sched_tick, "scheduler_tick"),
+	SW_SYM_OPT_OR(sched_balance_newidle, "newidle_balance"),
+	SW_SYM_OPT_OR(sched_balance_domains, "rebalance_domains"),
 #ifdef CONFIG_SCHED_CORE
-	{ "__sched_core_enabled", &sw_sym_sched_core_enabled, .optional = true },
+	{ "__sched_core_enabled", NULL, &sw_sym_sched_core_enabled, .optional = true },
 #endif
 };
 
@@ -173,13 +182,18 @@ static int sw_resolve_table(void)
 	for (i = 0; i < ARRAY_SIZE(sw_symbols); i++) {
 		const struct sw_symbol *s = &sw_symbols[i];
 		const char *missing = sw_testing_missing_symbol();
+		const char *name = s->name;
 		unsigned long a = 0;
 
 		if (!missing || strcmp(missing, s->name)) {
-			ret = sw_lookup_one(s->name, &a);
+			ret = sw_lookup_one(name, &a);
+			if (!ret && !a && s->alt) {
+				name = s->alt;
+				ret = sw_lookup_one(name, &a);
+			}
 			if (ret) {
 				pr_err("lookup of %s was not observed (%ld); nothing hooked\n",
-				       s->name, ret);
+				       name, ret);
 				return -EIO;
 			}
 		}
@@ -189,9 +203,9 @@ static int sw_resolve_table(void)
 			pr_err("required kernel symbol %s not found; nothing hooked\n",
 			       s->name);
 			return -ENOENT;
-		} else if (!s->percpu && !sw_symbol_is_start(s->name, a)) {
+		} else if (!s->percpu && !sw_symbol_is_start(name, a)) {
 			pr_err("kernel symbol %s resolved to %pS, not its start; nothing hooked\n",
-			       s->name, (void *)a);
+			       name, (void *)a);
 			return -ENOENT;
 		}
 		*s->addr = a;

@@ -15,6 +15,7 @@
  */
 struct sw_symbol {
 	const char *name;
+	const char *alt;	/* the same function's older name, or NULL */
 	unsigned long *addr;
 	bool optional;
 	bool percpu;		/* a per-CPU offset, not an address */
@@ -36,9 +37,10 @@ extern unsigned long sw_sym_ttwu_queue_wakelist;
 extern unsigned long sw_sym_task_numa_fault;
 extern unsigned long sw_sym_sched_numa_balancing;	/* static key */
 extern unsigned long sw_sym_sysctl_numa_balancing_scan_delay; /* unsigned int */
-extern unsigned long sw_sym_sched_balance_newidle;	/* optional: sib_count */
-extern unsigned long sw_sym_sched_balance_domains;	/* optional: sib_count */
-extern unsigned long sw_sym_sched_tick;		/* optional (6.10+ name) */
+/* optional, by the 6.10 name or the older one (see symbols.c) */
+extern unsigned long sw_sym_sched_balance_newidle;	/* sib_count */
+extern unsigned long sw_sym_sched_balance_domains;	/* sib_count */
+extern unsigned long sw_sym_sched_tick;		/* sis_mask_update=tick */
 
 int sw_symbols_resolve(void);
 bool sw_symbol_is_start(const char *name, unsigned long addr);

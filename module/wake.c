@@ -56,7 +56,8 @@
  *  1. Not modelled, left to the kernel's function (fallback_original),
  *     checked before any state changes: WF_CURRENT_CPU wakeups; energy-
  *     aware placement (sched_energy_present on and the root domain not
- *     overutilized); asymmetric CPU capacity (sched_asym_cpucapacity on:
+ *     overutilized); SIS_PROP on (trees that have it: a scan limit not
+ *     modelled, counted as fallback_sis_prop); asymmetric CPU capacity (sched_asym_cpucapacity on:
  *     select_idle_capacity() and asym_fits_cpu() are not re-implemented);
  *     core scheduling enabled (CONFIG_SCHED_CORE kernels); a prev_cpu
  *     the task may not use or that is not active, or an inactive waking
@@ -119,7 +120,7 @@
 #include <linux/sched/clock.h>
 #include <linux/string.h>
 #include <linux/topology.h>
-#include "sched.h"
+#include "ksched.h"
 #include "hooks.h"
 #include "knobs.h"
 #include "numa.h"
@@ -201,7 +202,7 @@ static void sw_restore(const struct sw_saved *sv, struct task_struct *p)
 static bool sw_unmodelled(struct task_struct *p, int prev_cpu, int wake_flags,
 			  int cpu)
 {
-	if (wake_flags & WF_CURRENT_CPU)
+	if (wake_flags & SW_WF_CURRENT_CPU)
 		return true;
 	if (sw_key_on(sw_sym_sched_asym_cpucapacity))
 		return true;
@@ -216,6 +217,10 @@ static bool sw_unmodelled(struct task_struct *p, int prev_cpu, int wake_flags,
 	    !cpumask_test_cpu(prev_cpu, sw_task(p, cpus_ptr)) ||
 	    !cpu_active(prev_cpu) || !cpu_active(cpu))
 		return true;
+	if (sw_sis_prop_on()) {
+		sw_count(SW_C_fallback_sis_prop);
+		return true;
+	}
 	return false;
 }
 
@@ -336,11 +341,9 @@ static int sw_do_wake_affine(struct sched_domain *sd, struct task_struct *p,
 	sw_count(SW_C_affine_attempts);
 
 	if (use_idle) {
-		/* nr_running without delayed-dequeue entities (6.12) */
-		struct cfs_rq *cfs = &sw_rq(this_rq, cfs);
+		/* nr_running without delayed-dequeue entities */
 		unsigned int nr = READ_ONCE(sw_rq(this_rq, nr_running)) -
-				  (READ_ONCE(sw_cfs_rq(cfs, h_nr_queued)) -
-				   READ_ONCE(sw_cfs_rq(cfs, h_nr_runnable)));
+				  sw_cfs_h_nr_delayed(&sw_rq(this_rq, cfs));
 
 		idle_res = sw_affine_idle(sw_available_idle_cpu(this_cpu),
 					  sw_available_idle_cpu(prev_cpu),
@@ -685,9 +688,9 @@ bool notrace sw_select_wanted_args(struct task_struct *p, int prev_cpu,
  */
 bool notrace sw_select_wanted(struct ftrace_regs *fregs)
 {
-	return sw_select_wanted_args((void *)ftrace_regs_get_argument(fregs, 0),
-				     (int)ftrace_regs_get_argument(fregs, 1),
-				     (int)ftrace_regs_get_argument(fregs, 2));
+	return sw_select_wanted_args((void *)sw_fregs_arg(fregs, 0),
+				     (int)sw_fregs_arg(fregs, 1),
+				     (int)sw_fregs_arg(fregs, 2));
 }
 
 /*

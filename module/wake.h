@@ -8,6 +8,7 @@
 #include <linux/ftrace.h>
 #include <linux/percpu.h>
 #include <linux/types.h>
+#include "compat.h"
 #include "knobs.h"
 #include "locality.h"
 
@@ -17,9 +18,8 @@ bool sw_select_wanted(struct ftrace_regs *fregs);
 bool sw_select_wanted_args(struct task_struct *p, int prev_cpu, int wake_flags);
 int sw_select_decide(struct task_struct *p, int prev_cpu, int wake_flags);
 
-/* select_hook=direct (direct.c): x86-64 kernels with direct ftrace calls */
-#if defined(CONFIG_X86_64) && defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS)
-#define SW_HAVE_DIRECT
+/* select_hook=direct (direct.c): SW_HAVE_DIRECT, see compat.h */
+#ifdef SW_HAVE_DIRECT
 void sw_select_tramp(void);
 int sw_select_direct(struct task_struct *p, int prev_cpu, int wake_flags,
 		     unsigned long parent_ip);

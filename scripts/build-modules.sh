@@ -49,11 +49,13 @@ esac
 out=$SW_TOP/build/$name
 mkdir -p "$out"
 rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
-	--exclude='*.mod*' --exclude=modules.order \
+	--exclude='*.mod*' --exclude=modules.order --exclude=sw_config.h \
 	"$SW_TOP/Kbuild" "$SW_TOP/module" "$SW_TOP/include" "$SW_TOP/kunit" "$out/"
 kcc=
 [ "$kernel" = debug ] || { kcc=$(sw_kcc_args); kcc+=" $(sw_kbuild_host_args "$kcc")"; }
 # shellcheck disable=SC2086 # kcc: make arguments, none or several
+"$SW_TOP/scripts/conftest.sh" "$kdir" "$SW_KSRC" "$out/module/sw_config.h" $kcc
+# shellcheck disable=SC2086
 make -s -C "$kdir" M="$out" KSRC="$SW_KSRC" SW_TESTING="$testing" $kcc modules
 ls "$out/module/smartwake.ko" >/dev/null
 if [ "$testing" -eq 1 ]; then

@@ -3,8 +3,9 @@
 # field list, CLI); if one fails no guest is booted. Then the guests:
 # safety (IBT), end-to-end, compatibility, wakeup-policy, ttwu, NUMA,
 # reliability, CLI and policy=shadow tests on the stock 6.12 kernel; the
-# same module's compatibility, end-to-end and shadow tests on Debian 13's
-# 6.12 kernel (built for it); the debug kernel's build, KUnit and the same
+# compatibility, end-to-end, wakeup-policy, short reliability and shadow
+# tests on Debian 13's 6.12 and Debian 12's 6.1 kernels (the module built
+# for each); the debug kernel's build, KUnit and the same
 # module tests under lockdep/kmemleak/KASAN. Prints a table and one line
 # adding up every step's checks; fails if any step failed.
 #
@@ -18,8 +19,10 @@
 
 steps_all=(style scripts shipped fields cli-host safety-stock e2e-stock compat-stock wake-smp4 wake-numa2
 	ttwu-smp4 ttwu-numa2 numa-numa2 latency-smp4 reliability cli-guest shadow-smp4 shadow-numa2 shadow-flat4
-	shadow-smt8 shadow-numa-smt compat-deb13 e2e-deb13 shadow-deb13 debug-build kunit compat-debug safety-debug kasan-debug e2e-debug
-	wake-debug reliability-debug shadow-debug)
+	shadow-smt8 shadow-numa-smt compat-6.1 e2e-6.1 wake-6.1 reliability-6.1 shadow-6.1 ttwu-6.1 numa-6.1
+	debug-build kunit compat-debug safety-debug kasan-debug e2e-debug wake-debug reliability-debug
+	shadow-debug compat-deb13 e2e-deb13 wake-deb13 reliability-deb13 shadow-deb13 ttwu-deb13
+	numa-deb13)
 
 step_style() {
 	sw_stock_env
@@ -194,23 +197,41 @@ step_shadow-numa2() { g --topo numa2 --timeout 600 shadow.sh; }
 step_shadow-flat4() { g --topo flat4 --timeout 600 shadow.sh; }
 step_shadow-smt8() { g --topo smt8 --timeout 900 shadow.sh smt; }
 step_shadow-numa-smt() { g --topo numa-smt --timeout 900 shadow.sh smt; }
-# Debian 13's kernel (6.12.117+deb13-cloud-amd64, scripts/common.sh's
-# table): fetched and built for by make check's dependencies (make
-# kernels); kernel_ready redoes that, cheaply once done, so a step also
-# runs alone. compat: the build for it loads there, and the default
-# (Debian 12) build is refused with a message in the kernel log.
-DEB13=6.12.117+deb13-cloud-amd64
+# The other supported kernels (scripts/common.sh's table): Debian 13's
+# 6.12.117+deb13 (steps -deb13) and Debian 12's 6.1.0-57 (steps -6.1),
+# each with the module built for it. Fetched and built for by make
+# check's dependencies (make kernels); kernel_ready redoes that, cheaply
+# once done, so a step also runs alone. compat: the build for it loads
+# there, and the default (Debian 12, 6.12) build is refused with a
+# message in the kernel log. reliability: the short form of the debug
+# kernel's (10 cycles, 4 hotplug rounds).
 kernel_ready() {
 	scripts/fetch-kernel.sh --kernel "$1" &&
 		scripts/build-modules.sh --kernel-release "$1" &&
 		scripts/build-modules.sh --kernel-release "$1" --testing
 }
-step_compat-deb13() {
-	kernel_ready $DEB13 &&
-		g --kernel-release $DEB13 --foreign-ko module/smartwake.ko --topo smp2 --timeout 600 compat.sh
+# kstep RELEASE TOPO TIMEOUT SCRIPT [ARG...]: a guest test on that kernel
+kstep() {
+	local k=$1 topo=$2 t=$3
+	shift 3
+	kernel_ready "$k" && g --kernel-release "$k" --topo "$topo" --timeout "$t" "$@"
 }
-step_e2e-deb13() { kernel_ready $DEB13 && g --kernel-release $DEB13 --topo smp4 --timeout 600 e2e.sh; }
-step_shadow-deb13() { kernel_ready $DEB13 && g --kernel-release $DEB13 --topo smp4 --timeout 600 shadow.sh; }
+DEB13=6.12.117+deb13-cloud-amd64
+K61=6.1.0-57-cloud-amd64
+step_compat-deb13() { kstep $DEB13 smp2 600 --foreign-ko module/smartwake.ko compat.sh; }
+step_e2e-deb13() { kstep $DEB13 smp4 600 e2e.sh; }
+step_wake-deb13() { kstep $DEB13 smp4 900 wake.sh; }
+step_reliability-deb13() { kstep $DEB13 smp4 900 reliability.sh 10 4; }
+step_shadow-deb13() { kstep $DEB13 smp4 600 shadow.sh; }
+step_ttwu-deb13() { kstep $DEB13 numa2 600 ttwu.sh; }
+step_numa-deb13() { kstep $DEB13 numa2 600 numa.sh; }
+step_compat-6.1() { kstep $K61 smp2 600 --foreign-ko module/smartwake.ko compat.sh; }
+step_e2e-6.1() { kstep $K61 smp4 600 e2e.sh; }
+step_wake-6.1() { kstep $K61 smp4 900 wake.sh; }
+step_reliability-6.1() { kstep $K61 smp4 900 reliability.sh 10 4; }
+step_shadow-6.1() { kstep $K61 smp4 600 shadow.sh; }
+step_ttwu-6.1() { kstep $K61 numa2 600 ttwu.sh; }
+step_numa-6.1() { kstep $K61 numa2 600 numa.sh; }
 step_debug-build() { scripts/build-debug-kernel.sh && scripts/build-debug-modules.sh; }
 step_kunit() { scripts/kunit.sh; }
 # The debug kernel: lockdep, atomic-sleep checks and kmemleak watch the hooks.
@@ -275,12 +296,13 @@ run_lane() {
 }
 
 # Host steps first; with two jobs, the debug kernel's steps (its build,
-# KUnit, the module under lockdep) form a second lane.
+# KUnit, the module under lockdep) and Debian 13's kernel form a second
+# lane (the two lanes take about as long).
 host=() stock=() debug=()
 for s in "${steps[@]}"; do
 	case $s in
 	style|scripts|shipped|fields|cli-host) host+=("$s") ;;
-	debug-build|kunit|*-debug) debug+=("$s") ;;
+	debug-build|kunit|*-debug|*-deb13) debug+=("$s") ;;
 	*) stock+=("$s") ;;
 	esac
 done

@@ -16,10 +16,11 @@ SW_CACHE=${SMARTWAKE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/smartwake}
 SW_PREFERRED_VERSION=${SMARTWAKE_KERNEL_VERSION:-6.12.117-1~deb12u1}
 
 # The supported kernels, one per line (Documentation/usage.md, "Kernels"):
-#   release  Debian-version  suite  source-package
+#   release  Debian-version  suite  source-package  [kbuild-package]
 # The packages of a release R (ABI A = R without "-cloud-amd64"):
 #   linux-image-R-unsigned linux-headers-R linux-headers-A-common
-#   linux-kbuild-A SOURCE-PACKAGE, all of the row's Debian version.
+#   KBUILD-PACKAGE (default linux-kbuild-A; 6.1's is per series,
+#   linux-kbuild-6.1) SOURCE-PACKAGE, all of the row's Debian version.
 # The first row is the default kernel: plain make, make check's stock steps,
 # the debug kernel's source; it keeps its fallback to the newest complete
 # Debian 12 set (fetch-kernel.sh) and its build in module/. The others are
@@ -28,7 +29,10 @@ SW_PREFERRED_VERSION=${SMARTWAKE_KERNEL_VERSION:-6.12.117-1~deb12u1}
 SW_KERNEL_TABLE='
 6.12.117+deb12-cloud-amd64 6.12.117-1~deb12u1 bookworm linux-source-6.12
 6.12.117+deb13-cloud-amd64 6.12.117-1         trixie   linux-source-6.12
+6.1.0-57-cloud-amd64       6.1.192-3          bookworm linux-source-6.1 linux-kbuild-6.1
 '
+# scripts/matrix.sh adds every other release of the archive for its run.
+SW_KERNEL_TABLE+=${SMARTWAKE_MATRIX_KERNELS:-}
 SW_DEFAULT_KREL=6.12.117+deb12-cloud-amd64
 # The kernel chosen by release; empty means the default kernel.
 SW_KERNEL=${SMARTWAKE_KERNEL:-${KERNEL:-}}
@@ -64,13 +68,14 @@ sw_abi_of() {
 	printf '%s+deb%s\n' "${v%%-*}" "${BASH_REMATCH[1]}"
 }
 
-# sw_kernel_row RELEASE: set SW_ROW_VERSION, SW_ROW_SUITE, SW_ROW_SRCPKG
-# from the table; dies on a release it does not list.
+# sw_kernel_row RELEASE: set SW_ROW_VERSION, SW_ROW_SUITE, SW_ROW_SRCPKG,
+# SW_ROW_KBUILD from the table; dies on a release it does not list.
 sw_kernel_row() {
-	local rel ver suite src
-	while read -r rel ver suite src; do
+	local rel ver suite src kb
+	while read -r rel ver suite src kb; do
 		[ -n "$rel" ] && [ "$rel" = "$1" ] || continue
 		SW_ROW_VERSION=$ver SW_ROW_SUITE=$suite SW_ROW_SRCPKG=$src
+		SW_ROW_KBUILD=${kb:-linux-kbuild-${rel%-cloud-amd64}}
 		return 0
 	done <<<"$SW_KERNEL_TABLE"
 	sw_die "kernel $1 is not supported; supported: $(sw_kernels | tr '\n' ' ')"
@@ -79,11 +84,12 @@ sw_kernel_row() {
 # sw_kernels: the supported releases, the default first.
 sw_kernels() { awk 'NF { print $1 }' <<<"$SW_KERNEL_TABLE"; }
 
-# sw_kernel_pkgs RELEASE SOURCE-PACKAGE: the five package names.
+# sw_kernel_pkgs RELEASE SOURCE-PACKAGE [KBUILD-PACKAGE]: the five
+# package names.
 sw_kernel_pkgs() {
 	local abi=${1%-cloud-amd64}
 	echo "linux-image-$1-unsigned linux-headers-$1 linux-headers-$abi-common" \
-		"linux-kbuild-$abi $2"
+		"${3:-linux-kbuild-$abi} $2"
 }
 
 # The file that records which version fetch-kernel.sh settled on (the

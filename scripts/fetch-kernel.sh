@@ -47,7 +47,7 @@ fi
 
 pkgs_for() {
 	if [ -n "$SW_KERNEL" ]; then
-		sw_kernel_pkgs "$SW_KERNEL" "$srcpkg"
+		sw_kernel_pkgs "$SW_KERNEL" "$srcpkg" "$SW_ROW_KBUILD"
 		return
 	fi
 	local abi
@@ -79,10 +79,24 @@ has_version() { # pkg version
 	grep -qxF "$2" <<<"$v"
 }
 
+# The version of package P to fetch with kernel version V: V itself; a
+# per-series kbuild package (linux-kbuild-6.1, shared by every 6.1.0-N
+# ABI) that the archive no longer has at V comes at its newest version,
+# the one apt would install beside those headers today.
+pkg_version() { # pkg version
+	local v
+	if has_version "$1" "$2"; then
+		echo "$2"
+	elif [[ $1 =~ ^linux-kbuild-[0-9]+\.[0-9]+$ ]]; then
+		v=$(apt_cache madison "$1" 2>/dev/null | awk -F'|' '{gsub(/ /,"",$2); print $2}' | sort -V | tail -n1)
+		[ -n "$v" ] && echo "$v"
+	fi
+}
+
 complete_triple() {
 	local p
 	for p in $(pkgs_for "$1"); do
-		has_version "$p" "$1" || return 1
+		[ -n "$(pkg_version "$p" "$1")" ] || return 1
 	done
 }
 
@@ -97,8 +111,13 @@ choose_version() {
 		return
 	fi
 	# A kernel chosen by release is that build: no other version has it.
-	[ -z "$SW_KERNEL" ] ||
-		sw_die "$(pkgs_for "$want") of version $want not all in $SW_ROW_SUITE"
+	if [ -n "$SW_KERNEL" ]; then
+		local p missing=
+		for p in $(pkgs_for "$want"); do
+			[ -n "$(pkg_version "$p" "$want")" ] || missing+=" $p"
+		done
+		sw_die "not in $SW_ROW_SUITE at version $want:$missing"
+	fi
 	sw_log "preferred version $want is not complete in the archive; looking for the newest"
 	local v
 	for v in $(apt-cache madison linux-source-6.12 | awk -F'|' '{gsub(/ /,"",$2); print $2}' |
@@ -136,7 +155,11 @@ if [ -n "$SW_KERNEL" ]; then abi=${SW_KERNEL%-cloud-amd64}; else abi=$(sw_abi_of
 rm -rf "$d.tmp"
 mkdir -p "$d.tmp/debs"
 sw_log "downloading kernel packages $ver (about 200 MB)"
-(cd "$d.tmp/debs" && for p in $(pkgs_for "$ver"); do apt-get "${apt_opts[@]}" download -qq "$p=$ver"; done)
+for p in $(pkgs_for "$ver"); do
+	pv=$(pkg_version "$p" "$ver")
+	[ "$pv" = "$ver" ] || sw_log "$p is not in the archive at $ver: taking $pv"
+	(cd "$d.tmp/debs" && apt-get "${apt_opts[@]}" download -qq "$p=$pv")
+done
 
 sw_log "extracting"
 for deb in "$d.tmp"/debs/linux-image-*.deb; do dpkg -x "$deb" "$d.tmp/image"; done
