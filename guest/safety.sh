@@ -26,7 +26,7 @@ peek() {
 ksym() { awk -v n="$1" '$3 == n && ($2 == "T" || $2 == "t") { print "0x" $1; exit }' /proc/kallsyms; }
 nothing_of_smartwake() {
 	! grep -q '^smartwake ' /proc/modules &&
-		! grep -qE 'smartwake|ttwu_queue_wakelist|task_numa_fault|select_task_rq_fair' $TR/enabled_functions &&
+		! grep -qE 'smartwake|ttwu_queue_wakelist|task_numa_migrate|select_task_rq_fair' $TR/enabled_functions &&
 		! grep -qE 'kallsyms_lookup_name|ttwu_queue_wakelist' /sys/kernel/debug/kprobes/list &&
 		[ ! -e $SW_DBG ]
 }

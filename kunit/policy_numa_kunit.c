@@ -147,8 +147,19 @@ static const struct defer_case defer_cases[] = {
 	  T_BASE + 15, 15, false },
 	{ "as-merged stored next jiffy", SW_NUMA_AS_MERGED, T_BASE,
 	  T_BASE + 1, 15, true },
+	/* the kernel's gate is still shut at that jiffy: so is corrected */
 	{ "corrected stored equals now", SW_NUMA_CORRECTED, T_BASE, T_BASE, 15,
-	  false },
+	  true },
+	{ "corrected one past stored", SW_NUMA_CORRECTED, T_BASE + 1, T_BASE,
+	  15, false },
+	{ "corrected interval 0 past stored", SW_NUMA_CORRECTED, T_BASE + 1,
+	  T_BASE, 0, false },
+	{ "as-merged interval 0 past stored", SW_NUMA_AS_MERGED, T_BASE + 1,
+	  T_BASE, 0, true },
+	{ "corrected stored equals now at wrap", SW_NUMA_CORRECTED, ULONG_MAX,
+	  ULONG_MAX, 15, true },
+	{ "corrected past stored across 0", SW_NUMA_CORRECTED, 0, ULONG_MAX,
+	  15, false },
 	{ "corrected stored next jiffy", SW_NUMA_CORRECTED, T_BASE,
 	  T_BASE + 1, 15, true },
 	{ "corrected backoff across wrap", SW_NUMA_CORRECTED, ULONG_MAX - 5,
@@ -176,9 +187,133 @@ static void defer_retry_test(struct kunit *test)
 						  c->interval), c->want);
 }
 
+struct migrate_case {
+	const char *name;
+	enum sw_numa_retry mode;
+	unsigned long now, stored, interval;
+	bool nid_changed, want;
+};
+
+static const struct migrate_case migrate_cases[] = {
+	/* no backoff: the kernel's retry time has just passed */
+	{ "off", SW_NUMA_OFF, T_BASE, T_BASE - 1, 15, false, false },
+	{ "as-merged, no backoff", SW_NUMA_AS_MERGED, T_BASE, T_BASE - 1, 15,
+	  false, true },
+	{ "corrected, no backoff", SW_NUMA_CORRECTED, T_BASE, T_BASE - 1, 15,
+	  false, false },
+	/* a live backoff, same preferred node: 2018 made no call at all */
+	{ "off, backoff", SW_NUMA_OFF, T_BASE, T_BASE + 100, 15, false,
+	  false },
+	{ "as-merged, backoff, same node", SW_NUMA_AS_MERGED, T_BASE,
+	  T_BASE + 100, 15, false, true },
+	{ "corrected, backoff, same node", SW_NUMA_CORRECTED, T_BASE,
+	  T_BASE + 100, 15, false, true },
+	/* ...a new preferred node: 2018's placement called the test */
+	{ "as-merged, backoff far, new node", SW_NUMA_AS_MERGED, T_BASE,
+	  T_BASE + 100, 15, true, false },
+	{ "as-merged, backoff ends within interval, new node",
+	  SW_NUMA_AS_MERGED, T_BASE, T_BASE + 14, 15, true, true },
+	{ "as-merged, backoff ends at new time, new node", SW_NUMA_AS_MERGED,
+	  T_BASE, T_BASE + 15, 15, true, false },
+	{ "corrected, backoff, new node", SW_NUMA_CORRECTED, T_BASE,
+	  T_BASE + 100, 15, true, true },
+	/* the backoff's last jiffy, then the first after it */
+	{ "corrected, now == backoff end", SW_NUMA_CORRECTED, T_BASE, T_BASE,
+	  15, false, true },
+	{ "corrected, one past backoff end", SW_NUMA_CORRECTED, T_BASE + 1,
+	  T_BASE, 15, false, false },
+	{ "as-merged, now == backoff end", SW_NUMA_AS_MERGED, T_BASE, T_BASE,
+	  15, false, true },
+	{ "as-merged, one past backoff end", SW_NUMA_AS_MERGED, T_BASE + 1,
+	  T_BASE, 15, false, true },
+	/* jiffies wrap */
+	{ "corrected, backoff across wrap", SW_NUMA_CORRECTED, ULONG_MAX - 5,
+	  10, 15, false, true },
+	{ "corrected, past backoff across wrap", SW_NUMA_CORRECTED, 11, 10,
+	  15, false, false },
+	{ "as-merged, backoff across wrap, new node", SW_NUMA_AS_MERGED,
+	  ULONG_MAX - 5, 10, 15, true, false },
+	{ "as-merged, new time wraps, new node", SW_NUMA_AS_MERGED,
+	  ULONG_MAX - 5, ULONG_MAX - 2, 15, true, true },
+	{ "unknown mode", SW_NUMA_NR, T_BASE, T_BASE + 100, 15, false, false },
+};
+
+KUNIT_ARRAY_PARAM_DESC(migrate, migrate_cases, name);
+
+static void defer_migrate_test(struct kunit *test)
+{
+	const struct migrate_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, sw_numa_defer_migrate(c->mode, c->now, c->stored,
+						    c->interval, c->nid_changed),
+			c->want);
+}
+
 /*
- * task_numa_fault() only tries placement once numa_migrate_retry has
- * passed. Drive that path for ten seconds: as merged, the gate defers
+ * 6.12's fault path with the module: the kernel reaches task_numa_migrate()
+ * each time its own gate opens (it stores now + interval first, placement
+ * having run), the module keeps a backoff set at @backoff_at for
+ * @backoff jiffies. Ten seconds at HZ 250, one fault per jiffy; returns the
+ * migrations let through.
+ */
+static unsigned int migrate_path(enum sw_numa_retry mode, unsigned long start,
+				 unsigned long backoff_at, unsigned long backoff)
+{
+	const unsigned long hz = 250, iv = sw_numa_retry_interval(1000, hz);
+	unsigned long now, kernel = start - 1, until = 0;
+	unsigned int let = 0;
+	bool live = false;
+
+	for (now = start; now != start + 10 * hz; now++) {
+		if (now == backoff_at) {
+			until = now + backoff;
+			live = true;
+		}
+		if (live && time_after(now, until))
+			live = false;
+		if (!time_after(now, kernel))
+			continue;
+		kernel = now + iv;	/* placement ran; the kernel's next retry */
+		if (sw_numa_defer_migrate(mode, now, live ? until : now - 1, iv,
+					  false))
+			continue;
+		let++;
+		live = false;
+	}
+	return let;
+}
+
+static void migrate_path_test(struct kunit *test)
+{
+	static const unsigned long starts[] = { T_BASE, ULONG_MAX - 1000 };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(starts); i++) {
+		unsigned long s = starts[i];
+		unsigned int off = migrate_path(SW_NUMA_OFF, s, s + 900, 250);
+
+		/* one attempt every interval + 1 jiffies: 2500 / 16 */
+		KUNIT_EXPECT_EQ(test, off, 157U);
+		/* no backoff: corrected is off */
+		KUNIT_EXPECT_EQ(test, migrate_path(SW_NUMA_CORRECTED, s, s - 1, 0),
+				off);
+		/*
+		 * a backoff through now + 250 (across 0 from the second start)
+		 * defers the 15 retries due in it: jiffies 912 to 1136
+		 */
+		KUNIT_EXPECT_EQ(test, migrate_path(SW_NUMA_CORRECTED, s, s + 900,
+						   250), off - 15);
+		/* as merged: none, backoff or not */
+		KUNIT_EXPECT_EQ(test, migrate_path(SW_NUMA_AS_MERGED, s, s + 900,
+						   250), 0U);
+		KUNIT_EXPECT_EQ(test, migrate_path(SW_NUMA_AS_MERGED, s, s - 1, 0),
+				0U);
+	}
+}
+
+/*
+ * 2018's fault path: numa_migrate_preferred() only once numa_migrate_retry
+ * has passed. Drive that path for ten seconds: as merged, the gate defers
  * every attempt, corrected it lets all of them through, like no gate.
  */
 static unsigned int fault_path_attempts(enum sw_numa_retry mode,
@@ -223,6 +358,8 @@ static struct kunit_case sw_numa_test_cases[] = {
 	KUNIT_CASE(backoff_applies_test),
 	KUNIT_CASE_PARAM(defer_retry_test, defer_gen_params),
 	KUNIT_CASE(fault_path_test),
+	KUNIT_CASE_PARAM(defer_migrate_test, migrate_gen_params),
+	KUNIT_CASE(migrate_path_test),
 	{}
 };
 

@@ -37,9 +37,10 @@ SW_COUNTER(ttwu_queued_same_llc)	/* ...queued by IPI, waker and target share the
 SW_COUNTER(ttwu_queued_cross_llc)	/* ...queued by IPI, different LLCs */
 SW_COUNTER(ttwu_not_queued)		/* ...not queued: remote-lock (or local) path */
 SW_COUNTER(ttwu_forced_lock)		/* ttwu_queue=lock answered "do not queue" */
-SW_COUNTER(numa_faults_seen)		/* task_numa_fault() calls with statistics (mode != off) */
-SW_COUNTER(numa_retry_deferred)		/* placement retries deferred by numa_retry */
-SW_COUNTER(numa_retry_allowed)		/* placement retries let through */
+SW_COUNTER(numa_migrate_seen)		/* task_numa_migrate() calls (numa_retry != off) */
+SW_COUNTER(numa_retry_deferred)		/* ...skipped: migration retry deferred by numa_retry */
+SW_COUNTER(numa_retry_allowed)		/* ...let through */
+SW_COUNTER(numa_backoff_evicted)	/* backoffs lost to a full table bucket */
 SW_COUNTER(sib_checks)			/* sib_count: periodic balances of a sched-idle CPU */
 SW_COUNTER(sib_opportunities)		/* ...with an overloaded CPU in its LLC */
 SW_COUNTER(sib_newidle_checks)		/* sib_count: newly-idle balances */

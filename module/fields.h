@@ -62,7 +62,6 @@ SW_SCHED_FIELD(task_struct, pid)
 SW_SCHED_FIELD(task_struct, se)
 SW_SCHED_FIELD(task_struct, cpus_ptr)
 SW_SCHED_FIELD(task_struct, pi_lock)		/* lockdep_assert_held() */
-SW_SCHED_FIELD(task_struct, mm)
 SW_SCHED_FIELD(task_struct, wakee_flips)
 SW_SCHED_FIELD(task_struct, wakee_flip_decay_ts)
 SW_SCHED_FIELD(task_struct, last_wakee)
@@ -71,11 +70,12 @@ SW_SCHED_FIELD(task_struct, recent_used_cpu)
 SW_SCHED_FIELD(task_struct, nr_cpus_allowed)
 /* ftrace_test_recursion_unlock(): hooks.c, numa.c, overload.c */
 SW_SCHED_FIELD(task_struct, trace_recursion)
-/* numa.c; wake.c: the NUMA backoff it saves and restores */
+/* numa.c; wake.c: numa_migrate_retry, saved and restored (policy=shadow) */
 SW_SCHED_FIELD(task_struct, numa_scan_period)
 SW_SCHED_FIELD(task_struct, numa_migrate_retry)
 SW_SCHED_FIELD(task_struct, numa_preferred_nid)
-SW_SCHED_FIELD(task_struct, numa_faults)
+/* numa.c: the backoff table's key, with the task's address */
+SW_SCHED_FIELD(task_struct, start_time)
 /*
  * latency.c: fair-class wakees by policy (SCHED_NORMAL/BATCH/IDLE), and
  * no pending wakeup recorded for a task woken while still on a CPU

@@ -6,7 +6,7 @@
  * Every hook exists only while a knob needs it (nothing at the default
  * knobs): the select_task_rq_fair redirect while enabled=1 and policy is
  * not stock, the ttwu_queue_wakelist redirect while ttwu_queue=lock, the
- * task_numa_fault pre-handler while numa_retry is not off.
+ * task_numa_migrate.isra.0 redirect while numa_retry is not off.
  *
  * A redirecting hook rewrites the saved instruction pointer so the traced
  * function's caller lands in the module's replacement. The ops carry
@@ -88,10 +88,11 @@ static struct sw_hook sw_hooks[SW_NR_HOOKS] = {
 		.callback = sw_redirect,
 		.needs = "ttwu_queue=lock",
 	},
-	/* numa_retry != off: runs before the kernel's retry gate (numa.c) */
-	[SW_HOOK_NUMA_FAULT] = {
-		.target = &sw_sym_task_numa_fault,
-		.callback = sw_numa_fault_pre,
+	/* numa_retry != off: skips deferred migration retries (numa.c) */
+	[SW_HOOK_NUMA_MIGRATE] = {
+		.target = &sw_sym_task_numa_migrate,
+		.replacement = sw_numa_migrate_skip,
+		.callback = sw_numa_migrate_pre,
 		.needs = "numa_retry!=off",
 	},
 	/* sis_filter=1 and sis_mask_update=tick: the masks from the tick */

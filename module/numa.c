@@ -1,34 +1,52 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * NUMA placement retry after wake_affine (2018, "Delay retrying placement
+ * NUMA migration retry after wake_affine (2018, "Delay retrying placement
  * for automatic NUMA balance after wake_affine()", and the report that its
  * retry-threshold comparison was inverted).
  *
  * numa_retry=off        nothing changes (the kernel's own behaviour).
- * numa_retry=as-merged  the wake path sets the 2018 backoff, and each NUMA
- *                       hinting fault whose retry is due is deferred when
- *                       now + interval is later than the stored deadline,
- *                       the comparison as merged: practically always, so
- *                       active NUMA migration practically never runs.
- * numa_retry=corrected  the wake path sets the backoff; a retry is deferred
- *                       only while that backoff is still in the future.
+ * numa_retry=as-merged  the wake path sets the 2018 backoff, and each
+ *                       migration retry is deferred when now + interval is
+ *                       later than the 2018 retry time, the comparison as
+ *                       merged: practically always, so active NUMA task
+ *                       migration practically never runs.
+ * numa_retry=corrected  the wake path sets the backoff; a migration retry
+ *                       is deferred only until the backoff has passed.
  *
- * numa_migrate_preferred() is inlined into task_numa_fault(), so the fault
- * side is an ftrace pre-handler on task_numa_fault() that runs before the
- * kernel's retry gate (time_after(jiffies, p->numa_migrate_retry)) and, to
- * defer, moves p->numa_migrate_retry just past now. Difference from 2018:
- * 6.12 runs task_numa_placement() inside the same gate, so a deferral also
- * postpones that fault's placement update, not only the migration.
+ * 2018 gated only numa_migrate_preferred(): task_numa_placement() (the
+ * preferred node, the scan period) ran at every fault. 6.12 runs placement
+ * inside the same retry gate (task_numa_fault(): if time_after(jiffies,
+ * p->numa_migrate_retry) { task_numa_placement(p); numa_migrate_
+ * preferred(p); }), so closing that gate would stop placement too. The
+ * module leaves p->numa_migrate_retry to the kernel and gates the
+ * migration alone: numa_migrate_preferred() is inlined, but it calls
+ * task_numa_migrate(), out of line on 6.12 as task_numa_migrate.isra.0
+ * (one caller, task_numa_fault() on current, return value ignored; p in
+ * %rdi; no ENDBR, never called indirectly). An ftrace pre-handler on it
+ * sends a deferred call to sw_numa_migrate_skip(), which returns at once.
+ *
+ * The 2018 retry time the comparison needs is kept here, not in the task:
+ * p->numa_migrate_retry is the kernel's and is rewritten before
+ * task_numa_migrate() runs. Only backoffs need keeping (the kernel's own
+ * retry time is the 2018 one otherwise), so a small table holds the live
+ * ones, keyed by task pointer and start_time (a freed task_struct reused
+ * by a new task does not match), never dereferenced: an exited task's
+ * entry just expires. A full bucket loses its soonest-ending backoff
+ * (numa_backoff_evicted).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/hash.h>
 #include <linux/jiffies.h>
 #include <linux/jump_label.h>
 #include <linux/mmu_context.h>
 #include <linux/sched.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
 #include <linux/topology.h>
 #include <smartwake/policy.h>
 #include "ksched.h"
+#include "compat.h"
 #include "hooks.h"
 #include "knobs.h"
 #include "numa.h"
@@ -37,6 +55,21 @@
 #include "symbols.h"
 
 int sw_numa_retry;	/* enum sw_numa_retry */
+
+#define SW_NUMA_BUCKET_BITS	6
+#define SW_NUMA_WAYS		4
+
+/* one live backoff: the 2018 numa_migrate_retry of a task */
+struct sw_numa_backoff {
+	unsigned long task;	/* the task_struct's address, a key only */
+	u64 start_time;		/* its start_time, against address reuse */
+	unsigned long until;	/* jiffies: the backoff's end */
+	int nid;		/* numa_preferred_nid when set or last seen */
+};
+
+static struct sw_numa_backoff sw_numa_tab[SW_NUMA_WAYS << SW_NUMA_BUCKET_BITS];
+/* taken from the wakeup path (irqs off) and the fault path */
+static DEFINE_RAW_SPINLOCK(sw_numa_lock);
 
 static bool sw_numa_balancing_on(void)
 {
@@ -48,12 +81,57 @@ static unsigned int sw_numa_scan_delay_ms(void)
 	return READ_ONCE(*(unsigned int *)sw_sym_sysctl_numa_balancing_scan_delay);
 }
 
+static struct sw_numa_backoff *sw_numa_bucket(struct task_struct *t)
+{
+	return &sw_numa_tab[hash_ptr(t, SW_NUMA_BUCKET_BITS) * SW_NUMA_WAYS];
+}
+
+static bool sw_numa_live(const struct sw_numa_backoff *b, unsigned long now)
+{
+	return b->task && time_before_eq(now, b->until);
+}
+
+/* @t's live backoff, or NULL. Under sw_numa_lock. */
+static struct sw_numa_backoff *sw_numa_find(struct task_struct *t,
+					    unsigned long now)
+{
+	struct sw_numa_backoff *b = sw_numa_bucket(t);
+	int i;
+
+	for (i = 0; i < SW_NUMA_WAYS; i++)
+		if (b[i].task == (unsigned long)t &&
+		    b[i].start_time == sw_task(t, start_time) &&
+		    sw_numa_live(&b[i], now))
+			return &b[i];
+	return NULL;
+}
+
+/* 2018 update_wa_numa_placement() for one task. Under sw_numa_lock. */
 static void sw_numa_set_backoff(struct task_struct *t, unsigned long now)
 {
-	unsigned long b = sw_numa_backoff(sw_numa_scan_delay_ms(),
-					  READ_ONCE(sw_task(t, numa_scan_period)), HZ);
+	struct sw_numa_backoff *b = sw_numa_find(t, now), *slot;
+	int i;
 
-	WRITE_ONCE(sw_task(t, numa_migrate_retry), now + b);
+	if (!b) {
+		/* a free or expired slot, else the soonest-ending backoff */
+		slot = sw_numa_bucket(t);
+		b = &slot[0];
+		for (i = 0; i < SW_NUMA_WAYS; i++) {
+			if (!sw_numa_live(&slot[i], now)) {
+				b = &slot[i];
+				break;
+			}
+			if (time_before(slot[i].until, b->until))
+				b = &slot[i];
+		}
+		if (i == SW_NUMA_WAYS)
+			sw_count(SW_C_numa_backoff_evicted);
+	}
+	b->task = (unsigned long)t;
+	b->start_time = sw_task(t, start_time);
+	b->nid = READ_ONCE(sw_task(t, numa_preferred_nid));
+	b->until = now + sw_numa_backoff(sw_numa_scan_delay_ms(),
+					 READ_ONCE(sw_task(t, numa_scan_period)), HZ);
 }
 
 /**
@@ -63,94 +141,111 @@ static void sw_numa_set_backoff(struct task_struct *t, unsigned long now)
  * @target:   the CPU wake_affine() chose
  *
  * When wake_affine() moves a task that prefers a node onto another node,
- * NUMA balancing of the wakee and of the waker (current) backs off for
+ * NUMA migration of the wakee and of the waker (current) backs off for
  * max(scan delay, 4 x scan period), so the pair can converge.
- * Called from the wakeup path with p->pi_lock held.
+ * Called from the wakeup path with p->pi_lock held. policy=shadow counts
+ * but keeps nothing: the kernel's answer is the one used.
  */
 void sw_numa_wake_affine(struct task_struct *p, int prev_cpu, int target)
 {
-	unsigned long now;
+	unsigned long now, flags;
 
 	if (READ_ONCE(sw_numa_retry) == SW_NUMA_OFF || !sw_numa_balancing_on())
 		return;
 	if (!sw_numa_backoff_applies(READ_ONCE(sw_task(p, numa_preferred_nid)),
 				     cpu_to_node(prev_cpu), cpu_to_node(target)))
 		return;
+	sw_count(SW_C_numa_backoff_set);
+	if (READ_ONCE(sw_policy) == SW_POLICY_SHADOW)
+		return;
 	now = jiffies;
+	raw_spin_lock_irqsave(&sw_numa_lock, flags);
 	sw_numa_set_backoff(p, now);
 	sw_numa_set_backoff(current, now);
-	sw_count(SW_C_numa_backoff_set);
+	raw_spin_unlock_irqrestore(&sw_numa_lock, flags);
 }
 
-/* The retry gate's decision for one fault of @p (current). */
-static void notrace sw_numa_fault_gate(struct task_struct *p)
+/* Does 2018 defer this task_numa_migrate() of @p (current)? */
+static bool notrace sw_numa_migrate_gate(struct task_struct *p)
 {
-	unsigned long now, stored, interval;
+	unsigned long now, stored, interval, flags;
 	int mode = READ_ONCE(sw_numa_retry);
+	struct sw_numa_backoff *b;
+	bool changed = false, defer;
+	int nid;
 
-	if (mode == SW_NUMA_OFF || !sw_task(p, mm) ||
-	    !READ_ONCE(sw_task(p, numa_faults)))
-		return;
-	sw_count(SW_C_numa_faults_seen);
+	if (mode == SW_NUMA_OFF)
+		return false;
+	sw_count(SW_C_numa_migrate_seen);
 	now = jiffies;
-	stored = READ_ONCE(sw_task(p, numa_migrate_retry));
 	interval = sw_numa_retry_interval(READ_ONCE(sw_task(p, numa_scan_period)),
 					  HZ);
+	nid = READ_ONCE(sw_task(p, numa_preferred_nid));
+	/* no live backoff: the kernel's own retry time, just passed */
+	stored = now - 1;
 
-	if (mode == SW_NUMA_AS_MERGED) {
-		/* The kernel's gate would not retry anyway: not our decision. */
-		if (!time_after(now, stored))
-			return;
-		if (sw_numa_defer_retry(mode, now, stored, interval)) {
-			/* Close the gate for this fault only, as 2018 did. */
-			WRITE_ONCE(sw_task(p, numa_migrate_retry), now + 1);
-			sw_count(SW_C_numa_retry_deferred);
-		} else {
-			sw_count(SW_C_numa_retry_allowed);
-		}
-		return;
+	raw_spin_lock_irqsave(&sw_numa_lock, flags);
+	b = sw_numa_find(p, now);
+	if (b) {
+		stored = b->until;
+		changed = b->nid != nid;
+		b->nid = nid;
 	}
+	defer = sw_numa_defer_migrate(mode, now, stored, interval, changed);
+	/* let through: 2018 stored now + interval, as the kernel just did */
+	if (b && !defer)
+		b->task = 0;
+	raw_spin_unlock_irqrestore(&sw_numa_lock, flags);
 
-	/*
-	 * corrected: the kernel's gate already waits while the deadline is in
-	 * the future; count it as a backoff deferral only when the deadline is
-	 * further away than any retry interval the kernel sets itself.
-	 */
-	if (sw_numa_defer_retry(mode, now, stored, interval)) {
-		if (stored - now > interval)
-			sw_count(SW_C_numa_retry_deferred);
-	} else {
-		sw_count(SW_C_numa_retry_allowed);
-	}
+	sw_count(defer ? SW_C_numa_retry_deferred : SW_C_numa_retry_allowed);
+	return defer;
+}
+
+/* What a deferred task_numa_migrate() runs instead: nothing. */
+int notrace sw_numa_migrate_skip(struct task_struct *p)
+{
+	return 0;
 }
 
 /**
- * sw_numa_fault_pre() - ftrace pre-handler of task_numa_fault()
+ * sw_numa_migrate_pre() - ftrace handler of task_numa_migrate.isra.0
  * @ip:        traced function
  * @parent_ip: its caller
  * @op:        the hook's ftrace_ops
- * @fregs:     saved registers (unused: the faulting task is current)
+ * @fregs:     saved registers: the instruction pointer is rewritten to
+ *             skip a deferred call
  *
- * Mirrors the kernel's early returns that matter (no mm, no statistics).
- * The ops has no FTRACE_OPS_FL_RECURSION: the guard is taken here.
+ * The only caller is task_numa_fault() (numa_migrate_preferred(current)),
+ * which ignores the result. The ops has no FTRACE_OPS_FL_RECURSION: the
+ * guard is taken here.
  */
-void notrace sw_numa_fault_pre(unsigned long ip, unsigned long parent_ip,
-			       struct ftrace_ops *op, struct ftrace_regs *fregs)
+void notrace sw_numa_migrate_pre(unsigned long ip, unsigned long parent_ip,
+				 struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
 
 	if (bit < 0)
 		return;
-	sw_numa_fault_gate(current);
+	if (sw_numa_migrate_gate(current))
+		sw_fregs_set_ip(fregs, (unsigned long)sw_numa_migrate_skip);
 	ftrace_test_recursion_unlock(bit);
 }
 
-/* Knob apply: the fault pre-handler is installed only while not "off". */
+/* Knob apply: the migrate hook is installed only while not "off". */
 int sw_numa_apply(const struct sw_knob *k, int old, int new)
 {
 	bool on = new != SW_NUMA_OFF, was_on = old != SW_NUMA_OFF;
+	unsigned long flags;
+	int ret;
 
 	if (on == was_on)
 		return 0;
-	return sw_hook_set(SW_HOOK_NUMA_FAULT, on);
+	ret = sw_hook_set(SW_HOOK_NUMA_MIGRATE, on);
+	if (!ret && !on) {
+		/* backoffs do not outlive the mode that set them */
+		raw_spin_lock_irqsave(&sw_numa_lock, flags);
+		memset(sw_numa_tab, 0, sizeof(sw_numa_tab));
+		raw_spin_unlock_irqrestore(&sw_numa_lock, flags);
+	}
+	return ret;
 }

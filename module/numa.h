@@ -12,8 +12,9 @@
 /* ---- NUMA retry after wake_affine (numa.c) ------------------------------ */
 extern int sw_numa_retry;
 void sw_numa_wake_affine(struct task_struct *p, int prev_cpu, int target);
-void sw_numa_fault_pre(unsigned long ip, unsigned long parent_ip,
-		       struct ftrace_ops *op, struct ftrace_regs *fregs);
+void sw_numa_migrate_pre(unsigned long ip, unsigned long parent_ip,
+			 struct ftrace_ops *op, struct ftrace_regs *fregs);
+int sw_numa_migrate_skip(struct task_struct *p);
 int sw_numa_apply(const struct sw_knob *k, int old, int new);
 
 #endif /* _SMARTWAKE_NUMA_H */

@@ -362,11 +362,26 @@ bool sw_numa_defer_retry(enum sw_numa_retry mode, unsigned long now,
 		 */
 		return time_after(now + interval, stored_retry);
 	case SW_NUMA_CORRECTED:
-		/* the comment's intent: a wake_affine backoff is pending */
-		return time_before(now, stored_retry);
+		/*
+		 * the comment's intent: a wake_affine backoff is pending;
+		 * retry only once past it, as the kernel's gate does
+		 */
+		return !time_after(now, stored_retry);
 	default:
 		return false;
 	}
+}
+
+bool sw_numa_defer_migrate(enum sw_numa_retry mode, unsigned long now,
+			   unsigned long stored_retry, unsigned long interval,
+			   bool nid_changed)
+{
+	if (mode != SW_NUMA_AS_MERGED && mode != SW_NUMA_CORRECTED)
+		return false;
+	/* 2018's gate was shut and its placement kept the node: no call */
+	if (!time_after(now, stored_retry) && !nid_changed)
+		return true;
+	return sw_numa_defer_retry(mode, now, stored_retry, interval);
 }
 
 unsigned int sw_lat_bucket(u64 ns)

@@ -41,7 +41,7 @@ unsigned long sw_sym_sched_energy_present;
 unsigned long sw_sym_sysctl_sched_features;
 unsigned long sw_sym_sched_core_enabled;
 unsigned long sw_sym_ttwu_queue_wakelist;
-unsigned long sw_sym_task_numa_fault;
+unsigned long sw_sym_task_numa_migrate;
 unsigned long sw_sym_sched_numa_balancing;
 unsigned long sw_sym_sysctl_numa_balancing_scan_delay;
 unsigned long sw_sym_sched_tick;
@@ -76,7 +76,6 @@ static const struct sw_symbol sw_symbols[] = {
 	SW_SYM_PCPU(sd_llc_shared),
 	SW_SYM(sched_asym_cpucapacity),
 	SW_SYM(ttwu_queue_wakelist),
-	SW_SYM(task_numa_fault),
 	SW_SYM(sched_numa_balancing),
 	SW_SYM(sysctl_numa_balancing_scan_delay),
 #ifdef SW_HAVE_SCHED_CLUSTER_ACTIVE
@@ -91,6 +90,12 @@ static const struct sw_symbol sw_symbols[] = {
 	SW_SYM_OPT_OR(sched_tick, "scheduler_tick"),
 	SW_SYM_OPT_OR(sched_balance_newidle, "newidle_balance"),
 	SW_SYM_OPT_OR(sched_balance_domains, "rebalance_domains"),
+	/*
+	 * numa_retry: GCC's clone on 6.12 and 6.1 (one caller, result
+	 * unused); the plain name where the compiler did not clone it.
+	 */
+	{ "task_numa_migrate.isra.0", "task_numa_migrate", &sw_sym_task_numa_migrate,
+	  .optional = true },
 #ifdef CONFIG_SCHED_CORE
 	{ "__sched_core_enabled", NULL, &sw_sym_sched_core_enabled, .optional = true },
 #endif

@@ -27,6 +27,9 @@
 #   --test-ko FILE         module to put in /lib/smartwake/testing
 #                          (repeatable; default: the testing build of
 #                          smartwake and module/testing/*.ko, if built)
+#   --headers-only         the stock kernel's headers-only builds instead
+#                          (scripts/build-modules.sh --headers-only [--testing]:
+#                          build/[<release>-]headers-only{,-testing}/)
 #   --append ARGS          extra kernel command line
 #   --icount               guest time counts instructions (-icount
 #                          shift=0,sleep=off): repeatable cost ratios;
@@ -40,7 +43,7 @@
 # without reporting.
 . "$(dirname "$0")/common.sh"
 
-kernel=stock topo=smp4 smp= mem=1024 timeout=900 log= verbose=0 append= icount=()
+kernel=stock topo=smp4 smp= mem=1024 timeout=900 log= verbose=0 append= icount=() hdronly=0
 kos=()
 tkos=()
 fkos=()
@@ -59,6 +62,7 @@ while [ $# -gt 0 ]; do
 	--ko) kos+=("$2"); shift 2 ;;
 	--test-ko) tkos+=("$2"); shift 2 ;;
 	--foreign-ko) fkos+=("$2"); shift 2 ;;
+	--headers-only) hdronly=1; shift ;;
 	--append) append=$2; shift 2 ;;
 	--icount) icount=(-icount 'shift=0,sleep=off'); shift ;;
 	--bin) bins+=("$2"); shift 2 ;;
@@ -77,7 +81,11 @@ case $kernel in
 stock)
 	sw_stock_env
 	vmlinuz=$SW_VMLINUZ
-	if [ -n "$SW_BUILD" ]; then
+	if [ "$hdronly" -eq 1 ]; then
+		hb=$SW_TOP/build/${SW_BUILD:+$SW_BUILD-}headers-only
+		[ ${#kos[@]} -gt 0 ] || kos=("$hb/module/smartwake.ko")
+		tdir=$hb-testing/module
+	elif [ -n "$SW_BUILD" ]; then
 		# A kernel chosen by release: its builds in build/<release>{,-testing}/.
 		[ ${#kos[@]} -gt 0 ] || kos=("$SW_TOP/build/$SW_BUILD/module/smartwake.ko")
 		tdir=$SW_TOP/build/$SW_BUILD-testing/module
@@ -87,6 +95,7 @@ stock)
 	fi
 	;;
 debug)
+	[ "$hdronly" -eq 0 ] || sw_die "--headers-only is for the stock kernels"
 	bdir=$("$SW_TOP/scripts/build-debug-kernel.sh" --print-dir) ||
 		sw_die "debug kernel not built (make debug-kernel)"
 	vmlinuz=$bdir/arch/x86/boot/bzImage

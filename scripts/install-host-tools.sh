@@ -13,7 +13,7 @@ need=(
 	"pahole:dwarves" "cpio:cpio" "depmod:kmod" "xz:xz-utils"
 	"rsync:rsync" "python3:python3" "perl:perl" "dpkg-deb:dpkg"
 	"apt-get:apt" "file:file" "gzip:gzip" "shellcheck:shellcheck"
-	"objdump:binutils" "modinfo:kmod"
+	"objdump:binutils" "modinfo:kmod" "/usr/include/bpf/btf.h:libbpf-dev"
 )
 missing=()
 for e in "${need[@]}"; do

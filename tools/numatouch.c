@@ -16,6 +16,11 @@
  *   --alloc-cpus L  first-touch the memory while running on L, then move
  *                   to --cpus: the memory starts remote but stays
  *                   migratable (default policy).
+ *   --pid-file F    write the tasks' PIDs to F, one a line, once they are
+ *                   all forked (scanning /proc for them is slow).
+ *   --unpin         after one whole pass on --cpus, allow every CPU the
+ *                   task could use at start: NUMA balancing may then move
+ *                   the task to its memory, or the memory to the task.
  *
  * Prints one line: numatouch: tasks=.. passes=.. secs=..
  * (passes = completed whole-area passes summed over the tasks).
@@ -56,7 +61,8 @@ static struct {
 	long mb;
 	int tasks;
 	int bind_node;			/* -1: no policy */
-	bool have_cpus, have_alloc_cpus;
+	bool have_cpus, have_alloc_cpus, unpin;
+	const char *pid_file;
 	cpu_set_t cpus, alloc_cpus, start_cpus;
 } cfg = { .secs = 5.0, .mb = 64, .tasks = 1, .bind_node = -1 };
 
@@ -80,7 +86,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: " PROG " [-t SECS] [-m MB] [-n TASKS] [--cpus LIST] [--bind-node N]\n"
-"                 [--alloc-cpus LIST]\n"
+"                 [--alloc-cpus LIST] [--unpin] [--pid-file FILE]\n"
 "\n"
 "Memory-touching load for NUMA hinting faults: each of TASKS processes\n"
 "maps MB of anonymous memory and writes one byte per page in a loop\n"
@@ -97,6 +103,8 @@ static void usage(FILE *f)
 "                          it skips, with a warning on kernels before 5.12)\n"
 "      --alloc-cpus LIST   first-touch the memory on LIST, then run on\n"
 "                          --cpus (remote but migratable memory)\n"
+"      --unpin             after one pass on --cpus, run on any CPU\n"
+"      --pid-file FILE     write the tasks' PIDs to FILE, one a line\n"
 "  -h, --help              this text\n"
 "\n"
 "Pick CPUs of another node than the memory's so the accesses are remote;\n"
@@ -174,10 +182,31 @@ static void task(int idx)
 		}
 		__atomic_store_n(&sh->slot[idx].passes, ++passes,
 				 __ATOMIC_RELAXED);
+		if (cfg.unpin && passes == 1 &&
+		    sched_setaffinity(0, sizeof(cfg.start_cpus), &cfg.start_cpus))
+			task_fail(idx, "sched_setaffinity(--unpin)");
 	}
 }
 
 /* ---- parent ------------------------------------------------------- */
+
+/* --pid-file: written whole under a temporary name, then renamed */
+static void write_pids(void)
+{
+	char tmp[4096];
+	FILE *f;
+	int i;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", cfg.pid_file) >= (int)sizeof(tmp))
+		sw_die("--pid-file: name too long");
+	f = fopen(tmp, "w");
+	if (!f)
+		sw_die("--pid-file");
+	for (i = 0; i < nkids; i++)
+		fprintf(f, "%d\n", (int)kids[i]);
+	if (fclose(f) || rename(tmp, cfg.pid_file))
+		sw_die("--pid-file");
+}
 
 static void spawn(int idx)
 {
@@ -213,7 +242,7 @@ static int on_child(void)
 	return sw_all_reaped(reaped, nkids) ? 0 : 1;
 }
 
-enum { O_CPUS = 256, O_BIND_NODE, O_ALLOC_CPUS };
+enum { O_CPUS = 256, O_BIND_NODE, O_ALLOC_CPUS, O_UNPIN, O_PID_FILE };
 
 static void check_node(int node)
 {
@@ -237,6 +266,8 @@ static void parse_args(int argc, char **argv)
 		{ "cpus", required_argument, NULL, O_CPUS },
 		{ "bind-node", required_argument, NULL, O_BIND_NODE },
 		{ "alloc-cpus", required_argument, NULL, O_ALLOC_CPUS },
+		{ "unpin", no_argument, NULL, O_UNPIN },
+		{ "pid-file", required_argument, NULL, O_PID_FILE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -261,6 +292,12 @@ static void parse_args(int argc, char **argv)
 		case O_ALLOC_CPUS:
 			sw_parse_cpulist("--alloc-cpus", optarg, &cfg.alloc_cpus);
 			cfg.have_alloc_cpus = true;
+			break;
+		case O_PID_FILE:
+			cfg.pid_file = optarg;
+			break;
+		case O_UNPIN:
+			cfg.unpin = true;
 			break;
 		case O_BIND_NODE:
 			cfg.bind_node = sw_parse_long("--bind-node", optarg, 0, MAX_NODE);
@@ -303,6 +340,8 @@ int main(int argc, char **argv)
 		sw_die("pipe");
 	for (i = 0; i < cfg.tasks; i++)
 		spawn(i);
+	if (cfg.pid_file)
+		write_pids();
 
 	sig = sw_run_gate(&k, cfg.tasks, gate[1], cfg.secs, &t0);
 	__atomic_store_n(&sh->h.stop, 1, __ATOMIC_RELAXED);

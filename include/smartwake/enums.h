@@ -90,7 +90,7 @@
 #define SW_HOOK_IDS(EM, EMe)				\
 	EM(SW_HOOK_SELECT, "select_task_rq_fair")	\
 	EM(SW_HOOK_TTWU, "ttwu_queue_wakelist")		\
-	EM(SW_HOOK_NUMA_FAULT, "task_numa_fault")	\
+	EM(SW_HOOK_NUMA_MIGRATE, "task_numa_migrate")	\
 	EM(SW_HOOK_TICK, "sched_tick")			\
 	EM(SW_HOOK_SIB_NEWIDLE, "sched_balance_newidle") \
 	EMe(SW_HOOK_SIB_DOMAINS, "sched_balance_domains")

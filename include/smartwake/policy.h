@@ -437,10 +437,11 @@ struct sw_sis_metrics sw_sis_metrics(const struct sw_sis_counts *c);
 /* ---------------------------------------------------------------------- */
 
 /**
- * enum sw_numa_retry - gate on NUMA placement retries
+ * enum sw_numa_retry - gate on NUMA migration retries
  * @SW_NUMA_OFF: no gate (current mainline: the 2018 change was reverted).
  * @SW_NUMA_AS_MERGED: the 2018 comparison as merged, which defers almost
- *	every retry and so disables active NUMA placement.
+ *	every migration retry and so disables active NUMA task migration
+ *	(placement, the preferred node, keeps being updated).
  * @SW_NUMA_CORRECTED: defer only while a backoff set by an affine wakeup
  *	is still in the future.
  * @SW_NUMA_NR: number of modes.
@@ -507,25 +508,51 @@ unsigned long sw_numa_backoff(unsigned int scan_delay_ms,
 bool sw_numa_backoff_applies(int preferred_nid, int prev_nid, int target_nid);
 
 /**
- * sw_numa_defer_retry() - skip this NUMA placement attempt?
+ * sw_numa_defer_retry() - the 2018 test in numa_migrate_preferred()
  * @mode: gate, see &enum sw_numa_retry; unknown modes act as OFF.
  * @now: current jiffies.
- * @stored_retry: the task's numa_migrate_retry.
+ * @stored_retry: the task's numa_migrate_retry as 2018 kept it: the last
+ *	retry time stored, or a backoff set by an affine wakeup.
  * @interval: sw_numa_retry_interval() of the task.
  *
  * AS_MERGED: new = now + interval; defer when new is after the stored
- * value. The placement path runs once the stored time has passed, so this
- * is nearly always true (Srikar Dronamraju, 2018). The merged code used a
- * plain '>' on jiffies; this uses the wrap-safe time_after().
- * CORRECTED: defer while the stored time is still in the future.
+ * value. numa_migrate_preferred() ran once the stored time had passed, so
+ * this is nearly always true (Srikar Dronamraju, 2018). The merged code
+ * used a plain '>' on jiffies; this uses the wrap-safe time_after().
+ * CORRECTED: defer strictly before the retry time, i.e. until @now is
+ * after @stored_retry, as the kernel's own gate (time_after(jiffies,
+ * p->numa_migrate_retry)) opens: @now == @stored_retry still defers.
  *
- * When this returns false the caller stores now + @interval and tries the
- * placement.
+ * When this returns false 2018 stored now + @interval and went on to
+ * task_numa_migrate() (unless the task was on its preferred node).
  *
- * Return: true to skip the placement attempt.
+ * Return: true to skip the migration attempt.
  */
 bool sw_numa_defer_retry(enum sw_numa_retry mode, unsigned long now,
 			 unsigned long stored_retry, unsigned long interval);
+
+/**
+ * sw_numa_defer_migrate() - skip this task_numa_migrate() call (6.12)?
+ * @mode: gate, see &enum sw_numa_retry; unknown modes act as OFF.
+ * @now: current jiffies.
+ * @stored_retry: the 2018 numa_migrate_retry: a live backoff's end, or any
+ *	time before @now when there is none (the kernel's own retry time is
+ *	then the 2018 one, and it has passed: the kernel's gate opened).
+ * @interval: sw_numa_retry_interval() of the task.
+ * @nid_changed: the preferred node changed since the backoff was set.
+ *
+ * On 6.12 the kernel reaches task_numa_migrate() each time its own retry
+ * gate opens, placement having run just before. 2018 got there in two
+ * ways: its gate (@now after @stored_retry) or a new preferred node
+ * (task_numa_placement() called numa_migrate_preferred()). A call 2018
+ * would not have made (a live backoff, same preferred node) is skipped;
+ * the others get sw_numa_defer_retry().
+ *
+ * Return: true to skip the migration attempt.
+ */
+bool sw_numa_defer_migrate(enum sw_numa_retry mode, unsigned long now,
+			   unsigned long stored_retry, unsigned long interval,
+			   bool nid_changed);
 
 /* ---------------------------------------------------------------------- */
 /* Wakeup latency (issue 17, item 1) and placement locality (item 2)       */

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * smartwake: the headers-only build's stand-in for the kernel's private
+ * kernel/sched/sched.h (scripts/build-modules.sh --headers-only; a
+ * Debian linux-headers package has no kernel/sched/). The build puts a
+ * sched.h that includes this file first on the include path, so the
+ * module's files are the same in both builds.
+ *
+ * Of the private header it provides only what the module uses: the
+ * private structures of module/fields.h as projections made by
+ * tools/btfgen from the target kernel's BTF (the listed members at the
+ * BTF's offsets, padding between; static asserts on every offset and
+ * size), the sched feature indices (__SCHED_FEAT_*) from the same BTF,
+ * the declarations scripts/conftest.sh tests for, where the BTF shows the
+ * kernel has them, and module-side versions of the inline helpers the
+ * module calls (cpu_of(), is_per_cpu_kthread(), sched_group_span()),
+ * reading listed fields as the kernel's versions do (scripts/check-fields.sh
+ * counts their reads). scripts/conftest.sh runs against this header too,
+ * so its SW_HAVE_* are what this header provides. The load-time layout
+ * check (compat.c against the running kernel's BTF) guards both builds
+ * alike.
+ */
+#ifndef _KERNEL_SCHED_SCHED_H
+#define _KERNEL_SCHED_SCHED_H
+
+/* The public headers the private sched.h brings in that the module uses. */
+#include <linux/build_bug.h>
+#include <linux/cpumask.h>
+#include <linux/kthread.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/sched/smt.h>
+#include <linux/sched/task.h>
+#include <linux/sched/topology.h>
+#include <linux/static_key.h>
+#include <linux/stddef.h>
+#include <linux/topology.h>
+
+#include "btfgen/sched_btf_gen.h"
+
+/*
+ * Cluster scheduling (6.8): the per-CPU sd_share_id is in the BTF; the
+ * static key sched_cluster_active (not per-CPU, so not in the BTF) came
+ * with it.
+ */
+#ifdef SW_BTF_VAR_sd_share_id
+DECLARE_PER_CPU(int, sd_share_id);
+extern struct static_key_false sched_cluster_active;
+#endif
+
+/*
+ * Wake flags: macros, so not in the BTF. The first three are the SD flags
+ * they map to (the private sched.h asserts the same); the others are
+ * 6.12's values.
+ */
+#define WF_EXEC			SD_BALANCE_EXEC
+#define WF_FORK			SD_BALANCE_FORK
+#define WF_TTWU			SD_BALANCE_WAKE
+#define WF_SYNC			0x10
+#define WF_MIGRATED		0x20
+#define WF_CURRENT_CPU		0x40
+#define WF_RQ_SELECTED		0x80
+
+static inline int cpu_of(struct rq *rq)
+{
+	return rq->cpu;
+}
+
+static inline bool is_per_cpu_kthread(struct task_struct *p)
+{
+	return (p->flags & PF_KTHREAD) && p->nr_cpus_allowed == 1;
+}
+
+static inline struct cpumask *sched_group_span(struct sched_group *sg)
+{
+	return to_cpumask(sg->cpumask);
+}
+
+#endif /* _KERNEL_SCHED_SCHED_H */
