@@ -1,14 +1,15 @@
 # The cost of the module on the tightest wakeup loops, interleaved in one
-# boot: no module, loaded at the default knobs, each observer on alone,
-# the module's path at mainline knobs (and shadow mode when the module has
-# it). Prints one "SMARTWAKE-OVH,setting,load,round,ops_per_sec" line per
-# run; the host (scripts/overhead.sh) takes medians and ratios.
+# boot: no module, loaded at the default knobs, each observer on alone
+# (the wakeup-latency probes, latency=1, among them), the module's path at
+# mainline knobs (and shadow mode when the module has it). Prints one
+# "SMARTWAKE-OVH,setting,load,round,ops_per_sec" line per run; the host
+# (scripts/overhead.sh) takes medians and ratios.
 # Usage: overhead.sh [ROUNDS] [SECONDS] [testing|""] [LOADS]
 . ./lib.sh
 rounds=${1:-6}
 secs=${2:-1}
 TR=/sys/kernel/tracing
-settings="none defaults ttwu_count sis_filter sis_filter_tick smartwake smartwake_ftrace smartwake+trace shadow"
+settings="none defaults ttwu_count sis_filter sis_filter_tick latency smartwake smartwake_ftrace smartwake+trace shadow"
 # With the testing build as the module (overhead.sh --testing), also the
 # select hook's trampoline and callback alone, never redirecting.
 [ "${3:-}" = testing ] && settings="$settings no_redirect no_redirect_ftrace"
@@ -27,6 +28,7 @@ apply() {
 	ttwu_count) set_knob ttwu_count 1 ;;
 	sis_filter) set_knob sis_filter 1 ;;
 	sis_filter_tick) set_knob sis_mask_update tick && set_knob sis_filter 1 ;;
+	latency) set_knob latency 1 ;;
 	smartwake) set_knob policy smartwake ;;
 	smartwake_ftrace) set_knob select_hook ftrace && set_knob policy smartwake ;;
 	smartwake+trace) set_knob policy smartwake && echo 1 >$TR/events/smartwake/enable ;;
@@ -49,6 +51,7 @@ undo() {
 	set_knob sis_filter 0
 	set_knob sis_mask_update enqueue
 	set_knob ttwu_count 0
+	set_knob latency 0 2>/dev/null
 }
 
 check "insmod" sw_insmod

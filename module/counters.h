@@ -59,3 +59,34 @@ SW_COUNTER(shadow_raced_aba)		/* ...different, re-evaluation stable, a runqueue 
 SW_COUNTER(shadow_diff_wide)		/* disagree: wake_wide differed from the kernel's */
 SW_COUNTER(shadow_diff_affine)		/* disagree: wake_affine picked another LLC */
 SW_COUNTER(shadow_diff_idle)		/* disagree: select_idle_sibling differed */
+/*
+ * Wakeup latency (latency.c, knob latency): the histogram itself is
+ * debugfs latency_hist, its percentiles the derived latency_p*_ns lines.
+ */
+SW_COUNTER(latency_slot_taken)		/* a pending wakeup lost to another task's in its slot */
+/*
+ * Placement locality (locality.c), in the order of enum sw_loc: every
+ * answer of the module's path, relative to the wakee's prev CPU and to the
+ * waking CPU; then, under policy=shadow, the kernel's answers. Each
+ * family of five adds up to the answers counted (see locality.c).
+ */
+SW_COUNTER(loc_prev_same_cpu)		/* module answer: prev itself */
+SW_COUNTER(loc_prev_smt)		/* ...an SMT sibling of prev */
+SW_COUNTER(loc_prev_llc)		/* ...another core of prev's LLC */
+SW_COUNTER(loc_prev_node)		/* ...another LLC of prev's node */
+SW_COUNTER(loc_prev_remote)		/* ...another node */
+SW_COUNTER(loc_waker_same_cpu)		/* module answer: the waking CPU itself */
+SW_COUNTER(loc_waker_smt)		/* ...an SMT sibling of the waking CPU */
+SW_COUNTER(loc_waker_llc)		/* ...another core of its LLC */
+SW_COUNTER(loc_waker_node)		/* ...another LLC of its node */
+SW_COUNTER(loc_waker_remote)		/* ...another node */
+SW_COUNTER(kernel_loc_prev_same_cpu)	/* policy=shadow, kernel's answer: prev itself */
+SW_COUNTER(kernel_loc_prev_smt)		/* ...an SMT sibling of prev */
+SW_COUNTER(kernel_loc_prev_llc)		/* ...another core of prev's LLC */
+SW_COUNTER(kernel_loc_prev_node)	/* ...another LLC of prev's node */
+SW_COUNTER(kernel_loc_prev_remote)	/* ...another node */
+SW_COUNTER(kernel_loc_waker_same_cpu)	/* policy=shadow, kernel's answer: the waking CPU */
+SW_COUNTER(kernel_loc_waker_smt)	/* ...an SMT sibling of the waking CPU */
+SW_COUNTER(kernel_loc_waker_llc)	/* ...another core of its LLC */
+SW_COUNTER(kernel_loc_waker_node)	/* ...another LLC of its node */
+SW_COUNTER(kernel_loc_waker_remote)	/* ...another node */

@@ -9,6 +9,8 @@
  *   calls    every kernel function called through a pointer: address,
  *            first four bytes, IBT verdict (0400: holds addresses)
  *   overloaded  sis_filter's masks: "LLC-id CPU-list" per non-empty one
+ *   latency_hist  the wakeup-latency histogram (knob latency): "lower-bound-ns
+ *            count" per log2 bucket; reset zeroes it too
  *   <knob>   one file per knob (see knobs.c)
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -19,6 +21,7 @@
 #include "debugfs.h"
 #include "hooks.h"
 #include "knobs.h"
+#include "latency.h"
 #include "overload.h"
 #include "stats.h"
 #include "symbols.h"
@@ -33,6 +36,7 @@ static int sw_stats_show(struct seq_file *m, void *unused)
 		seq_printf(m, "%s %llu\n", sw_counter_name(i), sw_counter_sum(i));
 	/* derived values after the raw counters, still "name value" */
 	sw_stats_show_derived(m);
+	sw_latency_show_stats(m);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sw_stats);
@@ -41,6 +45,7 @@ static ssize_t sw_reset_write(struct file *file, const char __user *ubuf,
 			      size_t count, loff_t *ppos)
 {
 	sw_counters_reset();
+	sw_latency_reset();
 	*ppos += count;
 	return count;
 }
@@ -81,6 +86,7 @@ int sw_debugfs_init(void)
 	debugfs_create_file("calls", 0400, sw_dir, NULL, &sw_calls_list_fops);
 	debugfs_create_file("overloaded", 0444, sw_dir, NULL,
 			    &sw_overloaded_list_fops);
+	sw_latency_debugfs(sw_dir);
 	return sw_knobs_init(sw_dir);
 }
 

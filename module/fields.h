@@ -76,3 +76,9 @@ SW_SCHED_FIELD(task_struct, numa_migrate_retry)
 SW_SCHED_FIELD(task_struct, numa_preferred_nid)
 /* numa.c: the backoff table's key, with the task's address */
 SW_SCHED_FIELD(task_struct, start_time)
+/*
+ * latency.c: fair-class wakees by policy (SCHED_NORMAL/BATCH/IDLE), and
+ * no pending wakeup recorded for a task woken while still on a CPU
+ */
+SW_SCHED_FIELD(task_struct, policy)
+SW_SCHED_FIELD(task_struct, on_cpu)

@@ -28,6 +28,7 @@
 #include <linux/seq_file.h>
 #include "compat.h"
 #include "hooks.h"
+#include "latency.h"
 #include "numa.h"
 #include "overload.h"
 #include "sib.h"
@@ -340,5 +341,6 @@ int sw_hooks_show(struct seq_file *m)
 		   sw_ttwu_probe_active() ? "on" : "off");
 	seq_printf(m, "sched_update_nr_running_tp tracepoint %s needs:sis_filter=1,sis_mask_update=enqueue|policy=shadow\n",
 		   sw_overload_active() ? "on" : "off");
+	sw_latency_hooks_show(m);
 	return 0;
 }

@@ -21,6 +21,7 @@
 #include <linux/uaccess.h>
 #include "hooks.h"
 #include "knobs.h"
+#include "latency.h"
 #include "numa.h"
 #include "overload.h"
 #include "sib.h"
@@ -136,6 +137,11 @@ static const struct sw_knob sw_knobs[] = {
 		.names = sw_numa_retry_names, .nr_names = SW_NUMA_NR,
 		.apply = sw_numa_apply,
 		.help = "2018 NUMA retry backoff after wake_affine: off, as-merged, corrected",
+	},
+	{
+		.name = "latency", .val = &sw_latency, .numeric = true,
+		.min = 0, .max = 1, .apply = sw_latency_apply,
+		.help = "wakeup latency histogram (3 tracepoint probes), debugfs latency_hist",
 	},
 };
 

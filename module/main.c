@@ -24,6 +24,7 @@
 #include "compat.h"
 #include "debugfs.h"
 #include "hooks.h"
+#include "latency.h"
 #include "overload.h"
 #include "symbols.h"
 #include "ttwu.h"
@@ -82,6 +83,7 @@ err_ttwu:
 	sw_ttwu_exit();
 err_overload:
 	sw_overload_stop();
+	sw_latency_stop();
 	tracepoint_synchronize_unregister();
 	sw_overload_free();
 err_sis:
@@ -96,6 +98,7 @@ static void __exit sw_exit(void)
 	sw_hooks_remove_all();
 	sw_ttwu_exit();
 	sw_overload_stop();
+	sw_latency_stop();
 	/* no probe call still running... */
 	tracepoint_synchronize_unregister();
 	/* ...and no replacement: they run with interrupts disabled */

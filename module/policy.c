@@ -383,3 +383,86 @@ bool sw_numa_defer_migrate(enum sw_numa_retry mode, unsigned long now,
 		return true;
 	return sw_numa_defer_retry(mode, now, stored_retry, interval);
 }
+
+unsigned int sw_lat_bucket(u64 ns)
+{
+	unsigned int b;
+
+	if (ns < 2)
+		return 0;
+	b = fls64(ns) - 1;
+	return min(b, SW_LAT_BUCKETS - 1);
+}
+
+u64 sw_lat_bucket_low(unsigned int b)
+{
+	if (!b)
+		return 0;
+	return 1ULL << min(b, SW_LAT_BUCKETS - 1);
+}
+
+u64 sw_lat_percentile(const u64 *counts, unsigned int pct)
+{
+	u64 total = 0, rank, before = 0, lo, hi, frac, n, in, r;
+	unsigned int b;
+
+	for (b = 0; b < SW_LAT_BUCKETS; b++)
+		if (check_add_overflow(total, counts[b], &total))
+			total = U64_MAX;
+	if (!total)
+		return SW_LAT_UNDEFINED;
+	pct = clamp(pct, 1U, 100U);
+	/* ceil(total * pct / 100) without the product */
+	rank = div64_u64_rem(total, 100, &r) * pct + DIV_ROUND_UP_ULL(r * pct, 100);
+	rank = clamp(rank, 1ULL, total);
+	for (b = 0; b < SW_LAT_BUCKETS; b++) {
+		n = counts[b];
+		if (n && n >= rank - before)
+			break;
+		before += n;
+	}
+	if (b == SW_LAT_BUCKETS)	/* unreachable: the counts sum to total */
+		b = SW_LAT_BUCKETS - 1;
+	lo = sw_lat_bucket_low(b);
+	hi = b ? lo * 2 : 2;
+	n = max(counts[b], 1ULL);
+	in = min(rank - before, n);
+	/* the position inside the bucket in 1/1024 steps, no 128-bit product */
+	if (n <= U64_MAX >> 10)
+		frac = div64_u64(in << 10, n);
+	else
+		frac = div64_u64(in, n >> 10);
+	return lo + (((hi - lo) * min(frac, 1024ULL)) >> 10);
+}
+
+u64 sw_lat_pack(u64 now, u16 tag)
+{
+	return (now << SW_LAT_TAG_BITS) | (tag ? tag : 1);
+}
+
+u64 sw_lat_elapsed(u64 word, u64 now)
+{
+	u64 d = ((now << SW_LAT_TAG_BITS) - (word & ~SW_LAT_TAG_MASK)) >>
+		SW_LAT_TAG_BITS;
+
+	return d >= 1ULL << (63 - SW_LAT_TAG_BITS) ? 0 : d;
+}
+
+bool sw_lat_word_matches(u64 word, u16 tag)
+{
+	return word && (word & SW_LAT_TAG_MASK) == (tag ? tag : 1);
+}
+
+enum sw_loc sw_locality(bool same_cpu, bool smt_sibling, bool same_llc,
+			bool same_node)
+{
+	if (same_cpu)
+		return SW_LOC_SAME_CPU;
+	if (smt_sibling)
+		return SW_LOC_SMT;
+	if (same_llc)
+		return SW_LOC_LLC;
+	if (same_node)
+		return SW_LOC_NODE;
+	return SW_LOC_REMOTE;
+}

@@ -53,6 +53,10 @@ unsigned int sw_test_shadow_leak;
 SW_TEST_PARAM(shadow_leak, sw_test_shadow_leak, uint,
 	      "1 lets policy=shadow's evaluation leave its writes for the kernel");
 
+unsigned int sw_test_latency_fail;
+SW_TEST_PARAM(latency_fail, sw_test_latency_fail, uint,
+	      "N (1..3): latency=1 fails to register its Nth tracepoint probe (-ENOMEM)");
+
 static atomic_t sw_unregister_failed = ATOMIC_INIT(0);
 
 bool sw_testing_unregister_fails(void)

@@ -21,6 +21,13 @@ extern unsigned int sw_test_unregister_fail;
 extern bool sw_test_hook_at_load;
 extern bool sw_test_no_redirect;
 extern unsigned int sw_test_shadow_leak;
+extern unsigned int sw_test_latency_fail;
+
+/* N > 0: latency=1's Nth probe registration fails (latency.c). */
+static inline unsigned int sw_testing_latency_fail(void)
+{
+	return sw_test_latency_fail;
+}
 
 /* policy=shadow leaves its first evaluation's writes for the kernel. */
 static inline unsigned int sw_testing_shadow_leak(void)
@@ -92,6 +99,7 @@ bool sw_testing_unregister_fails(void);
 #define sw_testing_hook_at_load()	false
 #define sw_testing_no_redirect()	false
 #define sw_testing_shadow_leak()	0U
+#define sw_testing_latency_fail()	0U
 #endif
 
 #endif /* _SMARTWAKE_TESTING_H */

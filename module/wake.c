@@ -586,6 +586,7 @@ static int sw_shadow(struct task_struct *p, int prev_cpu, int wake_flags,
 	}
 
 	theirs = sw_orig_select(p, prev_cpu, wake_flags);
+	sw_locality_shadow(prev_cpu, cpu, mine, theirs);
 	sw_count(SW_C_shadow_compared);
 	if (theirs == mine) {
 		sw_count(SW_C_shadow_agree);
@@ -806,6 +807,7 @@ static int sw_select_body(struct task_struct *p, int prev_cpu, int wake_flags)
 	if (cc->clear)
 		WRITE_ONCE(sw_sds((struct sched_domain_shared *)cc->clear,
 				  has_idle_cores), 0);
+	sw_locality_count(prev_cpu, cpu, new_cpu);
 	return new_cpu;
 }
 

@@ -10,6 +10,7 @@
 #include <linux/types.h>
 #include "compat.h"
 #include "knobs.h"
+#include "locality.h"
 
 /* ---- the wakeup path (wake.c, sis.c) ----------------------------------- */
 int sw_select_task_rq_fair(struct task_struct *p, int prev_cpu, int wake_flags);

@@ -18,7 +18,7 @@
 . "$(dirname "$0")/common.sh"
 
 steps_all=(style scripts shipped fields cli-host safety-stock e2e-stock compat-stock headers-only install wake-smp4 wake-numa2
-	ttwu-smp4 ttwu-numa2 numa-numa2 reliability cli-guest shadow-smp4 shadow-numa2 shadow-flat4
+	ttwu-smp4 ttwu-numa2 numa-numa2 latency-smp4 reliability cli-guest shadow-smp4 shadow-numa2 shadow-flat4
 	shadow-smt8 shadow-numa-smt compat-6.1 e2e-6.1 wake-6.1 reliability-6.1 shadow-6.1 ttwu-6.1 numa-6.1
 	debug-build kunit compat-debug safety-debug kasan-debug e2e-debug wake-debug reliability-debug
 	shadow-debug compat-deb13 e2e-deb13 wake-deb13 reliability-deb13 shadow-deb13 ttwu-deb13
@@ -118,6 +118,24 @@ step_shipped() {
 		/__x86_indirect_thunk/ { print fn }
 		/call +\*/ { pend = fn }' | sort -u | tr '\n' ' ')
 	echo "functions with indirect calls: $sites"
+	# The kernel calls latency.c's tracepoint probes (and the callback of
+	# for_each_kernel_tracepoint()) through pointers: each must begin
+	# with ENDBR64, which the compiler gives a function whose address is
+	# taken and objtool must not have sealed (an IBT CPU would fault).
+	local fn first addr sealed
+	sealed=$(objdump -r -j .ibt_endbr_seal module/smartwake.ko |
+		awk '$3 ~ /^\.text\+0x/ { sub(/^\.text\+0x/, "", $3); print $3 }')
+	for fn in sw_lat_wakeup sw_lat_switch sw_lat_find; do
+		first=$(objdump -d --no-show-raw-insn module/smartwake.ko |
+			awk -v f="<$fn>:" '$2 == f { getline; print $2; exit }')
+		addr=$(nm module/smartwake.ko | awk -v f="$fn" '$3 == f { print $1 }')
+		echo "$fn starts with: ${first:-nothing}"
+		[ "$first" = endbr64 ] || rc=1
+		if [ -z "$addr" ] || grep -qx "$addr" <<<"$sealed"; then
+			echo "$fn is missing or in .ibt_endbr_seal (its ENDBR would be sealed at load)"
+			rc=1
+		fi
+	done
 	for f in $sites; do
 		case $f in
 		sw_orig_select) ;;	# select_task_rq_fair: ibt.c's table
@@ -234,6 +252,25 @@ step_numa-numa2() {
 		sed -n 's/^NUMA-FIG //p' "$log" | tr -d '\r'
 	} | scripts/figures.sh numa-retry - || true
 }
+# Wakeup-latency histogram (knob latency) and placement locality counters
+# (issue 17, items 1 and 2): about 1 minute.
+# A pass writes the guest's real "smartwake ab" output (latency columns,
+# locality lines) to Documentation/figures.md, section latency-ab.
+step_latency-smp4() {
+	local log=build/logs/latency-stock-smp4.log rc=0
+	g --topo smp4 --timeout 600 --log "$log" latency.sh || rc=$?
+	[ $rc -eq 0 ] || return $rc
+	{
+		echo "## smartwake ab with wakeup latency and placement locality"
+		echo
+		echo "guest/latency.sh (make check step latency-smp4), stock kernel, smp4 guest under TCG:"
+		echo "the kernel's placement (policy=shadow) against the module's without wake_wide."
+		echo
+		echo '```'
+		sed -n '/^SMARTWAKE-AB-BEGIN/,/^SMARTWAKE-AB-END/p' "$log" | sed '1d;$d' | tr -d '\r'
+		echo '```'
+	} | scripts/figures.sh latency-ab - || true
+}
 # Short form of the reliability runs (make stress runs the long form).
 step_reliability() { g --topo smp4 --timeout 900 reliability.sh 30 10; }
 step_cli-guest() { scripts/cli-test.sh --guest; }
@@ -343,13 +380,13 @@ run_lane() {
 }
 
 # Host steps first; with two jobs, the debug kernel's steps (its build,
-# KUnit, the module under lockdep) and Debian 13's kernel form a second
-# lane (the two lanes take about as long).
+# KUnit, the module under lockdep) and the other stock kernels (Debian
+# 13's, 6.1) form a second lane (the two lanes take about as long).
 host=() stock=() debug=()
 for s in "${steps[@]}"; do
 	case $s in
 	style|scripts|shipped|fields|cli-host) host+=("$s") ;;
-	debug-build|kunit|*-debug|*-deb13) debug+=("$s") ;;
+	debug-build|kunit|*-debug|*-deb13|*-6.1) debug+=("$s") ;;
 	*) stock+=("$s") ;;
 	esac
 done

@@ -343,4 +343,91 @@ run env SMARTWAKE_DEBUGFS=$tmp/nonexistent $SW ab --a '' --b 'enabled=0' --runs 
 check "ab with knobs without the module: exit 1, says so" \
 	eval '[ $rc -eq 1 ] && has "no smartwake directory"'
 
+
+# ---- latency and locality ----------------------------------------------------
+fresh_tree
+# mkhist "B:N ...": latency_hist as the module prints it, 40 log2 buckets
+mkhist() {
+	awk -v spec="$1" 'BEGIN {
+		n = split(spec, kv, " ")
+		for (i = 1; i <= n; i++) { split(kv[i], p, ":"); c[p[1]] = p[2] }
+		for (b = 0; b < 40; b++) printf "%d %d\n", b ? 2 ^ b : 0, c[b] + 0
+	}' >"$D/latency_hist"
+}
+mkhist "10:100"
+echo 1 >"$D/latency"
+run $SW latency
+check "latency: exit 0, the non-empty bucket and the module's percentiles" \
+	eval '[ $rc -eq 0 ] && has "^ +1024 +100$" && has "^samples 100  p50 1536  p90 1945  p99 2037 ns$"'
+check "latency: empty buckets not listed" eval '! has "^ +2048 "'
+# the KUnit table's "90 fast, 10 slow" case: the same figures as the module
+mkhist "1:90 20:10"
+run $SW latency
+check "latency: percentiles across buckets as sw_lat_percentile() (p99 1991680)" \
+	has "^samples 100  p50 3  p90 4  p99 1991680 ns$"
+echo 0 >"$D/latency"
+run $SW latency
+check "latency with the knob at 0: a note on stderr" has "latency is 0: no new samples"
+echo 1 >"$D/latency"
+mkhist ""
+run $SW latency
+check "latency, empty histogram: no samples" eval '[ $rc -eq 0 ] && has "^no samples$"'
+# --watch: the interval's samples only
+( sleep 0.15; mkhist "5:10"; sleep 0.4; mkhist "5:10 12:30" ) &
+run $SW latency --watch 0.4 --count 3
+wait
+check "latency --watch 0.4 --count 3: exit 0, three lines" \
+	eval '[ $rc -eq 0 ] && [ $(grep -cE "^[0-9:]+ +[0-9.]+ s  " "$out") -eq 3 ]'
+check "... the first interval: its 10 samples in [32, 64)" has "s  samples 10  p50 48  p90 60  p99 64 ns$"
+check "... the second: the 30 new ones in [4096, 8192) alone" has "s  samples 30  p50 6144  p90 7780  p99 8192 ns$"
+check "... the third: no samples" has " s  no samples$"
+for bad in "--watch 0" "--watch x" "--count 2" "--count 0 --watch 1" "extra" "--bogus"; do
+	# shellcheck disable=SC2086
+	run $SW latency $bad
+	check "latency $bad: usage error, exit 2" [ $rc -eq 2 ]
+done
+run $SW help latency
+check "help latency: usage" has "^usage: smartwake latency \[--watch SECONDS \[--count N\]\]"
+rm "$D/latency_hist"
+run $SW latency
+check "latency without latency_hist: exit 1, named" eval '[ $rc -eq 1 ] && has "latency_hist"'
+# stats: the summary lines
+printf 'latency_samples 100\nlatency_p50_ns 1536\nlatency_p90_ns 1945\nlatency_p99_ns 2037\n' >>"$D/stats"
+printf 'loc_prev_same_cpu 3\nloc_prev_smt 0\nloc_prev_llc 1\nloc_prev_node 0\nloc_prev_remote 0\n' >>"$D/stats"
+printf 'loc_waker_same_cpu 0\nloc_waker_smt 0\nloc_waker_llc 2\nloc_waker_node 1\nloc_waker_remote 1\n' >>"$D/stats"
+run $SW stats
+check "stats: latency summary line" has "^latency: p50 1536  p90 1945  p99 2037 ns \(100 samples\)$"
+check "stats: locality of the module's answers vs prev" \
+	has "^locality vs prev  \(module\): same_cpu 75\.0%, smt 0\.0%, llc 25\.0%, node 0\.0%, remote 0\.0% \(4 answers\)$"
+check "stats: ... vs the waker" \
+	has "^locality vs waker \(module\): same_cpu 0\.0%, smt 0\.0%, llc 50\.0%, node 25\.0%, remote 25\.0% \(4 answers\)$"
+check "stats: no kernel line without kernel_loc_ counts" eval '! has "\(kernel\)"'
+run $SW stats --openmetrics
+check "stats --openmetrics: percentiles are gauges, latency_samples a counter" \
+	eval 'has "^# TYPE smartwake_latency_p99_ns gauge$" && has "^smartwake_latency_p99_ns 2037$" &&
+		has "^smartwake_latency_samples_total 100$"'
+# ab: side A (enabled=1) adds 100 samples in [1024, 2048) and 4 answers on
+# prev's CPU per run, side B 100 in [2^20, 2^21) and 4 on prev's LLC
+mkhist ""
+cat >"$tmp/bump.sh" <<'EOS'
+d=$SMARTWAKE_DEBUGFS
+if [ "$(cat "$d/enabled")" = 1 ]; then b=10 c=loc_prev_same_cpu; else b=20 c=loc_prev_llc; fi
+awk -v b="$b" 'NR == b + 1 { $2 += 100 } { print }' "$d/latency_hist" >"$d/h.new" && mv "$d/h.new" "$d/latency_hist"
+awk -v c="$c" '$1 == c { $2 += 4 } $1 == "latency_p50_ns" { $2 += 5 } { print }' "$d/stats" >"$d/s.new" &&
+	mv "$d/s.new" "$d/stats"
+echo ops_per_sec=10
+EOS
+run $SW ab --a 'enabled=1' --b 'enabled=0' --runs 3 -- bash "$tmp/bump.sh"
+sed 's/^/    /' "$out"
+check "ab: p50_ns and p99_ns columns beside the figure" has "^side +median +min\.\.max +runs +ratio +p50_ns +p99_ns$"
+check "ab: side A's percentiles from its own samples (1536, 2037)" has "^A +10\.0 +10\.0\.\.10\.0 +3 +1\.000 +1536 +2037$"
+check "ab: side B's (1572864, 2085888)" has "^B +10\.0 +10\.0\.\.10\.0 +3 +1\.000 +1572864 +2085888$"
+check "ab: a percentile that moved is no counter delta" eval '! has "^latency_p50_ns "'
+check "ab: locality per side" \
+	eval 'has "^  A +vs prev  \(module\): same_cpu 100\.0%, smt 0\.0%, llc 0\.0%, node 0\.0%, remote 0\.0% \(12 answers\)$" &&
+		has "^  B +vs prev  \(module\): same_cpu 0\.0%, smt 0\.0%, llc 100\.0%, node 0\.0%, remote 0\.0% \(12 answers\)$"'
+rm "$D/latency_hist"
+run $SW ab --a 'enabled=1' --b 'enabled=0' --runs 1 -- echo ops_per_sec=1
+check "ab without latency_hist: no latency columns" eval '[ $rc -eq 0 ] && ! has "p50_ns"'
+
 summary

@@ -3,9 +3,10 @@
 # --overhead): what the module costs the tightest wakeup loops. One 2-vCPU
 # stock guest booted with nokaslr runs guest/overhead.sh: no module, loaded
 # at the default knobs, each observer on alone (ttwu_count=1, sis_filter=1,
-# trace events), policy=smartwake at mainline knobs and policy=shadow (if
-# the module has it), interleaved round by round, on wakeload pipe -p 1
-# (ping-pong) and msg --pipes -g 1 -s 2 -r 2 (M:N). First under
+# latency=1: the wakeup-latency probes, trace events), policy=smartwake at
+# mainline knobs and policy=shadow (if the module has it), interleaved
+# round by round, on wakeload pipe -p 1 (ping-pong) and
+# msg --pipes -g 1 -s 2 -r 2 (M:N). First under
 # -icount shift=0,sleep=off (guest time counts instructions: repeatable to
 # about 1 % within a boot; no caches, no pipeline: instruction counts stand
 # in for cost, not for cache effects), then wall-clock (indicative only).
@@ -91,11 +92,12 @@ python3 - "$csv" "$out" <<'PY' || rc=1
 import csv, sys, statistics as st
 rows = list(csv.DictReader(open(sys.argv[1])))
 out = sys.argv[2]
-order = ["none", "defaults", "ttwu_count", "sis_filter", "sis_filter_tick", "no_redirect_ftrace", "no_redirect",
+order = ["none", "defaults", "ttwu_count", "sis_filter", "sis_filter_tick", "latency", "no_redirect_ftrace", "no_redirect",
          "smartwake_ftrace", "smartwake", "smartwake+trace", "shadow"]
 what = {"none": "no module", "defaults": "loaded, default knobs (nothing hooked)",
         "ttwu_count": "ttwu_count=1 (kretprobe)", "sis_filter": "sis_filter=1, sis_mask_update=enqueue (tracepoint probe; policy stock)",
         "sis_filter_tick": "sis_filter=1, sis_mask_update=tick (sched_tick hook; policy stock)",
+        "latency": "latency=1 (sched_wakeup/_new/switch probes; policy stock)",
         "smartwake": "policy=smartwake, mainline knobs (select_hook=direct)",
         "smartwake_ftrace": "policy=smartwake, mainline knobs, select_hook=ftrace (ops redirect)",
         "smartwake+trace": "policy=smartwake + trace events on",

@@ -137,6 +137,7 @@ struct side {
 	double fig[MAX_RUNS];
 	int runs;
 	unsigned long long *delta;	/* per counter, summed over runs */
+	struct hist hist;		/* latency_hist deltas, summed over runs */
 };
 
 static int parse_side(struct side *s, char *why, size_t why_size)
@@ -212,8 +213,9 @@ struct ab {
 	bool lower, skip_missing, verbose;
 	struct metric metric;
 	char **cmd;			/* COMMAND [ARG...] */
-	bool have_module, have_stats;
+	bool have_module, have_stats, have_hist;
 	struct stats before, after, first;
+	struct hist hbefore, hafter;
 	struct run_out out;
 	FILE *csv;
 	char unit[NAME_LEN];		/* unit of the first figure */
@@ -401,8 +403,11 @@ static int ab_prepare(struct ab *ab)
 		sw_err("ab: fewer than two sides left to compare");
 		return EXIT_RUNTIME;
 	}
-	if (ab->have_module)
+	if (ab->have_module) {
 		ab->have_stats = !read_stats(&ab->first);
+		/* a module without latency_hist (older) simply has no column */
+		ab->have_hist = !read_hist(&ab->hbefore);
+	}
 	if (!ab->have_stats)
 		printf("(no module counters: %s not usable)\n", dbg_dir);
 	for (i = 0; i < ab->nr_sides; i++)
@@ -481,6 +486,12 @@ static void ab_record(struct ab *ab, struct side *s, int r, double v,
 	if (ab->csv)
 		fprintf(ab->csv, "%s,%d,%.10g,%s,%.3f", s->label, r + 1, v, u,
 			ab->out.secs);
+	if (ab->have_hist) {
+		struct hist d;
+
+		hist_delta(&ab->hbefore, &ab->hafter, &d);
+		hist_add(&s->hist, &d);
+	}
 	for (j = 0; ab->have_stats && j < ab->first.n; j++) {
 		const struct stat_line *x, *y;
 		unsigned long long d = 0;
@@ -512,10 +523,14 @@ static int ab_run_one(struct ab *ab, struct side *s, int r)
 		return EXIT_RUNTIME;
 	if (ab->have_stats && read_stats(&ab->before))
 		ab->have_stats = false;
+	if (ab->have_hist && read_hist(&ab->hbefore))
+		ab->have_hist = false;
 	if (run_command(ab->cmd, ab->timeout, ab->verbose, &ab->out))
 		return EXIT_RUNTIME;
 	if (ab->have_stats && read_stats(&ab->after))
 		ab->have_stats = false;
+	if (ab->have_hist && read_hist(&ab->hafter))
+		ab->have_hist = false;
 	if (got_signal)
 		return 128 + got_signal;
 	if (!ab_run_ok(ab, s, r))
@@ -577,15 +592,34 @@ static int ab_finish(struct ab *ab, int rc)
 	return rc;
 }
 
-/* Median, range and ratio to the reference per side; the ratio lines. */
+/* Does any side have wakeup-latency samples (knob latency=1)? */
+static bool ab_have_latency(const struct ab *ab)
+{
+	int i;
+
+	for (i = 0; ab->have_hist && i < ab->nr_sides; i++)
+		if (!ab->sides[i].skipped && hist_total(&ab->sides[i].hist))
+			return true;
+	return false;
+}
+
+/*
+ * Median, range and ratio to the reference per side, and beside them the
+ * side's p50 and p99 wakeup latency when there are samples; the ratio
+ * lines.
+ */
 static void ab_report(const struct ab *ab)
 {
 	char buf[64], buf2[64], buf3[64];
+	bool lat = ab_have_latency(ab);
 	double ref_med = 0;
 	int i;
 
-	printf("\n%-12s %14s %27s %6s %9s\n", "side", "median",
+	printf("\n%-12s %14s %27s %6s %9s", "side", "median",
 	       "min..max", "runs", "ratio");
+	if (lat)
+		printf(" %12s %12s", "p50_ns", "p99_ns");
+	printf("\n");
 	for (i = 0; i < ab->nr_sides; i++) {
 		const struct side *s = &ab->sides[i];
 		double lo, hi, med;
@@ -606,10 +640,18 @@ static void ab_report(const struct ab *ab)
 			snprintf(buf3, sizeof(buf3), "%.3f", med / ref_med);
 		else
 			snprintf(buf3, sizeof(buf3), "-");
-		printf("%-12s %14s %27s %6d %9s\n", s->label,
+		printf("%-12s %14s %27s %6d %9s", s->label,
 		       fmt_num(med, buf, sizeof(buf)), range, s->runs, buf3);
+		if (lat && hist_total(&s->hist))
+			printf(" %12llu %12llu", hist_pct(&s->hist, 50),
+			       hist_pct(&s->hist, 99));
+		else if (lat)
+			printf(" %12s %12s", "-", "-");
+		printf("\n");
 	}
 	printf("unit: %s%s\n", ab->unit, ab->lower ? " (lower is better)" : "");
+	if (lat)
+		printf("p50_ns, p99_ns: wakeup latency (latency_hist), all runs of the side\n");
 	for (i = 1; i < ab->nr_sides; i++) {
 		const struct side *s = &ab->sides[i];
 		double lo, hi;
@@ -623,6 +665,74 @@ static void ab_report(const struct ab *ab)
 		else
 			printf("undefined (%s median is 0)\n",
 			       ab->sides[0].label);
+	}
+}
+
+struct side_ctx {
+	const struct ab *ab;
+	const struct side *s;
+};
+
+/* A counter's delta on one side (print_locality()'s getter) */
+static unsigned long long side_delta(const void *ctx, const char *name)
+{
+	const struct side_ctx *c = ctx;
+	int j;
+
+	for (j = 0; j < c->ab->first.n; j++)
+		if (!strcmp(c->ab->first.l[j].name, name))
+			return c->s->delta[j];
+	return 0;
+}
+
+/* The module's answers relative to prev, class by class */
+static const char * const loc_fam_tail[] = {
+	"loc_prev_same_cpu", "loc_prev_smt", "loc_prev_llc", "loc_prev_node",
+	"loc_prev_remote", "kernel_loc_prev_same_cpu", "kernel_loc_prev_smt",
+	"kernel_loc_prev_llc", "kernel_loc_prev_node", "kernel_loc_prev_remote",
+};
+
+/* Each side's placement locality, from its counter deltas. */
+static void ab_report_locality(const struct ab *ab)
+{
+	static const struct {
+		const char *prefix, *what;
+	} fams[] = {
+		{ "loc_prev_", "vs prev  (module)" },
+		{ "loc_waker_", "vs waker (module)" },
+		{ "kernel_loc_prev_", "vs prev  (kernel)" },
+		{ "kernel_loc_waker_", "vs waker (kernel)" },
+	};
+	char label[NAME_LEN + 32];
+	bool head = false;
+	unsigned int f;
+	int i;
+
+	if (!ab->have_stats || !find_stat(&ab->first, "loc_prev_same_cpu"))
+		return;
+	/* the first family counts every answer: none on any side, no section */
+	for (i = 0; i < ab->nr_sides && !head; i++) {
+		struct side_ctx c = { ab, &ab->sides[i] };
+		unsigned int k;
+
+		for (k = 0; k < sizeof(loc_fam_tail) / sizeof(loc_fam_tail[0]); k++)
+			if (!ab->sides[i].skipped && side_delta(&c, loc_fam_tail[k]))
+				head = true;
+	}
+	if (!head)
+		return;
+	printf("\nplacement locality (share of each side's answers; a side without\n"
+	       "answers, e.g. policy=stock, has no line):\n");
+	for (f = 0; f < sizeof(fams) / sizeof(fams[0]); f++) {
+		for (i = 0; i < ab->nr_sides; i++) {
+			struct side_ctx c = { ab, &ab->sides[i] };
+
+			if (ab->sides[i].skipped)
+				continue;
+			snprintf(label, sizeof(label), "  %-8s %s:",
+				 ab->sides[i].label, fams[f].what);
+			print_locality(label, fams[f].prefix, side_delta, &c);
+		}
 	}
 }
 
@@ -697,6 +807,7 @@ int cmd_ab(int argc, char **argv)
 	rc = ab_finish(&ab, ab_run_all(&ab));
 	if (rc == EXIT_OK) {
 		ab_report(&ab);
+		ab_report_locality(&ab);
 		ab_report_deltas(&ab);
 	}
 	ab_free(&ab);

@@ -87,10 +87,7 @@ void print_stats_json(const struct stats *st)
 /* A derived line (a ratio or a mean) is a gauge, an event count a counter. */
 static bool is_gauge(const struct stat_line *l)
 {
-	size_t n = strlen(l->name);
-
-	return !l->counter || (n > 4 && !strcmp(l->name + n - 4, "_pct")) ||
-	       (n > 9 && !strcmp(l->name + n - 9, "_per_call"));
+	return !l->counter || stat_gauge_name(l->name);
 }
 
 /*

@@ -6,6 +6,7 @@
  *   smartwake set KNOB=VALUE ...         all or nothing
  *   smartwake stats [--json] [--watch S] counters (and per-second rates)
  *   smartwake reset                      zero the counters
+ *   smartwake latency [--watch S]        wakeup-latency histogram, percentiles
  *   smartwake ab --a '...' --b '...' -- COMMAND...
  *                                        alternate A/B runs of a command
  *
@@ -71,7 +72,10 @@ static const struct cmd_help helps[] = {
 "percentages are shown as the module prints them). When the module printed\n"
 "shadow_agree_pct (policy=shadow compared wakeups), a last line sums up the\n"
 "agreement: \"shadow: P% agree (compared N, agree N, disagree N, raced N,\n"
-"raced_aba N)\".\n"
+"raced_aba N)\". With latency percentiles (knob latency) a line \"latency:\n"
+"p50 X  p90 Y  p99 Z ns (N samples)\", and with locality counts one line per\n"
+"family: where the answers of the module (and, under policy=shadow, of the\n"
+"kernel) lie relative to the wakee's prev CPU and to the waking CPU, in %.\n"
 "  --json            one JSON object {\"name\": value, ...}\n"
 "  --openmetrics     the OpenMetrics text format (node-exporter's textfile\n"
 "                    collector): counters as smartwake_NAME_total, derived\n"
@@ -85,7 +89,21 @@ static const struct cmd_help helps[] = {
 	{ "reset",
 "usage: smartwake reset\n"
 "\n"
-"Zero the module's counters.\n" },
+"Zero the module's counters (and the wakeup-latency histogram).\n" },
+	{ "latency",
+"usage: smartwake latency [--watch SECONDS [--count N]]\n"
+"\n"
+"The wakeup-latency histogram (debugfs latency_hist: the delay from a\n"
+"fair-class task's wakeup to its run, log2 buckets in ns), filled while the\n"
+"knob latency is 1 ('smartwake set latency=1'; a note on stderr says when it\n"
+"is 0). Without --watch: the non-empty buckets (lower bound, count), then\n"
+"\"samples N  p50 X  p90 Y  p99 Z ns\" over the whole histogram (the\n"
+"module's latency_p*_ns figures).\n"
+"  --watch SECONDS   every SECONDS, one line: time, interval, and the samples\n"
+"                    and percentiles of the wakeups of that interval alone\n"
+"                    (\"no samples\" if there were none)\n"
+"  --count N         with --watch: stop after N intervals (default: until\n"
+"                    interrupted)\n" },
 	{ "ab",
 "usage: smartwake ab --a 'SETTINGS' --b 'SETTINGS' [options] -- COMMAND [ARG...]\n"
 "\n"
@@ -93,6 +111,11 @@ static const struct cmd_help helps[] = {
 "one figure from each run's output, and print per side the median and the\n"
 "min..max of the figure, the ratio of the medians B/A, and each side's\n"
 "counter deltas (summed over its runs) for the counters that changed.\n"
+"With the knob latency at 1 (set it on both sides or beforehand), each side\n"
+"also gets the p50 and p99 wakeup latency of its runs (from latency_hist\n"
+"deltas, summed over the side's runs); with locality counts, the share of\n"
+"each side's answers on prev's CPU, an SMT sibling, prev's LLC, its node,\n"
+"another node.\n"
 "Every knob and feature touched is restored to its value from before the\n"
 "comparison afterwards (also on error or Ctrl-C).\n"
 "\n"
@@ -136,6 +159,7 @@ static void usage_main(FILE *f)
 "  set KNOB=VALUE ...             change knobs (all or nothing)\n"
 "  stats [--json] [--watch SECS]  counters, rates\n"
 "  reset                          zero the counters\n"
+"  latency [--watch SECS]         wakeup-latency histogram, percentiles\n"
 "  ab --a '...' --b '...' -- CMD  A/B comparison of a command\n"
 "  help [COMMAND]                 this text, or a command's\n"
 "\n"
@@ -244,6 +268,7 @@ static const struct {
 	{ "stats", cmd_stats },
 	{ "reset", cmd_reset },
 	{ "ab", cmd_ab },
+	{ "latency", cmd_latency },
 	{ "help", cmd_help },
 };
 

@@ -8,6 +8,7 @@
  *   json.c    JSON output
  *   figure.c  the figure of a run's output, medians, number format
  *   ab.c      the A/B runner
+ *   latency.c the latency command, latency and locality summaries
  */
 #ifndef SMARTWAKE_H
 #define SMARTWAKE_H
@@ -99,7 +100,7 @@ int cmd_set(int argc, char **argv);
 struct stat_line {
 	char name[NAME_LEN];
 	char value[VALUE_LEN];
-	bool counter;		/* an unsigned integer: rates and deltas */
+	bool counter;		/* an unsigned integer, not a gauge: rates and deltas */
 	unsigned long long v;
 };
 
@@ -108,6 +109,7 @@ struct stats {
 	int n;
 };
 
+bool stat_gauge_name(const char *name);
 int read_stats(struct stats *st);
 const struct stat_line *find_stat(const struct stats *st, const char *name);
 double stat_rate(const struct stat_line *c, const struct stat_line *p,
@@ -140,5 +142,26 @@ const char *fmt_num(double x, char *buf, size_t size);
 
 /* ---- ab.c ---- */
 int cmd_ab(int argc, char **argv);
+
+/* ---- latency.c ---- */
+#define HIST_MAX	64	/* buckets read from latency_hist (the module has 40) */
+
+struct hist {
+	unsigned long long low[HIST_MAX];	/* bucket lower bound, ns */
+	unsigned long long count[HIST_MAX];
+	int n;
+};
+
+int read_hist(struct hist *h);
+void hist_delta(const struct hist *a, const struct hist *b, struct hist *d);
+void hist_add(struct hist *sum, const struct hist *d);
+unsigned long long hist_total(const struct hist *h);
+unsigned long long hist_pct(const struct hist *h, unsigned int pct);
+void print_hist_pcts(const struct hist *h);
+bool print_locality(const char *label, const char *prefix,
+		    unsigned long long (*get)(const void *ctx, const char *name),
+		    const void *ctx);
+bool print_latency_locality(const struct stats *st);
+int cmd_latency(int argc, char **argv);
 
 #endif /* SMARTWAKE_H */

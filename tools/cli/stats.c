@@ -16,6 +16,20 @@
 /* ---- stats --------------------------------------------------------------- */
 
 
+/*
+ * A derived line (a ratio, a mean, a percentile) is a gauge: no rate, no
+ * delta, no _total, even when its value is an integer.
+ */
+bool stat_gauge_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return (n > 4 && !strcmp(name + n - 4, "_pct")) ||
+	       (n > 9 && !strcmp(name + n - 9, "_per_call")) ||
+	       (!strncmp(name, "latency_p", 9) && n > 3 &&
+		!strcmp(name + n - 3, "_ns"));
+}
+
 /* Read the stats file; 0, or -errno. */
 int read_stats(struct stats *st)
 {
@@ -32,7 +46,7 @@ int read_stats(struct stats *st)
 
 		if (sscanf(line, "%63s %63s", s->name, s->value) != 2)
 			continue;
-		s->counter = all_digits(s->value);
+		s->counter = all_digits(s->value) && !stat_gauge_name(s->name);
 		s->v = s->counter ? strtoull(s->value, NULL, 10) : 0;
 		st->n++;
 	}
@@ -201,6 +215,13 @@ int cmd_stats(int argc, char **argv)
 		if (find_stat(&st, "shadow_agree_pct")) {
 			printf("\n");
 			print_shadow(&st, "shadow: ");
+		}
+		if (find_stat(&st, "latency_p50_ns") ||
+		    find_stat(&st, "loc_prev_same_cpu") ||
+		    find_stat(&st, "kernel_loc_prev_same_cpu")) {
+			printf("\n");
+			if (!print_latency_locality(&st))
+				printf("latency: no samples; locality: no answers\n");
 		}
 	}
 	return EXIT_OK;

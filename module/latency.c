@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Wakeup latency (knob latency): the delay from a fair-class task's wakeup
+ * to its first run after it, as a per-CPU log2 histogram in ns.
+ *
+ * Probes on the sched_wakeup, sched_wakeup_new and sched_switch
+ * tracepoints, which the kernel does not export to modules by name: they
+ * are found with for_each_kernel_tracepoint() and attached with
+ * tracepoint_probe_register(), only while latency=1. The wakeup probe
+ * stores the time; the switch probe, when the task is switched in, takes
+ * it and counts the delay on the CPU it runs on.
+ *
+ * Where the time is kept: a module cannot add a field to task_struct, and
+ * the fields the kernel fills anyway do not say what is wanted.
+ * sched_info.last_queued (CONFIG_SCHED_INFO=y) is set on every enqueue and
+ * also when a preempted task goes back to its queue, so it mixes wakeup
+ * latency with preemption waits; p->stats.wait_start is written only while
+ * schedstats are enabled (sysctl kernel.sched_schedstats, off by default,
+ * a global cost). So the time goes into a table of the module, hashed by
+ * task pointer and pid: one 64-bit word per slot (48 bits of time, a
+ * 16-bit tag of the task), written by one store and taken by one
+ * compare-and-exchange, so a slot never pairs one task's tag with
+ * another's time. Two pending wakeups hashing to one slot lose the older
+ * (counted as latency_slot_taken); a tag collision between two of them
+ * (1 in 65535) would attribute a wakeup to the wrong task. A task woken
+ * while it is still on a CPU (the kernel's ttwu_runnable() path) does not
+ * wait: nothing is recorded.
+ *
+ * The wakeup time comes from local_clock() on the waking CPU and the run
+ * time from local_clock() on the CPU that switches the task in; a
+ * negative difference across CPUs counts as 0.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bits.h>
+#include <linux/debugfs.h>
+#include <linux/hash.h>
+#include <linux/mmu_context.h>
+#include <linux/percpu.h>
+#include <linux/sched/clock.h>
+#include <linux/seq_file.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+#include <uapi/linux/sched.h>
+#include "ksched.h"
+#include "latency.h"
+#include "sched_access.h"
+#include "stats.h"
+#include "testing.h"
+
+int sw_latency;
+
+/* 4096 pending wakeups (32 KiB); more runnable tasks only lose samples */
+#define SW_LAT_SLOT_BITS	12
+#define SW_LAT_SLOTS		BIT(SW_LAT_SLOT_BITS)
+
+static u64 sw_lat_slot[SW_LAT_SLOTS];
+
+struct sw_lat_hist {
+	u64 b[SW_LAT_BUCKETS];
+};
+
+static DEFINE_PER_CPU(struct sw_lat_hist, sw_lat_hist);
+
+/* Hash of the task: the low bits pick the slot, the next 16 are its tag. */
+static __always_inline u32 sw_lat_hash(struct task_struct *p)
+{
+	return hash_64((unsigned long)p ^ READ_ONCE(sw_task(p, pid)),
+		       SW_LAT_SLOT_BITS + SW_LAT_TAG_BITS);
+}
+
+static __always_inline bool sw_lat_fair(struct task_struct *p)
+{
+	unsigned int policy = READ_ONCE(sw_task(p, policy));
+
+	return policy == SCHED_NORMAL || policy == SCHED_BATCH ||
+	       policy == SCHED_IDLE;
+}
+
+/* sched_wakeup and sched_wakeup_new: under the wakee's runqueue lock */
+static void notrace sw_lat_wakeup(void *data, struct task_struct *p)
+{
+	u32 h;
+	u64 *slot, old;
+
+	if (!sw_lat_fair(p) || READ_ONCE(sw_task(p, on_cpu)))
+		return;
+	h = sw_lat_hash(p);
+	slot = &sw_lat_slot[h & (SW_LAT_SLOTS - 1)];
+	old = READ_ONCE(*slot);
+	if (old && !sw_lat_word_matches(old, h >> SW_LAT_SLOT_BITS))
+		sw_count(SW_C_latency_slot_taken);
+	WRITE_ONCE(*slot, sw_lat_pack(local_clock(), h >> SW_LAT_SLOT_BITS));
+}
+
+/* sched_switch: under this CPU's runqueue lock, interrupts off */
+static void notrace sw_lat_switch(void *data, bool preempt,
+				  struct task_struct *prev,
+				  struct task_struct *next,
+				  unsigned int prev_state)
+{
+	u32 h = sw_lat_hash(next);
+	u64 *slot = &sw_lat_slot[h & (SW_LAT_SLOTS - 1)];
+	u64 word = READ_ONCE(*slot), ns;
+
+	if (!sw_lat_word_matches(word, h >> SW_LAT_SLOT_BITS))
+		return;
+	/* a wakeup of another task may have replaced it meanwhile */
+	if (!try_cmpxchg(slot, &word, 0))
+		return;
+	ns = sw_lat_elapsed(word, local_clock());
+	__this_cpu_inc(sw_lat_hist.b[sw_lat_bucket(ns)]);
+}
+
+static struct sw_lat_tp {
+	const char *name;
+	void *probe;
+	struct tracepoint *tp;
+	bool on;
+} sw_lat_tps[] = {
+	{ .name = "sched_wakeup", .probe = sw_lat_wakeup },
+	{ .name = "sched_wakeup_new", .probe = sw_lat_wakeup },
+	{ .name = "sched_switch", .probe = sw_lat_switch },
+};
+
+/* for_each_kernel_tracepoint() callback */
+static void sw_lat_find(struct tracepoint *tp, void *priv)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(sw_lat_tps); i++)
+		if (!strcmp(tp->name, sw_lat_tps[i].name))
+			sw_lat_tps[i].tp = tp;
+}
+
+/* debugfs "hooks": one line per probe, read under no lock (a snapshot) */
+void sw_latency_hooks_show(struct seq_file *m)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(sw_lat_tps); i++)
+		seq_printf(m, "%s tracepoint %s needs:latency=1\n",
+			   sw_lat_tps[i].name,
+			   READ_ONCE(sw_lat_tps[i].on) ? "on" : "off");
+}
+
+/* Unregister what is registered; the caller waits for running probes. */
+void sw_latency_stop(void)
+{
+	int i, ret;
+
+	for (i = 0; i < ARRAY_SIZE(sw_lat_tps); i++) {
+		struct sw_lat_tp *t = &sw_lat_tps[i];
+
+		if (!t->on)
+			continue;
+		ret = tracepoint_probe_unregister(t->tp, t->probe, NULL);
+		WARN(ret, "unregistering the %s probe failed: %d\n", t->name,
+		     ret);
+		WRITE_ONCE(t->on, false);
+	}
+}
+
+/* Register the three probes, or none. Under the knob lock. */
+static int sw_latency_start(void)
+{
+	int i, ret;
+
+	for (i = 0; i < ARRAY_SIZE(sw_lat_tps); i++)
+		if (!sw_lat_tps[i].tp)
+			for_each_kernel_tracepoint(sw_lat_find, NULL);
+	/* stale words of an earlier period would give false delays */
+	memset(sw_lat_slot, 0, sizeof(sw_lat_slot));
+	for (i = 0; i < ARRAY_SIZE(sw_lat_tps); i++) {
+		struct sw_lat_tp *t = &sw_lat_tps[i];
+
+		if (!t->tp) {
+			pr_err("latency: no tracepoint %s in this kernel\n",
+			       t->name);
+			ret = -ENOENT;
+			goto undo;
+		}
+		/* testing builds: test_latency_fail=N fails the Nth one */
+		if (unlikely(sw_testing_latency_fail() == i + 1))
+			ret = -ENOMEM;
+		else
+			ret = tracepoint_probe_register(t->tp, t->probe, NULL);
+		if (ret) {
+			pr_err("latency: cannot attach to %s: %d\n", t->name,
+			       ret);
+			goto undo;
+		}
+		WRITE_ONCE(t->on, true);
+	}
+	return 0;
+undo:
+	sw_latency_stop();
+	tracepoint_synchronize_unregister();
+	return ret;
+}
+
+/* Knob apply (latency): the probes exist only while it is 1. */
+int sw_latency_apply(const struct sw_knob *k, int old, int new)
+{
+	if (old == new)
+		return 0;
+	if (new)
+		return sw_latency_start();
+	sw_latency_stop();
+	tracepoint_synchronize_unregister();
+	return 0;
+}
+
+/* Racy against running probes, like the counters' reset. */
+void sw_latency_reset(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(&sw_lat_hist, cpu), 0,
+		       sizeof(struct sw_lat_hist));
+}
+
+static void sw_latency_sum(u64 *sum)
+{
+	int cpu, b;
+
+	memset(sum, 0, SW_LAT_BUCKETS * sizeof(*sum));
+	for_each_possible_cpu(cpu)
+		for (b = 0; b < SW_LAT_BUCKETS; b++)
+			sum[b] += READ_ONCE(per_cpu_ptr(&sw_lat_hist, cpu)->b[b]);
+}
+
+/* latency_hist: "lower-bound-ns count" per bucket, every bucket */
+static int sw_latency_hist_show(struct seq_file *m, void *unused)
+{
+	u64 sum[SW_LAT_BUCKETS];
+	int b;
+
+	sw_latency_sum(sum);
+	for (b = 0; b < SW_LAT_BUCKETS; b++)
+		seq_printf(m, "%llu %llu\n", sw_lat_bucket_low(b), sum[b]);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sw_latency_hist);
+
+void sw_latency_debugfs(struct dentry *dir)
+{
+	debugfs_create_file("latency_hist", 0444, dir, NULL,
+			    &sw_latency_hist_fops);
+}
+
+/*
+ * stats: the number of samples and three percentiles, once there is a
+ * sample (an empty histogram has no percentile, not 0).
+ */
+void sw_latency_show_stats(struct seq_file *m)
+{
+	static const unsigned int pcts[] = { 50, 90, 99 };
+	u64 sum[SW_LAT_BUCKETS], n = 0;
+	int b, i;
+
+	sw_latency_sum(sum);
+	for (b = 0; b < SW_LAT_BUCKETS; b++)
+		n += sum[b];
+	if (!n)
+		return;
+	seq_printf(m, "latency_samples %llu\n", n);
+	for (i = 0; i < ARRAY_SIZE(pcts); i++)
+		seq_printf(m, "latency_p%u_ns %llu\n", pcts[i],
+			   sw_lat_percentile(sum, pcts[i]));
+}
