@@ -70,9 +70,8 @@ SW_SCHED_FIELD(task_struct, recent_used_cpu)
 SW_SCHED_FIELD(task_struct, nr_cpus_allowed)
 /* ftrace_test_recursion_unlock(): hooks.c, numa.c, overload.c */
 SW_SCHED_FIELD(task_struct, trace_recursion)
-/* numa.c; wake.c: numa_migrate_retry, saved and restored (policy=shadow) */
+/* numa.c */
 SW_SCHED_FIELD(task_struct, numa_scan_period)
-SW_SCHED_FIELD(task_struct, numa_migrate_retry)
 SW_SCHED_FIELD(task_struct, numa_preferred_nid)
 /* numa.c: the backoff table's key, with the task's address */
 SW_SCHED_FIELD(task_struct, start_time)

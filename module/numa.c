@@ -143,22 +143,29 @@ static void sw_numa_set_backoff(struct task_struct *t, unsigned long now)
  * When wake_affine() moves a task that prefers a node onto another node,
  * NUMA migration of the wakee and of the waker (current) backs off for
  * max(scan delay, 4 x scan period), so the pair can converge.
- * Called from the wakeup path with p->pi_lock held. policy=shadow counts
- * but keeps nothing: the kernel's answer is the one used.
+ * Called from the wakeup path with p->pi_lock held. Counts, stores
+ * nothing: the wakeup path stores the backoff with
+ * sw_numa_backoff_store() once its answer is used (not in policy=shadow,
+ * not for an answer handed back to the kernel).
+ *
+ * Return: true when the backoff applies.
  */
-void sw_numa_wake_affine(struct task_struct *p, int prev_cpu, int target)
+bool sw_numa_wake_affine(struct task_struct *p, int prev_cpu, int target)
 {
-	unsigned long now, flags;
-
 	if (READ_ONCE(sw_numa_retry) == SW_NUMA_OFF || !sw_numa_balancing_on())
-		return;
+		return false;
 	if (!sw_numa_backoff_applies(READ_ONCE(sw_task(p, numa_preferred_nid)),
 				     cpu_to_node(prev_cpu), cpu_to_node(target)))
-		return;
+		return false;
 	sw_count(SW_C_numa_backoff_set);
-	if (READ_ONCE(sw_policy) == SW_POLICY_SHADOW)
-		return;
-	now = jiffies;
+	return true;
+}
+
+/* The backoff sw_numa_wake_affine() found, for @p and the waker */
+void sw_numa_backoff_store(struct task_struct *p)
+{
+	unsigned long now = jiffies, flags;
+
 	raw_spin_lock_irqsave(&sw_numa_lock, flags);
 	sw_numa_set_backoff(p, now);
 	sw_numa_set_backoff(current, now);

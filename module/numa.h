@@ -11,7 +11,8 @@
 
 /* ---- NUMA retry after wake_affine (numa.c) ------------------------------ */
 extern int sw_numa_retry;
-void sw_numa_wake_affine(struct task_struct *p, int prev_cpu, int target);
+bool sw_numa_wake_affine(struct task_struct *p, int prev_cpu, int target);
+void sw_numa_backoff_store(struct task_struct *p);
 void sw_numa_migrate_pre(unsigned long ip, unsigned long parent_ip,
 			 struct ftrace_ops *op, struct ftrace_regs *fregs);
 int sw_numa_migrate_skip(struct task_struct *p);

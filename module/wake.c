@@ -15,9 +15,9 @@
  * current knobs, then by the kernel's function, and the KERNEL's answer
  * is returned; placement is the kernel's. The module's evaluation leaves
  * no trace the kernel would not have left: current's wakee_flips,
- * wakee_flip_decay_ts and last_wakee, p->recent_used_cpu and the NUMA
- * backoff (p's and current's numa_migrate_retry) are saved before it and
- * restored before the kernel runs, and the LLC's has_idle_cores hint is
+ * wakee_flip_decay_ts and last_wakee and p->recent_used_cpu are saved
+ * before it and restored before the kernel runs, the NUMA backoff is
+ * counted but not stored (numa.c), and the LLC's has_idle_cores hint is
  * read but never cleared (struct sw_idle_cores_copy), so the kernel
  * records the wakeup exactly once. Then:
  *  - same CPU: shadow_agree;
@@ -67,10 +67,10 @@
  *     modelled: found during the domain walk, after record_wakee.
  *  2. When a wakeup goes to the kernel after the module has started on it
  *     (slow path found, answer rejected), current's wakee_flips,
- *     wakee_flip_decay_ts, last_wakee, p->recent_used_cpu and the NUMA
- *     backoff fields are put back first, and the module's clear of the
- *     has_idle_cores hint is not applied (it is deferred until the answer
- *     is used), so the kernel records the wakeup exactly once. The
+ *     wakee_flip_decay_ts, last_wakee and p->recent_used_cpu are put back
+ *     first, and neither the module's clear of the has_idle_cores hint
+ *     nor its NUMA backoff is applied (both wait until the answer is
+ *     used), so the kernel records the wakeup exactly once. The
  *     decision counters and trace events of a rejected answer (counted in
  *     invariant_violations or inactive_answers) are not taken back.
  *  3. wakee_flips saturates at UINT_MAX where the kernel wraps, and the
@@ -161,9 +161,6 @@ struct sw_saved {
 	unsigned long wakee_flip_decay_ts;
 	struct task_struct *last_wakee;
 	int recent_used_cpu;
-#ifdef CONFIG_NUMA_BALANCING
-	unsigned long p_numa_retry, cur_numa_retry;	/* sw_numa_wake_affine() */
-#endif
 };
 
 static void sw_save(struct sw_saved *sv, struct task_struct *p)
@@ -172,10 +169,6 @@ static void sw_save(struct sw_saved *sv, struct task_struct *p)
 	sv->wakee_flip_decay_ts = sw_task(current, wakee_flip_decay_ts);
 	sv->last_wakee = sw_task(current, last_wakee);
 	sv->recent_used_cpu = sw_task(p, recent_used_cpu);
-#ifdef CONFIG_NUMA_BALANCING
-	sv->p_numa_retry = READ_ONCE(sw_task(p, numa_migrate_retry));
-	sv->cur_numa_retry = READ_ONCE(sw_task(current, numa_migrate_retry));
-#endif
 }
 
 static void sw_restore(const struct sw_saved *sv, struct task_struct *p)
@@ -184,10 +177,6 @@ static void sw_restore(const struct sw_saved *sv, struct task_struct *p)
 	sw_task(current, wakee_flip_decay_ts) = sv->wakee_flip_decay_ts;
 	sw_task(current, last_wakee) = sv->last_wakee;
 	sw_task(p, recent_used_cpu) = sv->recent_used_cpu;
-#ifdef CONFIG_NUMA_BALANCING
-	WRITE_ONCE(sw_task(p, numa_migrate_retry), sv->p_numa_retry);
-	WRITE_ONCE(sw_task(current, numa_migrate_retry), sv->cur_numa_retry);
-#endif
 }
 
 /**
@@ -371,7 +360,8 @@ static int sw_do_wake_affine(struct sched_domain *sd, struct task_struct *p,
 	    SW_AFFINE_THIS)
 		return prev_cpu;
 	sw_count(SW_C_affine_pulls);
-	sw_numa_wake_affine(p, prev_cpu, this_cpu);
+	if (sw_numa_wake_affine(p, prev_cpu, this_cpu))
+		this_cpu_ptr(&sw_idle_cores_copy)->numa_backoff = true;
 	return this_cpu;
 }
 
@@ -772,6 +762,7 @@ static int sw_select_body(struct task_struct *p, int prev_cpu, int wake_flags)
 	 * the RCU section of sw_wake().
 	 */
 	cc->clear = NULL;
+	cc->numa_backoff = false;
 	cc->defer = true;
 	new_cpu = sw_wake(p, prev_cpu, wake_flags, cpu, &info);
 	cc->defer = false;
@@ -807,6 +798,8 @@ static int sw_select_body(struct task_struct *p, int prev_cpu, int wake_flags)
 	if (cc->clear)
 		WRITE_ONCE(sw_sds((struct sched_domain_shared *)cc->clear,
 				  has_idle_cores), 0);
+	if (cc->numa_backoff)
+		sw_numa_backoff_store(p);
 	sw_locality_count(prev_cpu, cpu, new_cpu);
 	return new_cpu;
 }

@@ -46,6 +46,7 @@ int sw_select_idle_sibling(struct task_struct *p, int prev, int target);
 struct sw_idle_cores_copy {
 	bool defer;		/* policy=smartwake: clear only once used */
 	void *clear;		/* ...the sched_domain_shared to clear */
+	bool numa_backoff;	/* ...and the 2018 NUMA backoff to store */
 	bool active;
 	bool have;		/* @seen is valid */
 	const void *sds;	/* the sched_domain_shared read first */
