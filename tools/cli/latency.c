@@ -223,50 +223,35 @@ static void latency_knob_note(void)
 	free(v);
 }
 
+static int read_hist_v(void *h)
+{
+	return read_hist(h);
+}
+
+/* one interval: its time stamp, length and percentiles */
+static void print_interval(const void *cur, const void *prev, double dt, void *ctx)
+{
+	static struct hist d;
+	char stamp[32];
+	time_t now;
+
+	(void)ctx;
+	hist_delta(prev, cur, &d);
+	now = time(NULL);
+	strftime(stamp, sizeof(stamp), "%H:%M:%S", localtime(&now));
+	printf("%s  %6.2f s  ", stamp, dt);
+	print_hist_pcts(&d);
+	printf("\n");
+}
+
 static int watch_latency(double every, long count)
 {
-	static struct hist a, b, d;
-	struct hist *prev = &a, *cur = &b, *tmp;
-	double t0, t1, dt;
-	char stamp[32];
-	long done = 0;
-	time_t now;
-	int ret;
+	static struct hist a, b;
+	const struct watch_src w = {
+		.file = "latency_hist", .read = read_hist_v, .print = print_interval,
+	};
 
-	catch_signals();
-	ret = read_hist(prev);
-	if (ret) {
-		sw_err("cannot read %s/latency_hist: %s", dbg_dir, strerror(-ret));
-		return EXIT_RUNTIME;
-	}
-	t0 = sw_now();
-	fprintf(stderr, PROG ": every %g s%s; percentiles of each interval's wakeups\n",
-		every, count ? "" : " until interrupted");
-	while (!count || done < count) {
-		if (!nap(every))
-			break;
-		ret = read_hist(cur);
-		if (ret) {
-			sw_err("cannot read %s/latency_hist: %s", dbg_dir,
-			       strerror(-ret));
-			return EXIT_RUNTIME;
-		}
-		t1 = sw_now();
-		dt = t1 - t0 > 0 ? t1 - t0 : every;
-		hist_delta(prev, cur, &d);
-		now = time(NULL);
-		strftime(stamp, sizeof(stamp), "%H:%M:%S", localtime(&now));
-		printf("%s  %6.2f s  ", stamp, dt);
-		print_hist_pcts(&d);
-		printf("\n");
-		fflush(stdout);
-		tmp = prev;
-		prev = cur;
-		cur = tmp;
-		t0 = t1;
-		done++;
-	}
-	return got_signal && count && done < count ? 128 + got_signal : EXIT_OK;
+	return watch(&w, &a, &b, every, count, "percentiles of each interval's wakeups");
 }
 
 int cmd_latency(int argc, char **argv)
@@ -280,7 +265,6 @@ int cmd_latency(int argc, char **argv)
 	static struct hist h;
 	double every = 0;
 	long count = 0;
-	char *end;
 	int c, ret;
 
 	optind = 1;
@@ -288,20 +272,10 @@ int cmd_latency(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+w:c:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'w':
-			errno = 0;
-			every = strtod(optarg, &end);
-			if (errno || *end || !(every > 0) || every > 86400)
-				return bad_usage("latency",
-						 "--watch: expected seconds > 0, got '%s'",
-						 optarg);
-			break;
 		case 'c':
-			errno = 0;
-			count = strtol(optarg, &end, 10);
-			if (errno || *end || count < 1)
-				return bad_usage("latency",
-						 "--count: expected a positive integer, got '%s'",
-						 optarg);
+			ret = watch_opt("latency", c, optarg, &every, &count);
+			if (ret)
+				return ret;
 			break;
 		case 'h':
 			usage_cmd("latency", stdout);

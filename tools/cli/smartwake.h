@@ -50,6 +50,20 @@ int __printf(2, 3) bad_usage(const char *cmd, const char *fmt, ...);
 void catch_signals(void);
 bool nap(double secs);
 
+/*
+ * What --watch samples: @read fills one sample (0 or -errno), @print
+ * shows the interval from @prev to @cur of @dt seconds.
+ */
+struct watch_src {
+	const char *file;	/* under dbg_dir, for the error message */
+	int (*read)(void *sample);
+	void (*print)(const void *cur, const void *prev, double dt, void *ctx);
+	void *ctx;
+};
+int watch(const struct watch_src *w, void *a, void *b, double every,
+	  long count, const char *banner);
+int watch_opt(const char *cmd, int c, const char *arg, double *every, long *count);
+
 /* ---- knobs.c ---- */
 struct knob {
 	char name[NAME_LEN];

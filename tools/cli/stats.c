@@ -96,46 +96,27 @@ static void print_watch_text(const struct stats *cur, const struct stats *prev,
 	}
 }
 
+static int read_stats_v(void *st)
+{
+	return read_stats(st);
+}
+
+static void print_watch(const void *cur, const void *prev, double dt, void *json)
+{
+	if (*(bool *)json)
+		print_watch_json(cur, prev, dt);
+	else
+		print_watch_text(cur, prev, dt);
+}
+
 static int watch_stats(double every, long count, bool json)
 {
 	static struct stats a, b;
-	struct stats *prev = &a, *cur = &b, *tmp;
-	double t0, t1, dt;
-	long done = 0;
-	int ret;
+	const struct watch_src w = {
+		.file = "stats", .read = read_stats_v, .print = print_watch, .ctx = &json,
+	};
 
-	catch_signals();
-	ret = read_stats(prev);
-	if (ret) {
-		sw_err("cannot read %s/stats: %s", dbg_dir, strerror(-ret));
-		return EXIT_RUNTIME;
-	}
-	t0 = sw_now();
-	if (!json)
-		fprintf(stderr, PROG ": every %g s%s; rates are per second\n",
-			every, count ? "" : " until interrupted");
-	while (!count || done < count) {
-		if (!nap(every))
-			break;
-		ret = read_stats(cur);
-		if (ret) {
-			sw_err("cannot read %s/stats: %s", dbg_dir, strerror(-ret));
-			return EXIT_RUNTIME;
-		}
-		t1 = sw_now();
-		dt = t1 - t0 > 0 ? t1 - t0 : every;
-		if (json)
-			print_watch_json(cur, prev, dt);
-		else
-			print_watch_text(cur, prev, dt);
-		fflush(stdout);
-		tmp = prev;
-		prev = cur;
-		cur = tmp;
-		t0 = t1;
-		done++;
-	}
-	return got_signal && count && done < count ? 128 + got_signal : EXIT_OK;
+	return watch(&w, &a, &b, every, count, json ? NULL : "rates are per second");
 }
 
 int cmd_stats(int argc, char **argv)
@@ -152,7 +133,6 @@ int cmd_stats(int argc, char **argv)
 	double every = 0;
 	long count = 0;
 	bool json = false, om = false;
-	char *end;
 	int c, ret, i;
 
 	optind = 1;
@@ -166,20 +146,10 @@ int cmd_stats(int argc, char **argv)
 			om = true;
 			break;
 		case 'w':
-			errno = 0;
-			every = strtod(optarg, &end);
-			if (errno || *end || !(every > 0) || every > 86400)
-				return bad_usage("stats",
-						 "--watch: expected seconds > 0, got '%s'",
-						 optarg);
-			break;
 		case 'c':
-			errno = 0;
-			count = strtol(optarg, &end, 10);
-			if (errno || *end || count < 1)
-				return bad_usage("stats",
-						 "--count: expected a positive integer, got '%s'",
-						 optarg);
+			ret = watch_opt("stats", c, optarg, &every, &count);
+			if (ret)
+				return ret;
 			break;
 		case 'h':
 			usage_cmd("stats", stdout);
