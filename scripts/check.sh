@@ -380,13 +380,13 @@ run_lane() {
 }
 
 # Host steps first; with two jobs, the debug kernel's steps (its build,
-# KUnit, the module under lockdep) and the other stock kernels (Debian
-# 13's, 6.1) form a second lane (the two lanes take about as long).
+# KUnit, the module under lockdep) and Debian 13's kernel form a second
+# lane; 6.1's steps run in the first (the lanes then take about as long).
 host=() stock=() debug=()
 for s in "${steps[@]}"; do
 	case $s in
 	style|scripts|shipped|fields|cli-host) host+=("$s") ;;
-	debug-build|kunit|*-debug|*-deb13|*-6.1) debug+=("$s") ;;
+	debug-build|kunit|*-debug|*-deb13) debug+=("$s") ;;
 	*) stock+=("$s") ;;
 	esac
 done
