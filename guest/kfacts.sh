@@ -24,6 +24,7 @@ traceable() { grep -q "^$1\$" $AFF || grep -q "^$1 " $AFF; }
 fact() {
 	_role=$1
 	shift
+	# shellcheck disable=SC2046 # sym prints three words
 	set -- $(sym "$@")
 	_tr=no
 	[ "$2" != - ] && traceable "$1" && _tr=yes
