@@ -17,7 +17,7 @@
 #              printed whole when it ends
 . "$(dirname "$0")/common.sh"
 
-steps_all=(style scripts shipped fields cli-host safety-stock e2e-stock compat-stock headers-only install wake-smp4 wake-numa2
+steps_all=(style scripts shipped fields cli-host replay-host safety-stock e2e-stock compat-stock headers-only install wake-smp4 wake-numa2
 	ttwu-smp4 ttwu-numa2 numa-numa2 latency-smp4 reliability cli-guest shadow-smp4 shadow-numa2 shadow-flat4
 	shadow-smt8 shadow-numa-smt compat-6.1 e2e-6.1 wake-6.1 reliability-6.1 shadow-6.1 ttwu-6.1 numa-6.1
 	debug-build kunit compat-debug safety-debug kasan-debug e2e-debug wake-debug reliability-debug
@@ -80,7 +80,8 @@ step_scripts() {
 		scripts/check.sh scripts/demo.sh scripts/stress.sh scripts/cli-test.sh \
 		scripts/bench.sh scripts/bench-plot.sh scripts/kunit.sh \
 		scripts/build-debug-modules.sh scripts/build-modules.sh \
-		scripts/check-fields.sh scripts/check-fields-test.sh scripts/sched-layout.sh; do
+		scripts/check-fields.sh scripts/check-fields-test.sh scripts/sched-layout.sh \
+		scripts/replay.sh; do
 		h=$("$f" --help 2>&1) || { echo "$f --help failed"; rc=1; continue; }
 		if ! grep -q 'Usage' <<<"$h"; then
 			echo "$f --help has no Usage line"; rc=1
@@ -160,6 +161,9 @@ g() { scripts/guest-run.sh "$@"; }
 step_safety-stock() { g --topo smp2 --timeout 600 safety.sh; }
 step_safety-debug() { g --kernel debug --topo smp2 --timeout 900 safety.sh; }
 step_cli-host() { scripts/cli-test.sh; }
+# make replay's verdict rules on synthetic logs (the replay itself is not
+# part of make check: scripts/replay.sh)
+step_replay-host() { scripts/replay-test.sh; }
 step_e2e-stock() { g --topo smp4 --timeout 600 e2e.sh; }
 # Refusal of a kernel the module was not built for (release, BTF layout).
 step_compat-stock() { g --topo smp2 --timeout 600 compat.sh; }
@@ -433,7 +437,7 @@ run_lane() {
 host=() stock=() debug=()
 for s in "${steps[@]}"; do
 	case $s in
-	style|scripts|shipped|fields|cli-host) host+=("$s") ;;
+	style|scripts|shipped|fields|cli-host|replay-host) host+=("$s") ;;
 	debug-build|kunit|*-debug|*-deb13|*-7.2) debug+=("$s") ;;
 	*) stock+=("$s") ;;
 	esac
