@@ -17,7 +17,7 @@ mklogs() {
 import os, sys
 d, sc = sys.argv[1], sys.argv[2]
 os.makedirs(d, exist_ok=True)
-cols = ["wakeups", "wide_waker_master", "wide_wakee_master", "affine_pulls", "sis_domain_scans",
+cols = ["wakeups", "sis_calls", "wide_waker_master", "wide_wakee_master", "affine_pulls", "sis_domain_scans",
         "sis_cpus_scanned", "sis_idle_found", "sis_overloaded_skipped", "sis_scan_no_budget",
         "ttwu_wakelist_calls", "ttwu_queued_same_llc", "ttwu_queued_cross_llc", "ttwu_not_queued",
         "ttwu_forced_lock"]
@@ -51,9 +51,10 @@ wake += block("s2013-msg", [s("A", "wake_wide=off", 100, {}), s("B", "v2013", 10
                             s("mainline", "mainline", 100 * up, {})])
 for k in ("s2022-noutil", "s2022-util"):
     wake += block(k, [
-        s("A", "sis_filter=0", 100, {"sis_domain_scans": 100, "sis_cpus_scanned": 1000,
+        s("A", "sis_filter=0", 100, {"sis_calls": 200, "sis_domain_scans": 100, "sis_cpus_scanned": 1000,
                                      "sis_idle_found": 100}),
-        s("B", "sis_filter=1", 100 * up, {"sis_domain_scans": 100, "sis_cpus_scanned": 500 if win else 1000,
+        s("B", "sis_filter=1", 100 * up, {"sis_calls": 200, "sis_domain_scans": 100,
+                                          "sis_cpus_scanned": 500 if win else 1000,
                                           "sis_idle_found": 100, "sis_overloaded_skipped": 400 if win else 0})])
 ttwu = "REPLAY-TOPO cpus=4 nodes=1 smt=0\n" + block("s2012-udp", [
     s("A", "ttwu_queue=stock", 100, {"ttwu_queued_same_llc": 50 if win else 0}),
