@@ -140,6 +140,10 @@ step_shipped() {
 		case $f in
 		sw_orig_select) ;;	# select_task_rq_fair: ibt.c's table
 		sw_knob_write|sw_knob_set) ;;	# the knob table's apply callbacks (module)
+		sw_knob_show|sw_knobs_list_show) ;;	# the knob table's show_str (module)
+		# cgroup_put()'s last put: the css's percpu_ref release,
+		# css_release(), whose address the kernel takes (ENDBR64)
+		sw_scope_free) ;;
 		__traceiter_*) ;;	# trace events: the registered probes
 		*) echo "unexpected indirect call in $f: add it to ibt.c's table or here"; rc=1 ;;
 		esac
