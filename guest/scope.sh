@@ -203,6 +203,51 @@ rmdir $CG/gone
 check "scope=all drops the reference: nr_dying_descendants back to $base_dying" \
 	eval 'set_knob scope all && dying_back $base_dying'
 
+# --- smartwake ab --concurrent ------------------------------------------------------
+# Side A under the kernel, side B under the module without wake_wide, at
+# the same time, one instance of the load each; the host
+# (scripts/check.sh) writes this output to Documentation/figures.md.
+SW=/bin/smartwake
+out=/tmp/scope.ab
+set_knob policy stock
+set_knob latency 1
+$SW ab --concurrent --a '' --b 'policy=smartwake wake_wide=off' --runs 3 \
+	-- wakeload disp -d 1 -w 3 -t 2 >$out 2>&1
+rc=$?
+echo SMARTWAKE-AB-CONCURRENT-BEGIN
+cat $out
+echo SMARTWAKE-AB-CONCURRENT-END
+check "ab --concurrent: exit 0" eq "$rc" 0
+check "... both sides' rows, with p50_ns and p99_ns" \
+	eq "$(grep -cE '^[AB] +[0-9.]+ +[0-9.]+\.\.[0-9.]+ +3 +[0-9.]+ +[0-9]+ +[0-9]+$' $out)" 2
+check "... A under the kernel, B under the module (scope)" \
+	eval 'grep -q "^  side A  *the kernel.s placement" $out && grep -q "^  B under the module (scope), A under the kernel (out_of_scope)$" $out'
+ov=$(sed -n 's/.*lasted \([0-9]*\)\.[0-9] % of the longer.*/\1/p' $out)
+check "... the two runs of each pair overlapped (shorter >= 80 % of longer: $ov)" gt "${ov:-0}" 79
+check "... latency split: B from latency_hist_scope" grep -q "B from latency_hist_scope" $out
+wk=$(awk '$1 == "wakeups" { print $2 }' $out)
+oos=$(awk '$1 == "out_of_scope" { print $2 }' $out)
+check "... the module took B's wakeups ($wk) and handed A's to the kernel ($oos)" \
+	eval 'gt "${wk:-0}" 1000 && gt "${oos:-0}" 1000'
+check "... locality of B's answers" eval 'grep -qE "^  B +vs prev  \(module\): same_cpu" $out'
+check "... scope, policy and wake_wide restored" \
+	eq "$(knob scope) $(knob policy) $(knob wake_wide)" "all stock mainline"
+check "... its cgroups removed" eval '! ls -d $CG/smartwake-ab.* 2>/dev/null'
+# A/A: the module side in shadow mode places as the kernel does, so the
+# two sides differ only by sharing the machine
+$SW ab --concurrent --a '' --b 'policy=shadow' --runs 3 \
+	-- wakeload disp -d 1 -w 3 -t 2 >$out 2>&1
+rc=$?
+echo SMARTWAKE-AB-CONCURRENT-AA-BEGIN
+cat $out
+echo SMARTWAKE-AB-CONCURRENT-AA-END
+check "ab --concurrent A/A (policy=shadow on B): exit 0" eq "$rc" 0
+check "... shadow compared B's wakeups only: out_of_scope > 1000" \
+	eval 'gt "$(awk "\$1 == \"out_of_scope\" { print \$2 }" $out)" 1000'
+$SW ab --concurrent --a 'policy=smartwake' --b 'policy=shadow' --runs 1 -- true >$out 2>&1
+check "ab --concurrent with both sides under the module: refused (exit 2)" eq "$?" 2
+set_knob latency 0
+
 # --- unload with a scope set ------------------------------------------------------
 mkdir $CG/unl
 set_knob scope $CG/unl
