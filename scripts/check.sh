@@ -21,7 +21,7 @@ steps_all=(style scripts shipped fields cli-host safety-stock e2e-stock compat-s
 	ttwu-smp4 ttwu-numa2 numa-numa2 latency-smp4 scope-smp4 reliability cli-guest shadow-smp4 shadow-numa2 shadow-flat4
 	shadow-smt8 shadow-numa-smt compat-6.1 e2e-6.1 wake-6.1 reliability-6.1 shadow-6.1 ttwu-6.1 numa-6.1
 	debug-build kunit compat-debug safety-debug kasan-debug e2e-debug wake-debug reliability-debug
-	shadow-debug compat-deb13 e2e-deb13 wake-deb13 reliability-deb13 shadow-deb13 ttwu-deb13
+	shadow-debug scope-debug compat-deb13 e2e-deb13 wake-deb13 reliability-deb13 shadow-deb13 ttwu-deb13
 	numa-deb13)
 
 step_style() {
@@ -356,6 +356,8 @@ step_e2e-debug() { g --kernel debug --topo smp4 --timeout 900 e2e.sh 10; }
 step_wake-debug() { g --kernel debug --topo smp4 --timeout 1200 wake.sh; }
 step_reliability-debug() { g --kernel debug --topo smp4 --timeout 1200 reliability.sh 10 4; }
 step_shadow-debug() { g --kernel debug --topo smp4 --timeout 900 shadow.sh; }
+# knob scope under lockdep (RCU-sched readers, the cgroup reference) and KASAN
+step_scope-debug() { g --kernel debug --topo smp4 --timeout 1200 scope.sh; }
 
 jobs=$(($(nproc) > 1 ? 2 : 1))
 steps=()
