@@ -101,6 +101,18 @@ check "... decisions counted (sis_calls > 1000)" gt "$(sv sis_calls)" 1000
 check "... the rest of the machine is out of scope (fewer than the load's)" \
 	eval '[ "$(sv out_of_scope)" -lt "$(sv wakeups)" ]'
 
+# the same through the ftrace-ops redirect (select_hook=ftrace)
+sh0=$(knob select_hook)
+set_knob select_hook ftrace
+reset_stats
+in_cg $CG/out wakeload pipe -p 1 -t 1 >/dev/null 2>&1
+in_cg $CG/in wakeload pipe -p 1 -t 1 >/dev/null 2>&1
+snap
+echo "  select_hook=ftrace: wakeups $(sv wakeups) out_of_scope $(sv out_of_scope)"
+check "select_hook=ftrace: the load outside is out of scope, the one inside taken" \
+	eval 'gt "$(sv out_of_scope)" 1000 && gt "$(sv wakeups)" 1000'
+set_knob select_hook "$sh0"
+
 # Both at once, with an oracle from outside the module: every
 # smartwake_select_idle event (one per answer of the module's path) names
 # a thread of the in/ load, none of the out/ load (thread ids from

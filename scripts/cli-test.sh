@@ -58,6 +58,7 @@ mkdir -p "$D"
 knobs_def='enabled|1|0..1|0: the hook calls straight through to the kernel; 1: normal
 policy|stock|stock|smartwake|stock: kernel placement; smartwake: the module path
 wake_wide|mainline|off|v2013|mainline|wake_wide test
+ttwu_queue|stock|stock|lock|remote wakeups: stock or lock
 factor|llc|llc|node|online|1..1024|wake_wide factor: LLC, node, online or N
 sis_filter|0|0..1|2022 SIS filter
 scope|all|all|/PATH|policy only for tasks in this cgroup v2 directory and below'
@@ -144,8 +145,8 @@ run $SW status
 check "status: exit 0" [ $rc -eq 0 ]
 check "status: kernel release" has "^kernel +$(uname -r)$"
 check "status: policy" has "^policy +stock$"
-check "status: every knob (6) with value and accepted values" \
-	eval 'has "^knobs \(6\):" && has "^  factor +llc +\[llc\|node\|online\|1\.\.1024\] +wake_wide factor"'
+check "status: every knob (7) with value and accepted values" \
+	eval 'has "^knobs \(7\):" && has "^  factor +llc +\[llc\|node\|online\|1\.\.1024\] +wake_wide factor"'
 check "status: hooks" has "^  select_task_rq_fair +redirect +on$"
 grep -v '^policy' "$D/knobs" >"$tmp/k" && mv "$tmp/k" "$D/knobs"
 run $SW status
@@ -251,7 +252,7 @@ for bad in "enabled=0 no_such_knob=1" "enabled=0 enabled=7" "policy=smartwake po
 done
 run $SW set enabled=0 no_such_knob=1
 check "... the unknown knob is named, with the known ones" \
-	has "no knob 'no_such_knob' \(knobs: enabled policy wake_wide factor sis_filter scope\)"
+	has "no knob 'no_such_knob' \(knobs: enabled policy wake_wide ttwu_queue factor sis_filter scope\)"
 run $SW set enabled=0 enabled=7
 check "... the refused value is named, with the accepted ones" \
 	has "enabled does not accept '7' \(accepted: 0\.\.1\)"
@@ -344,7 +345,8 @@ for a in "--a '' --b ''|one side must set policy=smartwake" \
 	"--a policy=smartwake --b policy=smartwake|both sides set the module's policy" \
 	"--a wake_wide=off --b policy=smartwake|side A runs under the kernel .* but has settings" \
 	"--a '' --b 'policy=smartwake feature:NO_TTWU_QUEUE'|feature:NO_TTWU_QUEUE is machine-wide" \
-	"--a policy=stock --b 'policy=smartwake scope=/x'|scope=/x acts on every task" \
+	"--a policy=stock --b 'policy=smartwake scope=/x'|scope=/x: ab sets scope itself" \
+	"--a '' --b 'policy=smartwake ttwu_queue=lock'|ttwu_queue=lock acts on every task" \
 	"--a '' --b policy=smartwake --side c:policy=stock|compares two sides: no --side"; do
 	eval "run \$SW ab --concurrent ${a%%|*} --runs 1 -- echo ops_per_sec=1"
 	check "ab --concurrent ${a%%|*}: exit 2, explained" eval '[ $rc -eq 2 ] && has "${a#*|}"'

@@ -701,7 +701,7 @@ static int ab_run_one(struct ab *ab, struct side *s, int r)
 /* ---- ab --concurrent ---------------------------------------------------- */
 
 /* Knobs that act on every task, not only on the scope's. */
-static const char * const machine_wide[] = { "ttwu_queue", "numa_retry", "scope" };
+static const char * const machine_wide[] = { "ttwu_queue", "numa_retry" };
 
 /*
  * --concurrent: one side sets policy=smartwake or policy=shadow (it runs
@@ -725,6 +725,9 @@ static int ab_concurrent_check(struct ab *ab)
 
 			if (t->kind == T_FEATURE)
 				return bad_usage("ab", "--concurrent: side %s: %s is machine-wide (both sides would run under it)",
+						 s->label, x->text);
+			if (!strcmp(t->name, "scope"))
+				return bad_usage("ab", "--concurrent: side %s: %s: ab sets scope itself (to the module side's cgroup)",
 						 s->label, x->text);
 			for (k = 0; k < sizeof(machine_wide) / sizeof(machine_wide[0]); k++)
 				if (!strcmp(t->name, machine_wide[k]))
