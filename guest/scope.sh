@@ -139,6 +139,11 @@ echo "  both loads: wakeups $(sv wakeups) out_of_scope $(sv out_of_scope); trace
 check "both loads: the module answered in/'s threads" gt "$nin" 0
 check "... and no thread of out/" eq "$nout" 0
 check "... out_of_scope counted out/'s wakeups (> 1000)" gt "$(sv out_of_scope)" 1000
+# every hooked call is one of the three (counters frozen: hook removed)
+set_knob policy stock
+snap
+check "select_calls = passthrough + out_of_scope + wakeups ($(sv select_calls))" \
+	eq "$(sv select_calls)" "$(($(sv passthrough) + $(sv out_of_scope) + $(sv wakeups)))"
 
 # --- policy=shadow: the same gate ------------------------------------------------
 set_knob policy shadow

@@ -172,7 +172,7 @@ static void usage_main(FILE *f)
 "  stats [--json] [--watch SECS]  counters, rates\n"
 "  reset                          zero the counters\n"
 "  latency [--watch SECS]         wakeup-latency histogram, percentiles\n"
-"  ab --a '...' --b '...' -- CMD  A/B comparison of a command\n"
+"  ab --a '...' --b '...' -- CMD  A/B comparison of a command (--concurrent: at once)\n"
 "  help [COMMAND]                 this text, or a command's\n"
 "\n"
 "Settings: KNOB=VALUE (knobs of the loaded module) or feature:[NO_]NAME\n"
