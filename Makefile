@@ -11,6 +11,8 @@
 #                   hook off and on, print the stats table
 #   make check      every test (host checks, KUnit in a guest, guest e2e)
 #   make bench      A/B benchmark lab (not part of check)
+#   make replay     each seed's claim beside the lab's measurements (scripts/replay.sh;
+#                   not part of check)
 #   make stress     long reliability runs (not part of check)
 #   make install    build for the running kernel from its headers alone and
 #                   install the module (updates/, depmod), the CLI and its
@@ -30,7 +32,7 @@
 SHELL := /bin/bash
 TOP := $(CURDIR)
 
-.PHONY: all module testing tools deps host-tools fetch kernels debug-kernel debug-modules \
+.PHONY: all module testing tools deps host-tools fetch kernels debug-kernel debug-modules replay \
 	demo check bench stress matrix install uninstall clean help
 
 # KERNEL=<release> reaches the scripts (scripts/common.sh) as SMARTWAKE_KERNEL.
@@ -104,6 +106,9 @@ stress: deps all testing
 
 matrix: deps tools
 	@scripts/matrix.sh
+
+replay: deps all
+	@scripts/replay.sh
 
 # Install on a test machine (scripts/install.sh --help).
 INSTALL_ARGS = $(if $(KVER),--kver $(KVER)) $(if $(KDIR),--kdir $(KDIR)) \

@@ -117,6 +117,9 @@ at_mainline "msg + $NCPU busy hogs" msg --pipes -g 1 -s 2 -r 2 --hog "$NCPU"
 at_mainline "pipe + $NCPU SCHED_IDLE hogs" pipe -p 2 --hog-idle "$NCPU"
 at_mainline "disp 1:4 + $NCPU SCHED_IDLE hogs" disp -d 1 -w 4 --hog-idle "$NCPU"
 at_mainline "pipe SCHED_IDLE load" pipe -p 2 --idle
+# the wakee SCHED_IDLE too: 7.x does not take a SCHED_IDLE-only CPU for
+# idle then (choose_sched_idle_rq()), up to 6.x it does
+at_mainline "pipe SCHED_IDLE load + $NCPU SCHED_IDLE hogs" pipe -p 2 --idle --hog-idle "$NCPU"
 # (busybox here has no chrt: the SCHED_IDLE hogs are wakeload's --hog-idle)
 at_mainline "msg + $HALF SCHED_IDLE hogs on 0,1" msg --pipes -g 1 -s 2 -r 2 --hog-idle "$HALF" --hog-cpus 0,1
 

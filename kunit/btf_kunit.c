@@ -236,6 +236,27 @@ static void bad_header_test(struct kunit *test)
 			-EINVAL);
 }
 
+/*
+ * 7.x's header adds layout_off and layout_len (hdr_len 32, where the
+ * kernel emits them): the first 24 bytes are read, sections follow hdr_len.
+ */
+static void longer_header_test(struct kunit *test)
+{
+	struct tb *t = build(test);
+	const size_t v1 = 24;
+	u32 bits = ~0U;
+
+	memmove(t->blob + v1 + 8, t->blob + v1, t->len - v1);
+	memset(t->blob + v1, 0, 8);
+	t->len += 8;
+	patch_hdr(t, offsetof(struct btf_header, hdr_len), v1 + 8);
+	KUNIT_EXPECT_EQ(test, lookup(t, "s", "b", &bits), 0);
+	KUNIT_EXPECT_EQ(test, bits, 160U);
+	/* a header shorter than the first version's is refused */
+	patch_hdr(t, offsetof(struct btf_header, hdr_len), v1 - 4);
+	KUNIT_EXPECT_EQ(test, lookup(t, "s", "b", &bits), -EINVAL);
+}
+
 /* the string section past the blob's end, or not NUL-terminated */
 static void bad_string_section_test(struct kunit *test)
 {
@@ -339,6 +360,7 @@ static struct kunit_case sw_btf_test_cases[] = {
 	KUNIT_CASE(unaligned_blob_test),
 	KUNIT_CASE(not_found_test),
 	KUNIT_CASE(bad_header_test),
+	KUNIT_CASE(longer_header_test),
 	KUNIT_CASE(bad_string_section_test),
 	KUNIT_CASE(truncated_type_section_test),
 	KUNIT_CASE(every_truncation_test),

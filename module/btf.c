@@ -18,6 +18,23 @@
 
 #define SW_BTF_MAGIC	0xeB9F
 #define SW_BTF_VERSION	1
+/*
+ * The header's first version, which every BTF blob starts with. The uapi
+ * struct btf_header of 7.x adds a layout section (layout_off, layout_len)
+ * that kernels emit only when hdr_len says so: its size is not the
+ * minimum, and the layout section is not needed here.
+ */
+struct sw_btf_header {
+	u16 magic;
+	u8 version;
+	u8 flags;
+	u32 hdr_len;
+	u32 type_off;
+	u32 type_len;
+	u32 str_off;
+	u32 str_len;
+};
+
 /* anonymous struct/union nesting and typedef/const chains: deeper is a loop */
 #define SW_BTF_MAX_DEPTH 16
 
@@ -130,7 +147,7 @@ static bool sw_btf_section_ok(u32 off, u32 len, u64 avail)
  */
 int sw_btf_open(const void *blob, size_t len, struct sw_btf *b)
 {
-	struct btf_header h;
+	struct sw_btf_header h;
 	const u8 *base = blob;
 	u64 avail;
 	u32 off, rl;

@@ -29,6 +29,13 @@
  *  SW_HAVE_FTRACE_DIRECT_MULTI  ...or register_ftrace_direct_multi() (6.1)
  *  SW_HAVE_UNWIND_HINT_SIGNAL UNWIND_HINT(type, reg, offset, signal); else
  *                             UNWIND_HINT(reg, offset, type, end)
+ *  SW_HAVE_CFS_H_NR_IDLE      cfs_rq.h_nr_idle (7.x), else idle_h_nr_running
+ *  SW_HAVE_SD_SPAN            struct sched_domain ends in span[] (up to
+ *                             6.x); 7.x's sched_domain_span() computes it
+ *  SW_HAVE_SCHED_IDLE_WAKEE_EXCLUDED
+ *                             fair.c's choose_sched_idle_rq() (7.x): a
+ *                             SCHED_IDLE wakee does not take a CPU that runs
+ *                             only SCHED_IDLE tasks for idle
  *
  * Also the load-time checks that the running kernel is the one the module
  * was built for (compat.c).
@@ -144,6 +151,30 @@ static __always_inline unsigned int sw_cfs_h_nr_delayed(const struct cfs_rq *cfs
 	       READ_ONCE(sw_cfs_rq(cfs, h_nr_runnable));
 #else
 	return 0;
+#endif
+}
+
+/* SCHED_IDLE fair tasks at and below @cfs */
+static __always_inline unsigned int sw_cfs_h_nr_idle(const struct cfs_rq *cfs)
+{
+#ifdef SW_HAVE_CFS_H_NR_IDLE
+	return READ_ONCE(sw_cfs_rq(cfs, h_nr_idle));
+#else
+	return READ_ONCE(sw_cfs_rq(cfs, idle_h_nr_running));
+#endif
+}
+
+/*
+ * Whether select_idle_sibling() may take a CPU running only SCHED_IDLE
+ * tasks for idle when waking @p: always up to 6.x; 7.x's
+ * choose_sched_idle_rq() not for a SCHED_IDLE wakee.
+ */
+static __always_inline bool sw_wakee_takes_sched_idle(const struct task_struct *p)
+{
+#ifdef SW_HAVE_SCHED_IDLE_WAKEE_EXCLUDED
+	return READ_ONCE(sw_task(p, policy)) != SCHED_IDLE;
+#else
+	return true;
 #endif
 }
 

@@ -34,7 +34,11 @@ SW_SCHED_FIELD(cfs_rq, h_nr_runnable)
 #else
 SW_SCHED_FIELD(cfs_rq, h_nr_running)
 #endif
+#ifdef SW_HAVE_CFS_H_NR_IDLE
+SW_SCHED_FIELD(cfs_rq, h_nr_idle)
+#else
 SW_SCHED_FIELD(cfs_rq, idle_h_nr_running)
+#endif
 SW_SCHED_FIELD(cfs_rq, avg)
 SW_SCHED_FIELD(cfs_rq, h_load)
 SW_SCHED_FIELD(cfs_rq, last_h_load_update)
@@ -44,7 +48,9 @@ SW_SCHED_FIELD(sched_domain, groups)
 SW_SCHED_FIELD(sched_domain, imbalance_pct)
 SW_SCHED_FIELD(sched_domain, flags)
 SW_SCHED_FIELD(sched_domain, span_weight)
+#ifdef SW_HAVE_SD_SPAN
 SW_SCHED_FIELD(sched_domain, span)		/* sched_domain_span() */
+#endif
 SW_SCHED_FIELD(sched_group, flags)
 SW_SCHED_FIELD(sched_group, cpumask)		/* sched_group_span() */
 SW_SCHED_FIELD(sched_domain_shared, has_idle_cores)

@@ -88,16 +88,6 @@ static inline bool sw_idle_cpu(int cpu)
 	       !READ_ONCE(sw_rq(rq, ttwu_pending));
 }
 
-/* fair.c sched_idle_cpu(): runs something, and all of it SCHED_IDLE */
-static inline bool sw_sched_idle_cpu(int cpu)
-{
-	struct rq *rq = sw_cpu_rq(cpu);
-
-	return sw_cpu_sched_idle(READ_ONCE(sw_rq(rq, nr_running)),
-				 READ_ONCE(sw_cfs_rq(&sw_rq(rq, cfs),
-						     idle_h_nr_running)));
-}
-
 /* available_idle_cpu(): vcpu_is_preempted() is the kernel's inline */
 static inline bool sw_available_idle_cpu(int cpu)
 {
@@ -120,8 +110,16 @@ static inline bool sw_rq_overloaded(struct rq *rq)
 {
 	struct cfs_rq *cfs = &sw_rq(rq, cfs);
 
-	return sw_cpu_overloaded(sw_cfs_h_nr_runnable(cfs),
-				 READ_ONCE(sw_cfs_rq(cfs, idle_h_nr_running)));
+	return sw_cpu_overloaded(sw_cfs_h_nr_runnable(cfs), sw_cfs_h_nr_idle(cfs));
+}
+
+/* fair.c sched_idle_cpu(): runs something, and all of it SCHED_IDLE */
+static inline bool sw_sched_idle_cpu(int cpu)
+{
+	struct rq *rq = sw_cpu_rq(cpu);
+
+	return sw_cpu_sched_idle(READ_ONCE(sw_rq(rq, nr_running)),
+				 sw_cfs_h_nr_idle(&sw_rq(rq, cfs)));
 }
 
 #endif /* _SMARTWAKE_SCHED_ACCESS_H */

@@ -22,7 +22,8 @@
  *    overloaded CPU, where the patch made the newly-idle balance try
  *    harder. The kernel pulls here already.
  * Without SCHED_IDLE tasks there is no sched-idle CPU: no check, no
- * opportunity.
+ * opportunity. Where sched_balance_newidle() is inlined (7.x) only the
+ * first pair is counted.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -112,15 +113,19 @@ int sw_sib_apply(const struct sw_knob *k, int old, int new)
 		sw_nr_probe_put(SW_PROBE_SIB);
 		return 0;
 	}
-	if (!sw_sym_sched_balance_newidle || !sw_sym_sched_balance_domains) {
-		pr_err("sib_count: sched_balance_newidle or sched_balance_domains is not traceable in this kernel\n");
+	if (!sw_sym_sched_balance_domains) {
+		pr_err("sib_count: sched_balance_domains is not traceable in this kernel\n");
 		return -EOPNOTSUPP;
 	}
+	/* 7.x inlines sched_balance_newidle() into pick_task_fair() */
+	if (!sw_sym_sched_balance_newidle)
+		pr_info("sib_count: sched_balance_newidle is not traceable in this kernel: sib_checks and sib_opportunities only, sib_newidle_* stay 0\n");
 	ret = sw_nr_probe_get(SW_PROBE_SIB);
 	if (ret)
 		return ret;
 	sw_overload_seed();
-	ret = sw_hook_set(SW_HOOK_SIB_NEWIDLE, true);
+	ret = sw_sym_sched_balance_newidle ?
+	      sw_hook_set(SW_HOOK_SIB_NEWIDLE, true) : 0;
 	if (!ret)
 		ret = sw_hook_set(SW_HOOK_SIB_DOMAINS, true);
 	if (ret) {

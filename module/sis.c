@@ -48,8 +48,7 @@ static bool sw_usable(const struct sw_sis *s, int cpu)
 
 	return sw_cpu_usable_idle(idle, idle && vcpu_is_preempted(cpu),
 				  READ_ONCE(sw_rq(rq, nr_running)),
-				  READ_ONCE(sw_cfs_rq(&sw_rq(rq, cfs),
-						      idle_h_nr_running)),
+				  sw_cfs_h_nr_idle(&sw_rq(rq, cfs)),
 				  s->sched_idle);
 }
 
@@ -302,7 +301,8 @@ int sw_select_idle_sibling(struct task_struct *p, int prev, int target)
 	bool cluster = sw_cluster_active();
 	struct sw_sis s = {
 		.p = p,
-		.sched_idle = READ_ONCE(sw_sis_sched_idle),
+		.sched_idle = READ_ONCE(sw_sis_sched_idle) &&
+			      sw_wakee_takes_sched_idle(p),
 	};
 	int i, recent, this_cpu = smp_processor_id(), prev_aff = -1;
 	bool has_idle_core = false;

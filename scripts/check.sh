@@ -17,12 +17,13 @@
 #              printed whole when it ends
 . "$(dirname "$0")/common.sh"
 
-steps_all=(style scripts shipped fields cli-host safety-stock e2e-stock compat-stock headers-only install wake-smp4 wake-numa2
+steps_all=(style scripts shipped fields cli-host replay-host safety-stock e2e-stock compat-stock headers-only install wake-smp4 wake-numa2
 	ttwu-smp4 ttwu-numa2 numa-numa2 latency-smp4 scope-smp4 reliability cli-guest shadow-smp4 shadow-numa2 shadow-flat4
 	shadow-smt8 shadow-numa-smt compat-6.1 e2e-6.1 wake-6.1 reliability-6.1 shadow-6.1 ttwu-6.1 numa-6.1
 	debug-build kunit compat-debug safety-debug kasan-debug e2e-debug wake-debug reliability-debug
 	shadow-debug scope-debug compat-deb13 e2e-deb13 wake-deb13 reliability-deb13 shadow-deb13 ttwu-deb13
-	numa-deb13)
+	numa-deb13 compat-7.2 e2e-7.2 wake-7.2 reliability-7.2 shadow-7.2 ttwu-7.2 numa-7.2
+	kfacts-stock kfacts-6.1 kfacts-deb13 kfacts-7.2)
 
 step_style() {
 	sw_stock_env
@@ -79,7 +80,8 @@ step_scripts() {
 		scripts/check.sh scripts/demo.sh scripts/stress.sh scripts/cli-test.sh \
 		scripts/bench.sh scripts/bench-plot.sh scripts/kunit.sh \
 		scripts/build-debug-modules.sh scripts/build-modules.sh \
-		scripts/check-fields.sh scripts/check-fields-test.sh scripts/sched-layout.sh; do
+		scripts/check-fields.sh scripts/check-fields-test.sh scripts/sched-layout.sh \
+		scripts/replay.sh; do
 		h=$("$f" --help 2>&1) || { echo "$f --help failed"; rc=1; continue; }
 		if ! grep -q 'Usage' <<<"$h"; then
 			echo "$f --help has no Usage line"; rc=1
@@ -163,6 +165,9 @@ g() { scripts/guest-run.sh "$@"; }
 step_safety-stock() { g --topo smp2 --timeout 600 safety.sh; }
 step_safety-debug() { g --kernel debug --topo smp2 --timeout 900 safety.sh; }
 step_cli-host() { scripts/cli-test.sh; }
+# make replay's verdict rules on synthetic logs (the replay itself is not
+# part of make check: scripts/replay.sh)
+step_replay-host() { scripts/replay-test.sh; }
 step_e2e-stock() { g --topo smp4 --timeout 600 e2e.sh; }
 # Refusal of a kernel the module was not built for (release, BTF layout).
 step_compat-stock() { g --topo smp2 --timeout 600 compat.sh; }
@@ -347,6 +352,53 @@ step_reliability-6.1() { kstep $K61 smp4 900 reliability.sh 10 4; }
 step_shadow-6.1() { kstep $K61 smp4 600 shadow.sh; }
 step_ttwu-6.1() { kstep $K61 numa2 600 ttwu.sh; }
 step_numa-6.1() { kstep $K61 numa2 600 numa.sh; }
+# Debian unstable's 7.2 (Documentation/kernel-7.2.md): built with the
+# host's gcc (the kernel's gcc-16 is not in Debian 12)
+K72=7.2.13+deb14-cloud-amd64
+step_compat-7.2() { kstep $K72 smp2 600 --foreign-ko module/smartwake.ko compat.sh; }
+step_e2e-7.2() { kstep $K72 smp4 600 e2e.sh; }
+step_wake-7.2() { kstep $K72 smp4 900 wake.sh; }
+step_reliability-7.2() { kstep $K72 smp4 900 reliability.sh 10 4; }
+step_shadow-7.2() { kstep $K72 smp4 600 shadow.sh; }
+step_ttwu-7.2() { kstep $K72 numa2 600 ttwu.sh; }
+step_numa-7.2() { kstep $K72 numa2 600 numa.sh; }
+
+# kfacts LABEL [RELEASE]: guest/kfacts.sh on that kernel (default: the
+# default one), its KFACT lines as figures.md section kfacts-LABEL: what
+# the kernel offers the module, measured in the guest.
+kfacts() {
+	local label=$1 k=${2:-} log=build/logs/kfacts-$1.log rc=0
+	if [ -n "$k" ]; then
+		kstep "$k" smp2 300 --log "$log" kfacts.sh || rc=$?
+	else
+		g --topo smp2 --timeout 300 --log "$log" kfacts.sh || rc=$?
+	fi
+	[ $rc -eq 0 ] || return $rc
+	tr -d '\r' <"$log" | awk -F'|' '
+		/^KFACT release\|/ { sub(/^KFACT release\|/, ""); sub(/\|.*/, ""); rel = $0 }
+		/^KFACT (hook|copy|other)\|/ { sub(/^KFACT /, ""); fn[++n] = "| " $1 " | `" $2 "` | " $3 " | " $4 " |" }
+		/^KFACT endbr\|/ { endbr = "`" $2 "` begins `" $3 "` (" $4 ")" }
+		/^KFACT hooked\|/ { h = h (h ? ", " : "") "`" $2 "` " $3 " " $4 }
+		/^KFACT sched_ext\|/ { sx = $2 }
+		END {
+			print "## What " rel " offers the module (guest/kfacts.sh)"
+			print ""
+			print "| role | function | kallsyms | traceable |"
+			print "|---|---|---|---|"
+			for (i = 1; i <= n; i++) print fn[i]
+			print ""
+			print "hook: the module attaches there; copy: inlined, the module carries its own copy;"
+			print "other: neither, listed for a port. kallsyms: t/T out of line, - inlined."
+			print ""
+			print "- Pointer-call target: " endbr "."
+			print "- With every knob that installs one: " h "."
+			print "- sched_ext: " sx "."
+		}' | scripts/figures.sh "kfacts-$label" - || true
+}
+step_kfacts-stock() { kfacts stock; }
+step_kfacts-6.1() { kfacts 6.1 $K61; }
+step_kfacts-deb13() { kfacts deb13 $DEB13; }
+step_kfacts-7.2() { kfacts 7.2 $K72; }
 step_debug-build() { scripts/build-debug-kernel.sh && scripts/build-debug-modules.sh; }
 step_kunit() { scripts/kunit.sh; }
 # The debug kernel: lockdep, atomic-sleep checks and kmemleak watch the hooks.
@@ -413,13 +465,13 @@ run_lane() {
 }
 
 # Host steps first; with two jobs, the debug kernel's steps (its build,
-# KUnit, the module under lockdep) and Debian 13's kernel form a second
-# lane; 6.1's steps run in the first (the lanes then take about as long).
+# KUnit, the module under lockdep), Debian 13's and 7.2's kernels form a
+# second lane; 6.1's steps run in the first (the lanes then take about as long).
 host=() stock=() debug=()
 for s in "${steps[@]}"; do
 	case $s in
-	style|scripts|shipped|fields|cli-host) host+=("$s") ;;
-	debug-build|kunit|*-debug|*-deb13) debug+=("$s") ;;
+	style|scripts|shipped|fields|cli-host|replay-host) host+=("$s") ;;
+	debug-build|kunit|*-debug|*-deb13|*-7.2) debug+=("$s") ;;
 	*) stock+=("$s") ;;
 	esac
 done

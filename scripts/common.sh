@@ -30,6 +30,7 @@ SW_KERNEL_TABLE='
 6.12.117+deb12-cloud-amd64 6.12.117-1~deb12u1 bookworm linux-source-6.12
 6.12.117+deb13-cloud-amd64 6.12.117-1         trixie   linux-source-6.12
 6.1.0-57-cloud-amd64       6.1.192-3          bookworm linux-source-6.1 linux-kbuild-6.1
+7.2.13+deb14-cloud-amd64   7.2.13-1           sid      linux-source-7.2
 '
 # scripts/matrix.sh adds every other release of the archive for its run.
 SW_KERNEL_TABLE+=${SMARTWAKE_MATRIX_KERNELS:-}
@@ -84,11 +85,13 @@ sw_kernel_row() {
 # sw_kernels: the supported releases, the default first.
 sw_kernels() { awk 'NF { print $1 }' <<<"$SW_KERNEL_TABLE"; }
 
-# sw_kernel_pkgs RELEASE SOURCE-PACKAGE [KBUILD-PACKAGE]: the five
-# package names.
+# sw_kernel_pkgs RELEASE SOURCE-PACKAGE [KBUILD-PACKAGE [IMAGE-PACKAGE]]:
+# the five package names. The image is linux-image-R-unsigned up to
+# Debian 13; from 7.x (sid) that name is a metapackage and the image is
+# linux-binary-unsigned-R (fetch-kernel.sh asks the archive which).
 sw_kernel_pkgs() {
 	local abi=${1%-cloud-amd64}
-	echo "linux-image-$1-unsigned linux-headers-$1 linux-headers-$abi-common" \
+	echo "${4:-linux-image-$1-unsigned} linux-headers-$1 linux-headers-$abi-common" \
 		"${3:-linux-kbuild-$abi} $2"
 }
 
@@ -154,6 +157,10 @@ sw_kcc_args() {
 	sw_log "$SW_KREL was built with $want, not on this host: building with $have"
 	printf 'CC=%s' "$have"
 	[ "${have##*-}" -ge 14 ] || printf ' CONFIG_CC_HAS_MIN_FUNCTION_ALIGNMENT='
+	# Attributes a newer gcc knows (7.x's headers use counted_by and assume
+	# when the kernel's gcc has them): checks and hints, no effect on
+	# layouts; the older gcc ignores them, without the warning.
+	[ "${have##*-}" -ge 15 ] || printf ' KCFLAGS=-Wno-attributes'
 }
 
 # sw_kbuild_host_args: make arguments for the headers' host programs when

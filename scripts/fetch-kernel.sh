@@ -47,7 +47,7 @@ fi
 
 pkgs_for() {
 	if [ -n "$SW_KERNEL" ]; then
-		sw_kernel_pkgs "$SW_KERNEL" "$srcpkg" "$SW_ROW_KBUILD"
+		sw_kernel_pkgs "$SW_KERNEL" "$srcpkg" "$SW_ROW_KBUILD" "$(image_pkg)"
 		return
 	fi
 	local abi
@@ -57,6 +57,15 @@ pkgs_for() {
 
 apt_cache() { apt-cache "${apt_opts[@]}" "$@"; }
 
+# The image package of $SW_KERNEL: the split packaging of 7.x (sid) ships
+# vmlinuz in linux-binary-unsigned-R (linux-image-R is a metapackage
+# there); earlier suites in linux-image-R-unsigned.
+image_pkg() {
+	local p=linux-binary-unsigned-$SW_KERNEL
+	[ -n "$(apt_cache madison "$p" 2>/dev/null)" ] || p=linux-image-$SW_KERNEL-unsigned
+	echo "$p"
+}
+
 # A private suite's sources list and lists, made on first use.
 private_lists() {
 	[ ${#apt_opts[@]} -gt 0 ] || return 0
@@ -64,8 +73,10 @@ private_lists() {
 	[ -s "$a/sources.list" ] || {
 		printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian %s main\n' \
 			"$SW_ROW_SUITE"
-		printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian-security %s-security main\n' \
-			"$SW_ROW_SUITE"
+		# unstable has no security suite
+		[ "$SW_ROW_SUITE" = sid ] ||
+			printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian-security %s-security main\n' \
+				"$SW_ROW_SUITE"
 	} >"$a/sources.list"
 	if [ -z "$(apt_cache madison "$srcpkg" 2>/dev/null)" ]; then
 		sw_log "apt lists of $SW_ROW_SUITE into $a (private; the host's apt is untouched)"
@@ -162,7 +173,15 @@ for p in $(pkgs_for "$ver"); do
 done
 
 sw_log "extracting"
-for deb in "$d.tmp"/debs/linux-image-*.deb; do dpkg -x "$deb" "$d.tmp/image"; done
+for deb in "$d.tmp"/debs/linux-image-*.deb "$d.tmp"/debs/linux-binary-*.deb; do
+	[ -f "$deb" ] && dpkg -x "$deb" "$d.tmp/image"
+done
+# The split packaging keeps the image as usr/lib/modules/R/vmlinuz.unsigned.
+v="$d.tmp/image/usr/lib/modules/$abi-cloud-amd64/vmlinuz.unsigned"
+if [ ! -f "$d.tmp/image/boot/vmlinuz-$abi-cloud-amd64" ] && [ -f "$v" ]; then
+	mkdir -p "$d.tmp/image/boot"
+	mv "$v" "$d.tmp/image/boot/vmlinuz-$abi-cloud-amd64"
+fi
 for deb in "$d.tmp"/debs/linux-headers-*.deb "$d.tmp"/debs/linux-kbuild-*.deb; do
 	dpkg -x "$deb" "$d.tmp/headers"
 done
@@ -178,6 +197,8 @@ hdr="$d.tmp/headers/usr/src/linux-headers-$abi-cloud-amd64"
 sed -i "s|^include /usr/src/linux-headers-$abi-common/Makefile|include $d/headers/usr/src/linux-headers-$abi-common/Makefile|" \
 	"$hdr/Makefile"
 grep -q "^include $d/headers/" "$hdr/Makefile" || sw_die "could not rewrite include in $hdr/Makefile"
+# 7.x's flavour Makefile also names its own directory
+sed -i "s|^KBUILD_OUTPUT=/usr/src/|KBUILD_OUTPUT=$d/headers/usr/src/|" "$hdr/Makefile"
 for l in "$hdr/scripts" "$hdr/tools"; do
 	if [ -L "$l" ]; then
 		t=$(readlink "$l")

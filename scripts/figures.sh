@@ -11,7 +11,7 @@
 case ${1:-} in -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 [ $# -eq 2 ] || sw_die "usage: scripts/figures.sh SECTION FILE"
 sec=$1 src=$2
-[[ $sec =~ ^[a-z0-9-]+$ ]] || sw_die "section names are lower-case words: $sec"
+[[ $sec =~ ^[a-z0-9.-]+$ ]] || sw_die "section names are lower-case words: $sec"
 doc=$SW_TOP/Documentation/figures.md
 body=$(cat "$src")
 [ -f "$doc" ] || printf '# Measured figures\n\nGenerated: every section is written by the script that measured it\n(scripts/figures.sh); do not edit by hand.\n' >"$doc"

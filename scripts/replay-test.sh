@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Host test of make replay's report (scripts/replay-report.py): synthetic
+# guest logs with known figures, one set per verdict, and the verdicts
+# the rules must give; a missing log gives "not run". Prints
+# "N passed, N failed".
+. "$(dirname "$0")/common.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   - $*"; }
+not_ok() { fail=$((fail + 1)); echo "FAIL - $*"; }
+
+# mklogs DIR SCENARIO: the five logs; SCENARIO "win" gives the seeds their
+# effects, "flat" overlapping runs and no mechanism, "loss" losses
+mklogs() {
+	python3 - "$1" "$2" <<'PY'
+import os, sys
+d, sc = sys.argv[1], sys.argv[2]
+os.makedirs(d, exist_ok=True)
+cols = ["wakeups", "wide_waker_master", "wide_wakee_master", "affine_pulls", "sis_domain_scans",
+        "sis_cpus_scanned", "sis_idle_found", "sis_overloaded_skipped", "sis_scan_no_budget",
+        "ttwu_wakelist_calls", "ttwu_queued_same_llc", "ttwu_queued_cross_llc", "ttwu_not_queued",
+        "ttwu_forced_lock"]
+def block(eid, sides):
+    out = [f"REPLAY-BEGIN {eid}"]
+    out += [f"  side {n}            {st}" for n, st, *_ in sides]
+    out.append("side  median  min..max  runs  ratio  p50_ns  p99_ns")
+    a = sides[0][2]
+    for n, st, med, lo, hi, c in sides:
+        out.append(f"{n:<10} {med:>10.1f} {lo:.1f}..{hi:.1f} 3 {med / a:.3f} 1000 9000")
+    out.append(f"REPLAY-END {eid} rc=0")
+    out.append(f"REPLAY-CSV {eid}")
+    out.append(",".join(["side", "run", "figure", "unit", "secs"] + cols))
+    for n, st, med, lo, hi, c in sides:
+        out.append(",".join([n, "1", str(med), "ops_per_sec", "1"] + [str(c.get(k, 0)) for k in cols]))
+    out.append(f"REPLAY-CSV-END {eid}")
+    return "\n".join(out) + "\n"
+win = sc == "win"
+up = {"win": 1.2, "flat": 1.0, "loss": 0.8}[sc]
+spread = 1 if sc != "flat" else 30
+def s(n, st, med, c):
+    return (n, st, med, med - spread, med + spread, c)
+wake = "REPLAY-TOPO cpus=8 nodes=2 smt=0-1\n"
+wake += block("s2013-disp", [
+    s("A", "wake_wide=off", 100, {"wakeups": 1000, "affine_pulls": 300}),
+    s("B", "wake_wide=v2013", 100 * up, {"wakeups": 1000, "affine_pulls": 20 if win else 300,
+                                         "wide_waker_master": 500 if win else 0}),
+    s("mainline", "wake_wide=mainline", 100 * up * up,
+      {"wakeups": 1000, "wide_waker_master": 500, "wide_wakee_master": 50 if win else 0})])
+wake += block("s2013-msg", [s("A", "wake_wide=off", 100, {}), s("B", "v2013", 100 * up, {}),
+                            s("mainline", "mainline", 100 * up, {})])
+for k in ("s2022-noutil", "s2022-util"):
+    wake += block(k, [
+        s("A", "sis_filter=0", 100, {"sis_domain_scans": 100, "sis_cpus_scanned": 1000,
+                                     "sis_idle_found": 100}),
+        s("B", "sis_filter=1", 100 * up, {"sis_domain_scans": 100, "sis_cpus_scanned": 500 if win else 1000,
+                                          "sis_idle_found": 100, "sis_overloaded_skipped": 400 if win else 0})])
+ttwu = "REPLAY-TOPO cpus=4 nodes=1 smt=0\n" + block("s2012-udp", [
+    s("A", "ttwu_queue=stock", 100, {"ttwu_queued_same_llc": 50 if win else 0}),
+    s("B", "ttwu_queue=lock", 100 / up, {"ttwu_forced_lock": 50 if win else 0}),
+    s("noqueue", "feature:NO_TTWU_QUEUE", 100 / up, {})])
+for clock in ("wall", "icount"):
+    open(f"{d}/wake-{clock}.log", "w").write(wake)
+    open(f"{d}/ttwu-{clock}.log", "w").write(ttwu)
+moves = "6, as-merged 0, corrected 5" if win else "6, as-merged 4, corrected 5"
+open(f"{d}/numa.log", "w").write(f"  task migrations (move+swap): off {moves}\n"
+                                 "  pages migrated: off 10, as-merged 9, corrected 11\n20 passed, 0 failed\n")
+PY
+}
+# verdict DIR SEED CLAIM-WORDS: the verdict column of that summary row
+verdict() { awk -F' [|] ' -v s="$2" -v c="$3" '$1 == "| " s && index($2, c) { print $3; exit }' "$1/summary.md"; }
+expect() { # DIR SEED CLAIM-WORDS VERDICT
+	local v
+	v=$(verdict "$1" "$2" "$3")
+	if [ "$v" = "$4" ]; then ok "$(basename "$1"): $2 '$3': $4"; else not_ok "$(basename "$1"): $2 '$3': '$v', expected '$4'"; fi
+}
+
+for sc in win flat loss; do
+	mklogs "$tmp/$sc" "$sc"
+	if python3 "$SW_TOP/scripts/replay-report.py" "$tmp/$sc" >/dev/null; then
+		ok "$sc: the report is written"
+	else
+		not_ok "$sc: replay-report.py failed"
+		continue
+	fi
+	for f in report.md summary.md seed-2013.svg seed-2015.svg seed-2022.svg seed-2012.svg; do
+		[ -s "$tmp/$sc/$f" ] && ok "$sc: $f written" || not_ok "$sc: $f missing"
+	done
+done
+expect "$tmp/win" 2013 "stops the affine pull" reproduced
+expect "$tmp/win" 2013 "pgbench 1:N: up to" reproduced
+expect "$tmp/win" 2013 "hackbench not harmed" reproduced
+expect "$tmp/win" 2015 "waker is the wakee" reproduced
+expect "$tmp/win" 2015 "pgbench 1:N +11.9" reproduced
+expect "$tmp/win" 2022 "search efficiency" reproduced
+expect "$tmp/win" 2022 "20 % faster" reproduced
+expect "$tmp/win" 2012 "separates the two paths" reproduced
+expect "$tmp/win" 2012 "beats the lock path" reproduced
+expect "$tmp/win" 2018 "never retried" reproduced
+expect "$tmp/win" 2018 "elapsed time" "not reproducible under emulation"
+expect "$tmp/flat" 2013 "stops the affine pull" contradicted
+expect "$tmp/flat" 2013 "pgbench 1:N: up to" "not reproducible under emulation"
+expect "$tmp/flat" 2015 "waker is the wakee" contradicted
+expect "$tmp/flat" 2022 "search efficiency" contradicted
+expect "$tmp/flat" 2022 "20 % faster" "not reproducible under emulation"
+expect "$tmp/flat" 2012 "separates the two paths" contradicted
+expect "$tmp/flat" 2018 "never retried" contradicted
+expect "$tmp/loss" 2013 "pgbench 1:N: up to" contradicted
+expect "$tmp/loss" 2013 "hackbench not harmed" contradicted
+expect "$tmp/loss" 2012 "beats the lock path" contradicted
+# a missing log: its claims are not run, the rest is reported
+rm "$tmp/win/ttwu-icount.log" "$tmp/win/numa.log"
+python3 "$SW_TOP/scripts/replay-report.py" "$tmp/win" >/dev/null &&
+	ok "missing logs: the report is still written" || not_ok "missing logs: replay-report.py failed"
+expect "$tmp/win" 2012 "beats the lock path" "not run"
+expect "$tmp/win" 2018 "never retried" "not run"
+expect "$tmp/win" 2013 "pgbench 1:N: up to" reproduced
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
