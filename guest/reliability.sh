@@ -7,11 +7,15 @@ need_testing_build
 cycles=${1:-30}
 hp_rounds=${2:-10}
 
-# knob_names / knob_values NAME: from the module's own "knobs" listing.
+# knob_names / knob_values NAME: from the module's own "knobs" listing;
+# scope's "/PATH" is a cgroup v2 directory made for this test.
+SCOPE_DIR=/sys/fs/cgroup/reliability
+grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts || mount -t cgroup2 none /sys/fs/cgroup
+mkdir -p $SCOPE_DIR
 knob_names() { awk '{ print $1 }' $SW_DBG/knobs; }
 knob_values() {
 	sed -n "s/^$1 .*\[\([^]]*\)\].*/\1/p" $SW_DBG/knobs | tr '|' '\n' |
-		sed 's/^\([0-9]*\)\.\.\([0-9]*\)$/\1\n\2/'
+		sed 's/^\([0-9]*\)\.\.\([0-9]*\)$/\1\n\2/' | sed "s|^/PATH\$|$SCOPE_DIR|"
 }
 all_loads_start() {
 	wakeload disp -d 1 -w 4 --switch -t 100000 >/dev/null 2>&1 &
@@ -180,6 +184,7 @@ for k in $knobs; do
 done
 check "after concurrent writers every knob holds a listed value" eq "$kbad" 0
 set_knob enabled 1
+set_knob scope all
 set_knob policy smartwake
 echo 1 >$SW_DBG/reset
 wakeload pipe -p 2 -t 1 >/dev/null
@@ -313,5 +318,15 @@ check "refused answers: their decisions counted apart (discarded_decisions >= re
 check "revert_on=never: violations counted, no revert" \
 	eval '[ "$(stat reverts)" = 0 ] && [ "$(knob policy)" = smartwake ]'
 check "rmmod after hotplug" rmmod smartwake
+# scope was set at many an unload: no reference may be left (a held one
+# keeps the removed cgroup among the root's dying ones)
+rmdir $SCOPE_DIR
+i=0
+while ! grep -q '^nr_dying_descendants 0$' /sys/fs/cgroup/cgroup.stat && [ $i -lt 100 ]; do
+	usleep 100000
+	i=$((i + 1))
+done
+check "scope's cgroup removed, no dying cgroup left (no reference held)" \
+	eval '[ ! -d $SCOPE_DIR ] && grep -q "^nr_dying_descendants 0$" /sys/fs/cgroup/cgroup.stat'
 check "kernel log has no WARNING/BUG/Oops/Call Trace" dmesg_clean
 summary

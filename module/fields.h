@@ -87,3 +87,5 @@ SW_SCHED_FIELD(task_struct, start_time)
  */
 SW_SCHED_FIELD(task_struct, policy)
 SW_SCHED_FIELD(task_struct, on_cpu)
+/* scope.h: task_dfl_cgroup() of a wakee or of the task switched in */
+SW_SCHED_FIELD(task_struct, cgroups)

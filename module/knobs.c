@@ -7,7 +7,8 @@
  * followed by one newline (as echo writes it). Anything else (empty,
  * whitespace, signs, hex, leading zeros, trailing garbage, NUL bytes,
  * writes at an offset, overlong writes) returns -EINVAL and leaves the
- * value unchanged.
+ * value unchanged. A string knob (scope) takes any printable non-blank
+ * bytes, up to 255, and its own function judges them.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -24,6 +25,7 @@
 #include "latency.h"
 #include "numa.h"
 #include "overload.h"
+#include "scope.h"
 #include "sib.h"
 #include "ttwu.h"
 #include "watchdog.h"
@@ -143,6 +145,11 @@ static const struct sw_knob sw_knobs[] = {
 		.min = 0, .max = 1, .apply = sw_latency_apply,
 		.help = "wakeup latency histogram (3 tracepoint probes), debugfs latency_hist",
 	},
+	{
+		.name = "scope", .write_str = sw_scope_write,
+		.show_str = sw_scope_show, .accepted = "all|/PATH",
+		.help = "policy only for tasks in this cgroup v2 directory and below",
+	},
 };
 
 /* Serialises writers so an apply() callback sees a stable old value. */
@@ -222,6 +229,26 @@ static int sw_knob_parse(const struct sw_knob *k, const char *buf, size_t len,
 	return 0;
 }
 
+/* A string knob: the byte rules of sw_knob_parse(), a longer limit. */
+static int sw_knob_write_str(const struct sw_knob *k, const char *buf,
+			     size_t len)
+{
+	size_t i;
+	int ret;
+
+	if (len && buf[len - 1] == '\n')
+		len--;
+	if (!len || len >= SW_KNOB_STR_MAX)
+		return -EINVAL;
+	for (i = 0; i < len; i++)
+		if (!isgraph(buf[i]))
+			return -EINVAL;
+	mutex_lock(&sw_knob_lock);
+	ret = sw_knobs_open ? k->write_str(buf, len) : -EAGAIN;
+	mutex_unlock(&sw_knob_lock);
+	return ret;
+}
+
 /**
  * sw_knob_write() - validate and apply a write to a knob
  * @k:   the knob
@@ -235,6 +262,8 @@ int sw_knob_write(const struct sw_knob *k, const char *buf, size_t len)
 {
 	int val, num = 0, ret;
 
+	if (k->write_str)
+		return sw_knob_write_str(k, buf, len);
 	ret = sw_knob_parse(k, buf, len, &val, &num);
 	if (ret)
 		return ret;
@@ -267,7 +296,7 @@ int sw_knob_set(int *val, int value)
 	int i, ret = 0;
 
 	for (i = 0; i < ARRAY_SIZE(sw_knobs); i++)
-		if (sw_knobs[i].val == val)
+		if (sw_knobs[i].val && sw_knobs[i].val == val)
 			k = &sw_knobs[i];
 	if (!k)
 		return -ENOENT;
@@ -284,8 +313,13 @@ int sw_knob_set(int *val, int value)
 
 static void sw_knob_print(struct seq_file *m, const struct sw_knob *k)
 {
-	int v = READ_ONCE(*k->val);
+	int v;
 
+	if (k->show_str) {
+		k->show_str(m);
+		return;
+	}
+	v = READ_ONCE(*k->val);
 	if (k->nr_names && k->num && v == k->fixed_idx)
 		seq_printf(m, "%d", READ_ONCE(*k->num));
 	else if (k->nr_names)
@@ -310,11 +344,12 @@ static ssize_t sw_knob_fwrite(struct file *file, const char __user *ubuf,
 			      size_t count, loff_t *ppos)
 {
 	const struct sw_knob *k = file_inode(file)->i_private;
-	char buf[SW_KNOB_MAX_LEN];
+	size_t max = k->write_str ? SW_KNOB_STR_MAX : SW_KNOB_MAX_LEN;
+	char buf[SW_KNOB_STR_MAX];
 	int ret;
 
 	/* Partial writes at an offset or overlong writes are never valid. */
-	if (*ppos || !count || count >= SW_KNOB_MAX_LEN)
+	if (*ppos || !count || count >= max)
 		return -EINVAL;
 	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
@@ -344,7 +379,7 @@ static int sw_knobs_list_show(struct seq_file *m, void *unused)
 
 		seq_printf(m, "%-16s ", k->name);
 		sw_knob_print(m, k);
-		seq_puts(m, "  [");
+		seq_printf(m, "  [%s", k->accepted ?: "");
 		for (j = 0; j < k->nr_names; j++) {
 			if (k->numeric && j == k->fixed_idx)
 				continue;

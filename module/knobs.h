@@ -8,6 +8,9 @@
 #include <linux/types.h>
 #include <smartwake/policy.h>
 
+struct dentry;
+struct seq_file;
+
 /* ---- knobs (knobs.c) ----------------------------------------------------
  * Every run-time setting is one row of a table: debugfs files, strict
  * parsing and the "knobs" listing are generated from it.
@@ -26,7 +29,19 @@ struct sw_knob {
 	int *num;		/* where that number is stored */
 	/* Optional: validate/apply a change under the knob lock; 0 = ok. */
 	int (*apply)(const struct sw_knob *k, int old, int new);
+	/*
+	 * A string knob (scope) has no @val: a write of printable
+	 * non-blank bytes, shorter than SW_KNOB_STR_MAX, goes to
+	 * @write_str under the knob lock; @show_str prints the value and
+	 * @accepted is its "knobs" listing.
+	 */
+	int (*write_str)(const char *buf, size_t len);
+	void (*show_str)(struct seq_file *m);
+	const char *accepted;
 };
+
+/* Longest write to a string knob, newline included, plus one. */
+#define SW_KNOB_STR_MAX	256
 
 /* "policy" knob values */
 enum sw_policy {

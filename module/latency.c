@@ -29,6 +29,10 @@
  * The wakeup time comes from local_clock() on the waking CPU and the run
  * time from local_clock() on the CPU that switches the task in; a
  * negative difference across CPUs counts as 0.
+ *
+ * While knob scope selects a cgroup, the delays of the tasks in it (when
+ * switched in) are also counted in a second histogram, latency_hist_scope,
+ * so that smartwake ab --concurrent can tell its two sides apart.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -45,6 +49,7 @@
 #include "ksched.h"
 #include "latency.h"
 #include "sched_access.h"
+#include "scope.h"
 #include "stats.h"
 #include "testing.h"
 
@@ -61,6 +66,8 @@ struct sw_lat_hist {
 };
 
 static DEFINE_PER_CPU(struct sw_lat_hist, sw_lat_hist);
+/* the part of it from tasks inside knob scope's cgroup */
+static DEFINE_PER_CPU(struct sw_lat_hist, sw_lat_hist_scope);
 
 /* Hash of the task: the low bits pick the slot, the next 16 are its tag. */
 static __always_inline u32 sw_lat_hash(struct task_struct *p)
@@ -101,15 +108,18 @@ static void notrace sw_lat_switch(void *data, bool preempt,
 {
 	u32 h = sw_lat_hash(next);
 	u64 *slot = &sw_lat_slot[h & (SW_LAT_SLOTS - 1)];
-	u64 word = READ_ONCE(*slot), ns;
+	u64 word = READ_ONCE(*slot);
+	unsigned int b;
 
 	if (!sw_lat_word_matches(word, h >> SW_LAT_SLOT_BITS))
 		return;
 	/* a wakeup of another task may have replaced it meanwhile */
 	if (!try_cmpxchg(slot, &word, 0))
 		return;
-	ns = sw_lat_elapsed(word, local_clock());
-	__this_cpu_inc(sw_lat_hist.b[sw_lat_bucket(ns)]);
+	b = sw_lat_bucket(sw_lat_elapsed(word, local_clock()));
+	__this_cpu_inc(sw_lat_hist.b[b]);
+	if (unlikely(sw_scope_set()) && sw_scope_has(next))
+		__this_cpu_inc(sw_lat_hist_scope.b[b]);
 }
 
 static struct sw_lat_tp {
@@ -216,28 +226,35 @@ void sw_latency_reset(void)
 {
 	int cpu;
 
-	for_each_possible_cpu(cpu)
+	for_each_possible_cpu(cpu) {
 		memset(per_cpu_ptr(&sw_lat_hist, cpu), 0,
 		       sizeof(struct sw_lat_hist));
+		memset(per_cpu_ptr(&sw_lat_hist_scope, cpu), 0,
+		       sizeof(struct sw_lat_hist));
+	}
 }
 
-static void sw_latency_sum(u64 *sum)
+/* One of the two histograms summed over CPUs into @sum. */
+static void sw_latency_sum(struct sw_lat_hist __percpu *hist, u64 *sum)
 {
 	int cpu, b;
 
 	memset(sum, 0, SW_LAT_BUCKETS * sizeof(*sum));
 	for_each_possible_cpu(cpu)
 		for (b = 0; b < SW_LAT_BUCKETS; b++)
-			sum[b] += READ_ONCE(per_cpu_ptr(&sw_lat_hist, cpu)->b[b]);
+			sum[b] += READ_ONCE(per_cpu_ptr(hist, cpu)->b[b]);
 }
 
-/* latency_hist: "lower-bound-ns count" per bucket, every bucket */
+/*
+ * latency_hist, latency_hist_scope: "lower-bound-ns count" per bucket,
+ * every bucket
+ */
 static int sw_latency_hist_show(struct seq_file *m, void *unused)
 {
 	u64 sum[SW_LAT_BUCKETS];
 	int b;
 
-	sw_latency_sum(sum);
+	sw_latency_sum((struct sw_lat_hist __percpu __force *)m->private, sum);
 	for (b = 0; b < SW_LAT_BUCKETS; b++)
 		seq_printf(m, "%llu %llu\n", sw_lat_bucket_low(b), sum[b]);
 	return 0;
@@ -246,7 +263,10 @@ DEFINE_SHOW_ATTRIBUTE(sw_latency_hist);
 
 void sw_latency_debugfs(struct dentry *dir)
 {
-	debugfs_create_file("latency_hist", 0444, dir, NULL,
+	debugfs_create_file("latency_hist", 0444, dir,
+			    (void __force *)&sw_lat_hist, &sw_latency_hist_fops);
+	debugfs_create_file("latency_hist_scope", 0444, dir,
+			    (void __force *)&sw_lat_hist_scope,
 			    &sw_latency_hist_fops);
 }
 
@@ -260,7 +280,7 @@ void sw_latency_show_stats(struct seq_file *m)
 	u64 sum[SW_LAT_BUCKETS], n = 0;
 	int b, i;
 
-	sw_latency_sum(sum);
+	sw_latency_sum(&sw_lat_hist, sum);
 	for (b = 0; b < SW_LAT_BUCKETS; b++)
 		n += sum[b];
 	if (!n)

@@ -26,6 +26,7 @@
 #include "hooks.h"
 #include "latency.h"
 #include "overload.h"
+#include "scope.h"
 #include "symbols.h"
 #include "ttwu.h"
 #include "wake.h"
@@ -105,6 +106,8 @@ static void __exit sw_exit(void)
 	synchronize_rcu();
 	/* a revert queued by the last of them (it takes the knob lock) */
 	sw_watchdog_stop();
+	/* the selected cgroup's reference (knob scope) */
+	sw_scope_exit();
 	sw_overload_free();
 	sw_sis_exit();
 	pr_info("unloaded\n");

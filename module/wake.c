@@ -126,6 +126,7 @@
 #include "numa.h"
 #include "overload.h"
 #include "sched_access.h"
+#include "scope.h"
 #include "stats.h"
 #include "symbols.h"
 #include "wake.h"
@@ -647,8 +648,8 @@ static int sw_inject_bad_answer(const struct task_struct *p, int cpu)
  * Asked by the select hook (either kind, hooks.c and direct.c) with
  * preemption disabled, before anything else. Whatever the module would
  * hand back untouched (a knob says the kernel decides, fork/exec
- * balancing, the unmodelled cases) goes straight into the kernel's
- * function.
+ * balancing, a task outside knob scope, the unmodelled cases) goes
+ * straight into the kernel's function.
  *
  * Return: true to let sw_select_decide() place @p.
  */
@@ -660,6 +661,10 @@ bool notrace sw_select_wanted_args(struct task_struct *p, int prev_cpu,
 	    READ_ONCE(sw_policy) == SW_POLICY_STOCK ||
 	    !(wake_flags & WF_TTWU)) {
 		sw_count(SW_C_passthrough);
+		return false;
+	}
+	if (unlikely(!sw_scope_has(p))) {
+		sw_count(SW_C_out_of_scope);
 		return false;
 	}
 	sw_count(SW_C_wakeups);

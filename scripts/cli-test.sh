@@ -58,8 +58,10 @@ mkdir -p "$D"
 knobs_def='enabled|1|0..1|0: the hook calls straight through to the kernel; 1: normal
 policy|stock|stock|smartwake|stock: kernel placement; smartwake: the module path
 wake_wide|mainline|off|v2013|mainline|wake_wide test
+ttwu_queue|stock|stock|lock|remote wakeups: stock or lock
 factor|llc|llc|node|online|1..1024|wake_wide factor: LLC, node, online or N
-sis_filter|0|0..1|2022 SIS filter'
+sis_filter|0|0..1|2022 SIS filter
+scope|all|all|/PATH|policy only for tasks in this cgroup v2 directory and below'
 fresh_tree() {
 	rm -rf "$D"
 	mkdir -p "$D"
@@ -143,8 +145,8 @@ run $SW status
 check "status: exit 0" [ $rc -eq 0 ]
 check "status: kernel release" has "^kernel +$(uname -r)$"
 check "status: policy" has "^policy +stock$"
-check "status: every knob (5) with value and accepted values" \
-	eval 'has "^knobs \(5\):" && has "^  factor +llc +\[llc\|node\|online\|1\.\.1024\] +wake_wide factor"'
+check "status: every knob (7) with value and accepted values" \
+	eval 'has "^knobs \(7\):" && has "^  factor +llc +\[llc\|node\|online\|1\.\.1024\] +wake_wide factor"'
 check "status: hooks" has "^  select_task_rq_fair +redirect +on$"
 grep -v '^policy' "$D/knobs" >"$tmp/k" && mv "$tmp/k" "$D/knobs"
 run $SW status
@@ -250,7 +252,7 @@ for bad in "enabled=0 no_such_knob=1" "enabled=0 enabled=7" "policy=smartwake po
 done
 run $SW set enabled=0 no_such_knob=1
 check "... the unknown knob is named, with the known ones" \
-	has "no knob 'no_such_knob' \(knobs: enabled policy wake_wide factor sis_filter\)"
+	has "no knob 'no_such_knob' \(knobs: enabled policy wake_wide ttwu_queue factor sis_filter scope\)"
 run $SW set enabled=0 enabled=7
 check "... the refused value is named, with the accepted ones" \
 	has "enabled does not accept '7' \(accepted: 0\.\.1\)"
@@ -337,6 +339,29 @@ wait $abpid
 rc=$?
 check "ab interrupted: exit 130, settings restored" \
 	eval '[ $rc -eq 130 ] && [ "$(cat "$D/enabled")" = 1 ] && has "interrupted; settings restored"'
+# --concurrent: one side under the module (its settings, scope=its
+# cgroup), the other under the kernel; what cannot be split is refused
+for a in "--a '' --b ''|one side must set policy=smartwake" \
+	"--a policy=smartwake --b policy=smartwake|both sides set the module's policy" \
+	"--a wake_wide=off --b policy=smartwake|side A runs under the kernel .* but has settings" \
+	"--a '' --b 'policy=smartwake feature:NO_TTWU_QUEUE'|feature:NO_TTWU_QUEUE is machine-wide" \
+	"--a policy=stock --b 'policy=smartwake scope=/x'|scope=/x: ab sets scope itself" \
+	"--a '' --b 'policy=smartwake ttwu_queue=lock'|ttwu_queue=lock acts on every task" \
+	"--a '' --b policy=smartwake --side c:policy=stock|compares two sides: no --side"; do
+	eval "run \$SW ab --concurrent ${a%%|*} --runs 1 -- echo ops_per_sec=1"
+	check "ab --concurrent ${a%%|*}: exit 2, explained" eval '[ $rc -eq 2 ] && has "${a#*|}"'
+done
+run $SW ab --a '' --b '' --cgroup-root /tmp --runs 1 -- echo ops_per_sec=1
+check "ab --cgroup-root without --concurrent: exit 2" eval '[ $rc -eq 2 ] && has "is for --concurrent"'
+before=$(snap)
+run $SW ab --concurrent --cgroup-root "$tmp" --a '' --b 'policy=smartwake' --runs 1 -- echo ops_per_sec=1
+check "ab --concurrent, --cgroup-root not on cgroup2: exit 1, said, nothing changed" \
+	eval '[ $rc -eq 1 ] && has "$tmp is not a cgroup2 directory" && [ "$(snap)" = "$before" ] && [ "$(cat "$D/scope")" = all ]'
+run $SW set scope=relative
+check "set scope=relative: not accepted (accepted: all|/PATH)" eval '[ $rc -eq 2 ] && has "accepted: all\|/PATH"'
+run $SW set scope=/sys/fs/cgroup/x
+check "set scope=/sys/fs/cgroup/x: a path is accepted by the CLI" eval '[ $rc -eq 0 ] && [ "$(cat "$D/scope")" = /sys/fs/cgroup/x ]'
+echo all >"$D/scope"
 run env SMARTWAKE_DEBUGFS=$tmp/nonexistent $SW ab --a '' --b 'feature:NO_TTWU_QUEUE' --runs 1 -- echo ops_per_sec=2
 check "ab with features only works without the module" eval '[ $rc -eq 0 ] && has "no module counters"'
 run env SMARTWAKE_DEBUGFS=$tmp/nonexistent $SW ab --a '' --b 'enabled=0' --runs 1 -- echo ops_per_sec=2

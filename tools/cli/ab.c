@@ -10,12 +10,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/magic.h>
 
 #include "smartwake.h"
 
@@ -26,103 +30,183 @@ struct run_out {
 	size_t len, cap;
 	int status;		/* wait status */
 	bool timed_out;
-	double secs;
+	double secs;		/* from the start to its exit */
+};
+
+/* One running command. */
+struct child {
+	pid_t pid;
+	int fd;			/* read end of its output pipe, -1 at EOF */
+	bool exited;
+	struct run_out *o;
 };
 
 /*
- * Run @argv with stdout and stderr into a pipe (and to our stdout with
- * @echo), in its own process group so a timeout or Ctrl-C can stop all of
- * it. Returns 0, or -1 if it could not be started.
+ * Fork @argv with stdout and stderr into a pipe, in its own process group
+ * so a timeout or Ctrl-C can stop all of it. With @cg, the child first
+ * joins that cgroup (its cgroup.procs); with the pipe @go it then waits
+ * until the parent closes the write end, so that several children start
+ * together. Returns 0, or -1 if it could not be started.
  */
-static int run_command(char **argv, double timeout, bool echo,
-		       struct run_out *o)
+static int start_child(char **argv, const char *cg, const int *go,
+		       struct child *c)
 {
-	int pfd[2], ret, status;
-	double t0, deadline;
-	bool exited = false;
-	pid_t pid;
+	int pfd[2];
+	char b;
 
-	o->len = 0;
-	o->timed_out = false;
-	if (!o->buf) {
-		o->cap = 65536;
-		o->buf = sw_xmalloc(o->cap);
+	c->o->len = 0;
+	c->o->timed_out = false;
+	c->exited = false;
+	if (!c->o->buf) {
+		c->o->cap = 65536;
+		c->o->buf = sw_xmalloc(c->o->cap);
 	}
 	if (pipe2(pfd, O_CLOEXEC)) {
 		sw_err("pipe: %s", strerror(errno));
 		return -1;
 	}
 	fflush(NULL);
-	t0 = sw_now();
-	pid = fork();
-	if (pid < 0) {
+	c->pid = fork();
+	if (c->pid < 0) {
 		sw_err("fork: %s", strerror(errno));
 		close(pfd[0]);
 		close(pfd[1]);
 		return -1;
 	}
-	if (!pid) {
+	if (!c->pid) {
 		setpgid(0, 0);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
 		dup2(pfd[1], STDOUT_FILENO);
 		dup2(pfd[1], STDERR_FILENO);
+		if (cg) {
+			char path[PATH_MAX], pid[32];
+			int ret;
+
+			snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
+			snprintf(pid, sizeof(pid), "%d", (int)getpid());
+			ret = write_value(path, pid);
+			if (ret) {
+				fprintf(stderr, PROG ": cannot join cgroup %s: %s\n",
+					cg, strerror(-ret));
+				_exit(126);
+			}
+		}
+		if (go) {
+			close(go[1]);
+			while (read(go[0], &b, 1) < 0 && errno == EINTR)
+				;
+		}
 		execvp(argv[0], argv);
 		fprintf(stderr, PROG ": cannot run %s: %s\n", argv[0],
 			strerror(errno));
 		_exit(127);
 	}
-	setpgid(pid, pid);
+	setpgid(c->pid, c->pid);
 	close(pfd[1]);
-	deadline = timeout > 0 ? t0 + timeout : 0;
+	c->fd = pfd[0];
+	return 0;
+}
+
+/*
+ * Collect the output of @n children started at @t0 (echoed to our stdout
+ * with @echo) until every one has exited and closed its output; after
+ * @timeout seconds (0: none) or a signal, kill them all.
+ */
+static void wait_children(struct child *c, int n, double t0, double timeout,
+			  bool echo)
+{
+	double deadline = timeout > 0 ? t0 + timeout : 0;
+	bool timed_out = false;
+	int i, left, status;
 
 	for (;;) {
-		struct pollfd p = { .fd = pfd[0], .events = POLLIN };
-		ssize_t n;
+		struct pollfd p[MAX_SIDES];
+		int np = 0, ms = 100;
 
-		ret = poll(&p, 1, exited ? 0 : 100);
-		if (ret > 0) {
-			if (o->cap - o->len < 4096)
-				o->buf = sw_xrealloc(o->buf, o->cap *= 2);
-			n = read(pfd[0], o->buf + o->len, o->cap - o->len - 1);
-			if (n > 0) {
-				if (echo)
-					fwrite(o->buf + o->len, 1, n, stdout);
-				o->len += n;
+		for (left = 0, i = 0; i < n; i++) {
+			left += c[i].fd >= 0 || !c[i].exited;
+			if (c[i].fd >= 0) {
+				p[np].fd = c[i].fd;
+				p[np].revents = 0;
+				p[np++].events = POLLIN;
+				if (c[i].exited)
+					ms = 0;	/* only what is there already */
+			}
+		}
+		if (!left)
+			break;
+		if (np)
+			poll(p, np, ms);
+		else
+			usleep(10000);
+		for (i = 0; i < n; i++) {
+			struct run_out *o = c[i].o;
+			ssize_t r;
+			int j;
+
+			for (j = 0; j < np && p[j].fd != c[i].fd; j++)
+				;
+			if (c[i].fd < 0 || j == np)
+				continue;
+			if (!p[j].revents) {
+				if (c[i].exited) {
+					/* gone, and nothing more to read */
+					close(c[i].fd);
+					c[i].fd = -1;
+				}
 				continue;
 			}
-			if (n == 0 || errno != EINTR)
-				break;	/* EOF: every writer is gone */
+			if (o->cap - o->len < 4096)
+				o->buf = sw_xrealloc(o->buf, o->cap *= 2);
+			r = read(c[i].fd, o->buf + o->len, o->cap - o->len - 1);
+			if (r > 0) {
+				if (echo)
+					fwrite(o->buf + o->len, 1, r, stdout);
+				o->len += r;
+			} else if (r == 0 || errno != EINTR) {
+				close(c[i].fd);	/* EOF: every writer is gone */
+				c[i].fd = -1;
+			}
 		}
-		if (exited)
-			break;		/* child gone and nothing more to read */
-		if (got_signal) {
-			kill(-pid, SIGTERM);
-			kill(pid, SIGTERM);
-		}
-		if (deadline && sw_now() > deadline && !o->timed_out) {
-			o->timed_out = true;
-			kill(-pid, SIGKILL);
-			kill(pid, SIGKILL);
-		}
-		ret = waitpid(pid, &status, WNOHANG);
-		if (ret == pid) {
-			exited = true;
-			o->status = status;
-			/* sweep up helpers it left behind in its group */
-			kill(-pid, SIGKILL);
+		if (deadline && sw_now() > deadline && !timed_out)
+			timed_out = true;
+		for (i = 0; i < n; i++) {
+			if (c[i].exited)
+				continue;
+			if (got_signal) {
+				kill(-c[i].pid, SIGTERM);
+				kill(c[i].pid, SIGTERM);
+			}
+			if (timed_out && !c[i].o->timed_out) {
+				c[i].o->timed_out = true;
+				kill(-c[i].pid, SIGKILL);
+				kill(c[i].pid, SIGKILL);
+			}
+			if (waitpid(c[i].pid, &status, WNOHANG) == c[i].pid) {
+				c[i].exited = true;
+				c[i].o->status = status;
+				c[i].o->secs = sw_now() - t0;
+				/* sweep up helpers it left behind in its group */
+				kill(-c[i].pid, SIGKILL);
+			}
 		}
 	}
-	close(pfd[0]);
-	if (!exited) {
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-		o->status = status;
-		kill(-pid, SIGKILL);
-	}
-	o->buf[o->len] = '\0';
-	o->secs = sw_now() - t0;
+	for (i = 0; i < n; i++)
+		c[i].o->buf[c[i].o->len] = '\0';
+}
+
+/* Run @argv (start_child(), wait_children()); 0, or -1 if not started. */
+static int run_command(char **argv, double timeout, bool echo,
+		       struct run_out *o)
+{
+	struct child c = { .o = o };
+	double t0 = sw_now();
+
+	if (start_child(argv, NULL, NULL, &c))
+		return -1;
+	wait_children(&c, 1, t0, timeout, echo);
 	return 0;
 }
 
@@ -211,6 +295,17 @@ struct ab {
 	double timeout;
 	const char *metric_text, *unit_opt, *csv_path;
 	bool lower, skip_missing, verbose;
+	bool concurrent;		/* --concurrent: both sides at once */
+	const char *cg_root;		/* --cgroup-root, else the cgroup2 mount */
+	int mod;			/* concurrent: the module's side, 0 or 1 */
+	char cg_base[VALUE_LEN + 32];	/* concurrent: the sides' cgroups */
+	char cg[2][VALUE_LEN + 32 + NAME_LEN];
+	bool cg_made[3];		/* cg[0], cg[1], cg_base created */
+	bool cpu_ctl;			/* the cpu controller is on in them */
+	bool have_shist;		/* latency_hist_scope readable */
+	struct hist sbefore, safter;	/* its snapshots */
+	double overlap;			/* worst shorter/longer run time */
+	struct run_out outs[2];
 	struct metric metric;
 	char **cmd;			/* COMMAND [ARG...] */
 	bool have_module, have_stats, have_hist;
@@ -268,6 +363,8 @@ static int ab_parse_opts(struct ab *ab, int argc, char **argv)
 		{ "csv", required_argument, NULL, 'c' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "concurrent", no_argument, NULL, 'C' },
+		{ "cgroup-root", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
@@ -320,11 +417,17 @@ static int ab_parse_opts(struct ab *ab, int argc, char **argv)
 		case 'v':
 			ab->verbose = true;
 			break;
+		case 'C':
+			ab->concurrent = true;
+			break;
+		case 'R':
+			ab->cg_root = optarg;
+			break;
 		case 'h':
 			usage_cmd("ab", stdout);
 			return EXIT_OK;
 		default:
-			if (optopt && strchr("absnmuct", optopt))
+			if (optopt && strchr("absnmuctR", optopt))
 				return bad_usage("ab", "option '%s' needs a value",
 						 argv[optind - 1]);
 			return bad_usage("ab", "unknown option '%s'",
@@ -352,6 +455,10 @@ static int ab_check_sides(struct ab *ab)
 	}
 	if (ab->nr_sides < 2)
 		return bad_usage("ab", "need two sides: --a SETTINGS --b SETTINGS");
+	if (ab->concurrent && ab->nr_sides != 2)
+		return bad_usage("ab", "--concurrent compares two sides: no --side");
+	if (ab->cg_root && !ab->concurrent)
+		return bad_usage("ab", "--cgroup-root is for --concurrent");
 	for (i = 0; i < ab->nr_sides; i++)
 		for (j = 0; j < i; j++)
 			if (!strcmp(ab->sides[i].label, ab->sides[j].label))
@@ -362,6 +469,8 @@ static int ab_check_sides(struct ab *ab)
 				 ab->metric_text, why);
 	return AB_GO;
 }
+
+static int ab_concurrent_check(struct ab *ab);
 
 /* Check every side's settings against the module and the features file. */
 static int ab_prepare(struct ab *ab)
@@ -403,6 +512,15 @@ static int ab_prepare(struct ab *ab)
 		sw_err("ab: fewer than two sides left to compare");
 		return EXIT_RUNTIME;
 	}
+	if (ab->concurrent) {
+		if (!ab->have_module) {
+			check_module(true);
+			return EXIT_RUNTIME;
+		}
+		ret = ab_concurrent_check(ab);
+		if (ret != AB_GO)
+			return ret;
+	}
 	if (ab->have_module) {
 		ab->have_stats = !read_stats(&ab->first);
 		/* a module without latency_hist (older) simply has no column */
@@ -441,25 +559,32 @@ static void ab_print_plan(const struct ab *ab)
 	const struct side *s;
 	char **a;
 
-	printf("ab: %d run%s per side, command:", ab->runs,
-	       ab->runs > 1 ? "s" : "");
+	printf("ab: %d run%s per side%s, command:", ab->runs,
+	       ab->runs > 1 ? "s" : "",
+	       ab->concurrent ? ", both sides at once (--concurrent)" : "");
 	for (a = ab->cmd; *a; a++)
 		printf(" %s", *a);
 	printf("\n");
-	for (s = ab->sides; s < ab->sides + ab->nr_sides; s++)
-		if (!s->skipped)
-			printf("  side %-12s %s\n", s->label,
-			       *s->text ? s->text : "(no changes)");
+	for (s = ab->sides; s < ab->sides + ab->nr_sides; s++) {
+		if (s->skipped)
+			continue;
+		if (ab->concurrent && s - ab->sides != ab->mod)
+			printf("  side %-12s the kernel's placement (its cgroup is outside knob scope)\n",
+			       s->label);
+		else
+			printf("  side %-12s %s%s\n", s->label,
+			       *s->text ? s->text : "(no changes)",
+			       ab->concurrent ? " (knob scope: its cgroup)" : "");
+	}
 	printf("figure: %s\n", !ab->metric_text ?
 	       "first *_per_sec/*mbps key=number, else last number" :
 	       ab->metric_text);
 }
 
 /* Did run @r of side @s finish in time and with status 0? Else say why. */
-static bool ab_run_ok(const struct ab *ab, const struct side *s, int r)
+static bool ab_run_ok(const struct ab *ab, const struct side *s, int r,
+		      const struct run_out *o)
 {
-	const struct run_out *o = &ab->out;
-
 	if (o->timed_out) {
 		sw_err("ab: run %d of side %s: timed out after %g s",
 		       r + 1, s->label, ab->timeout);
@@ -477,21 +602,19 @@ static bool ab_run_ok(const struct ab *ab, const struct side *s, int r)
 	return false;
 }
 
-/* The CSV row of run @r and the counter deltas it adds to side @s. */
+/*
+ * The CSV row of run @r (output @o) and the counter deltas it adds to
+ * side @s (with @add; under --concurrent the counters are the machine's,
+ * added to the module's side only).
+ */
 static void ab_record(struct ab *ab, struct side *s, int r, double v,
-		      const char *u)
+		      const char *u, const struct run_out *o, bool add)
 {
 	int j;
 
 	if (ab->csv)
 		fprintf(ab->csv, "%s,%d,%.10g,%s,%.3f", s->label, r + 1, v, u,
-			ab->out.secs);
-	if (ab->have_hist) {
-		struct hist d;
-
-		hist_delta(&ab->hbefore, &ab->hafter, &d);
-		hist_add(&s->hist, &d);
-	}
+			o->secs);
 	for (j = 0; ab->have_stats && j < ab->first.n; j++) {
 		const struct stat_line *x, *y;
 		unsigned long long d = 0;
@@ -502,7 +625,8 @@ static void ab_record(struct ab *ab, struct side *s, int r, double v,
 		y = find_stat(&ab->after, ab->first.l[j].name);
 		if (x && y && x->counter && y->counter)
 			d = y->v >= x->v ? y->v - x->v : y->v;
-		s->delta[j] += d;
+		if (add)
+			s->delta[j] += d;
 		if (ab->csv)
 			fprintf(ab->csv, ",%llu", d);
 	}
@@ -510,12 +634,38 @@ static void ab_record(struct ab *ab, struct side *s, int r, double v,
 		fprintf(ab->csv, "\n");
 }
 
+/*
+ * The figure of run @r of side @s (output @o) into @v and its unit into
+ * @u (NAME_LEN bytes); false, said, if there is none.
+ */
+static bool ab_figure(struct ab *ab, struct side *s, int r,
+		      const struct run_out *o, double *v, char *u)
+{
+	int j;
+
+	if (!figure_find(&ab->metric, o->buf, v, u, NAME_LEN)) {
+		sw_err("ab: run %d of side %s: no figure (%s) in the output",
+		       r + 1, s->label,
+		       ab->metric_text ? ab->metric_text : "default");
+		show_tail(o);
+		return false;
+	}
+	if (ab->unit_opt)
+		snprintf(u, NAME_LEN, "%s", ab->unit_opt);
+	for (j = 0; u[j]; j++)	/* keep the CSV a CSV */
+		if (u[j] == ',' || u[j] == '"')
+			u[j] = ';';
+	if (!*ab->unit)
+		snprintf(ab->unit, sizeof(ab->unit), "%s", u);
+	s->fig[s->runs++] = *v;
+	return true;
+}
+
 /* Run @r (0-based) of side @s; EXIT_OK or the exit status to stop with. */
 static int ab_run_one(struct ab *ab, struct side *s, int r)
 {
 	char u[NAME_LEN] = "", buf[64];
 	double v = 0;
-	int j;
 
 	if (got_signal)
 		return 128 + got_signal;
@@ -533,26 +683,286 @@ static int ab_run_one(struct ab *ab, struct side *s, int r)
 		ab->have_hist = false;
 	if (got_signal)
 		return 128 + got_signal;
-	if (!ab_run_ok(ab, s, r))
+	if (!ab_run_ok(ab, s, r, &ab->out) || !ab_figure(ab, s, r, &ab->out, &v, u))
 		return EXIT_RUNTIME;
-	if (!figure_find(&ab->metric, ab->out.buf, &v, u, sizeof(u))) {
-		sw_err("ab: run %d of side %s: no figure (%s) in the output",
-		       r + 1, s->label,
-		       ab->metric_text ? ab->metric_text : "default");
-		show_tail(&ab->out);
-		return EXIT_RUNTIME;
-	}
-	if (ab->unit_opt)
-		snprintf(u, sizeof(u), "%s", ab->unit_opt);
-	for (j = 0; u[j]; j++)	/* keep the CSV a CSV */
-		if (u[j] == ',' || u[j] == '"')
-			u[j] = ';';
-	if (!*ab->unit)
-		snprintf(ab->unit, sizeof(ab->unit), "%s", u);
-	s->fig[s->runs++] = v;
 	printf("run %d/%d %-12s %14s %s  (%.1f s)\n", r + 1, ab->runs,
 	       s->label, fmt_num(v, buf, sizeof(buf)), u, ab->out.secs);
-	ab_record(ab, s, r, v, u);
+	if (ab->have_hist) {
+		struct hist d;
+
+		hist_delta(&ab->hbefore, &ab->hafter, &d);
+		hist_add(&s->hist, &d);
+	}
+	ab_record(ab, s, r, v, u, &ab->out, true);
+	fflush(stdout);
+	return EXIT_OK;
+}
+
+/* ---- ab --concurrent ---------------------------------------------------- */
+
+/* Knobs that act on every task, not only on the scope's. */
+static const char * const machine_wide[] = { "ttwu_queue", "numa_retry" };
+
+/*
+ * --concurrent: one side sets policy=smartwake or policy=shadow (it runs
+ * under the module, in the cgroup knob scope selects), the other nothing
+ * or policy=stock (it runs under the kernel: out of scope). Settings are
+ * machine-wide, so only the module's side may have them, and none that
+ * acts outside the scope (features, ttwu_queue, numa_retry).
+ */
+static int ab_concurrent_check(struct ab *ab)
+{
+	int i, j, mod = -1;
+	size_t k;
+
+	for (i = 0; i < 2; i++) {
+		const struct side *s = &ab->sides[i];
+		bool module = false, other = false;
+
+		for (j = 0; j < s->nr_sets; j++) {
+			const struct setting *x = &s->sets[j];
+			const struct target *t = &targets[x->target];
+
+			if (t->kind == T_FEATURE)
+				return bad_usage("ab", "--concurrent: side %s: %s is machine-wide (both sides would run under it)",
+						 s->label, x->text);
+			if (!strcmp(t->name, "scope"))
+				return bad_usage("ab", "--concurrent: side %s: %s: ab sets scope itself (to the module side's cgroup)",
+						 s->label, x->text);
+			for (k = 0; k < sizeof(machine_wide) / sizeof(machine_wide[0]); k++)
+				if (!strcmp(t->name, machine_wide[k]))
+					return bad_usage("ab", "--concurrent: side %s: %s acts on every task, not only its side's",
+							 s->label, x->text);
+			if (!strcmp(t->name, "policy") && strcmp(x->value, "stock"))
+				module = true;
+			else if (strcmp(t->name, "policy"))
+				other = true;
+		}
+		if (module && mod >= 0)
+			return bad_usage("ab", "--concurrent: both sides set the module's policy; one runs under the kernel (no settings, or policy=stock)");
+		if (module)
+			mod = i;
+		else if (other)
+			return bad_usage("ab", "--concurrent: side %s runs under the kernel (it sets no policy=smartwake|shadow) but has settings: knobs are machine-wide, put them on the module's side",
+					 s->label);
+	}
+	if (mod < 0)
+		return bad_usage("ab", "--concurrent: one side must set policy=smartwake or policy=shadow (the module's side)");
+	ab->mod = mod;
+	return AB_GO;
+}
+
+/* Is @dir on a cgroup2 file system? */
+static bool is_cgroup2(const char *dir)
+{
+	struct statfs f;
+
+	return !statfs(dir, &f) && f.f_type == CGROUP2_SUPER_MAGIC;
+}
+
+/* The first cgroup2 mount of /proc/self/mounts into @out; false if none. */
+static bool cgroup2_mount(char *out, size_t size)
+{
+	char dev[256], mnt[PATH_MAX], type[64];
+	bool found = false;
+	FILE *f;
+
+	f = fopen("/proc/self/mounts", "re");
+	if (!f)
+		return false;
+	while (!found &&
+	       fscanf(f, "%255s %4095s %63s%*[^\n]", dev, mnt, type) == 3)
+		if (!strcmp(type, "cgroup2") && strlen(mnt) < size) {
+			memcpy(out, mnt, strlen(mnt) + 1);
+			found = true;
+		}
+	fclose(f);
+	return found;
+}
+
+/*
+ * Make ROOT/smartwake-ab.PID/LABEL for both sides, and add scope=<the
+ * module side's cgroup> to its settings (restored afterwards like any
+ * other). EXIT_OK or an exit status.
+ */
+static int ab_concurrent_setup(struct ab *ab)
+{
+	char root[VALUE_LEN], why[1024], text[sizeof(ab->cg[0]) + 32];
+	struct side *m = &ab->sides[ab->mod];
+	char *ctl;
+	int i, ret;
+
+	if (ab->cg_root) {
+		if (strlen(ab->cg_root) >= sizeof(root) - 64) {
+			sw_err("ab --concurrent: --cgroup-root is too long for knob scope");
+			return EXIT_RUNTIME;
+		}
+		snprintf(root, sizeof(root), "%s", ab->cg_root);
+	} else if (!cgroup2_mount(root, sizeof(root))) {
+		sw_err("ab --concurrent: no cgroup2 file system mounted (mount -t cgroup2 none /sys/fs/cgroup)");
+		return EXIT_RUNTIME;
+	}
+	if (strlen(root) >= sizeof(root) - 64 || !is_cgroup2(root)) {
+		sw_err("ab --concurrent: %s is not a cgroup2 directory", root);
+		return EXIT_RUNTIME;
+	}
+	snprintf(ab->cg_base, sizeof(ab->cg_base), "%s/smartwake-ab.%d", root,
+		 (int)getpid());
+	if (mkdir(ab->cg_base, 0755)) {
+		sw_err("ab --concurrent: mkdir %s: %s", ab->cg_base, strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	ab->cg_made[2] = true;
+	for (i = 0; i < 2; i++) {
+		snprintf(ab->cg[i], sizeof(ab->cg[i]), "%s/%s", ab->cg_base,
+			 ab->sides[i].label);
+		if (mkdir(ab->cg[i], 0755)) {
+			sw_err("ab --concurrent: mkdir %s: %s", ab->cg[i],
+			       strerror(errno));
+			return EXIT_RUNTIME;
+		}
+		ab->cg_made[i] = true;
+	}
+	/* the cpu controller makes each side one group entity */
+	snprintf(text, sizeof(text), "%s/cgroup.controllers", ab->cg[0]);
+	ctl = read_file(text);
+	if (ctl) {
+		char *tok, *save = NULL;
+
+		for (tok = strtok_r(ctl, " \n", &save); tok;
+		     tok = strtok_r(NULL, " \n", &save))
+			if (!strcmp(tok, "cpu"))
+				ab->cpu_ctl = true;
+		free(ctl);
+	}
+	if (m->nr_sets == MAX_SETTINGS) {
+		sw_err("ab: side %s: more than %d settings", m->label,
+		       MAX_SETTINGS - 1);
+		return EXIT_RUNTIME;
+	}
+	snprintf(text, sizeof(text), "scope=%s", ab->cg[ab->mod]);
+	ret = parse_setting(text, &m->sets[m->nr_sets], why, sizeof(why));
+	if (ret != SET_OK) {
+		sw_err("ab --concurrent: %s (a module without knob scope?)", why);
+		return EXIT_RUNTIME;
+	}
+	m->nr_sets++;
+	ab->overlap = 1;
+	ab->have_shist = ab->have_hist && !read_hist_file(&ab->sbefore,
+							  "latency_hist_scope");
+	return EXIT_OK;
+}
+
+/* Kill what is left in the sides' cgroups and remove them. */
+static int ab_concurrent_cleanup(struct ab *ab)
+{
+	char path[PATH_MAX + 16];
+	int i, tries, rc = EXIT_OK;
+
+	for (i = 0; i < 2; i++) {
+		if (!ab->cg_made[i])
+			continue;
+		snprintf(path, sizeof(path), "%s/cgroup.kill", ab->cg[i]);
+		write_value(path, "1");
+		/* busy until the killed tasks have exited */
+		for (tries = 0; rmdir(ab->cg[i]) && errno == EBUSY && tries < 200; tries++)
+			usleep(10000);
+		if (access(ab->cg[i], F_OK) == 0) {
+			sw_err("ab --concurrent: cannot remove %s: %s", ab->cg[i],
+			       strerror(errno));
+			rc = EXIT_RUNTIME;
+		}
+		ab->cg_made[i] = false;
+	}
+	if (ab->cg_made[2] && rmdir(ab->cg_base)) {
+		sw_err("ab --concurrent: cannot remove %s: %s", ab->cg_base,
+		       strerror(errno));
+		rc = EXIT_RUNTIME;
+	}
+	ab->cg_made[2] = false;
+	return rc;
+}
+
+static void ab_snap(struct ab *ab, struct stats *st, struct hist *sh,
+		    struct hist *h)
+{
+	if (ab->have_stats && read_stats(st))
+		ab->have_stats = false;
+	/* the scope's part first: the total then holds at least it */
+	if (ab->have_shist && read_hist_file(sh, "latency_hist_scope"))
+		ab->have_shist = false;
+	if (ab->have_hist && read_hist(h))
+		ab->have_hist = false;
+}
+
+/*
+ * Round @r of --concurrent: one instance of the command per side, each in
+ * its cgroup, started together (the one forked first alternates).
+ */
+static int ab_run_pair(struct ab *ab, int r)
+{
+	struct child c[2] = { { .o = &ab->outs[0] }, { .o = &ab->outs[1] } };
+	char u[2][NAME_LEN] = { "", "" }, buf[64], path[PATH_MAX + 16];
+	int go[2], i, k, kern = !ab->mod;
+	double v[2] = { 0, 0 }, t0, lo, hi;
+
+	if (got_signal)
+		return 128 + got_signal;
+	if (apply_side(&ab->sides[ab->mod]))
+		return EXIT_RUNTIME;
+	ab_snap(ab, &ab->before, &ab->sbefore, &ab->hbefore);
+	if (pipe2(go, O_CLOEXEC)) {
+		sw_err("pipe: %s", strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	for (k = 0; k < 2; k++) {
+		i = (r + k) % 2;
+		if (start_child(ab->cmd, ab->cg[i], go, &c[i])) {
+			close(go[0]);
+			close(go[1]);
+			if (k) {
+				kill(-c[!i].pid, SIGKILL);
+				wait_children(&c[!i], 1, sw_now(), 0, false);
+			}
+			return EXIT_RUNTIME;
+		}
+	}
+	close(go[0]);
+	t0 = sw_now();
+	close(go[1]);
+	wait_children(c, 2, t0, ab->timeout, ab->verbose);
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/cgroup.kill", ab->cg[i]);
+		write_value(path, "1");
+	}
+	ab_snap(ab, &ab->after, &ab->safter, &ab->hafter);
+	if (got_signal)
+		return 128 + got_signal;
+	for (i = 0; i < 2; i++)
+		if (!ab_run_ok(ab, &ab->sides[i], r, &ab->outs[i]) ||
+		    !ab_figure(ab, &ab->sides[i], r, &ab->outs[i], &v[i], u[i]))
+			return EXIT_RUNTIME;
+	lo = ab->outs[0].secs < ab->outs[1].secs ? ab->outs[0].secs : ab->outs[1].secs;
+	hi = ab->outs[0].secs + ab->outs[1].secs - lo;
+	if (hi > 0 && lo / hi < ab->overlap)
+		ab->overlap = lo / hi;
+	for (i = 0; i < 2; i++) {
+		printf("run %d/%d %-12s %14s %s  (%.1f s)\n", r + 1, ab->runs,
+		       ab->sides[i].label, fmt_num(v[i], buf, sizeof(buf)), u[i],
+		       ab->outs[i].secs);
+		ab_record(ab, &ab->sides[i], r, v[i], u[i], &ab->outs[i],
+			  i == ab->mod);
+	}
+	if (ab->have_shist && ab->have_hist) {
+		struct hist sd, td, rest;
+
+		/* the module's side: its cgroup's tasks; the other: the rest */
+		hist_delta(&ab->sbefore, &ab->safter, &sd);
+		hist_delta(&ab->hbefore, &ab->hafter, &td);
+		hist_delta(&sd, &td, &rest);
+		hist_add(&ab->sides[ab->mod].hist, &sd);
+		hist_add(&ab->sides[kern].hist, &rest);
+	}
 	fflush(stdout);
 	return EXIT_OK;
 }
@@ -562,6 +972,12 @@ static int ab_run_all(struct ab *ab)
 {
 	int r, i, rc;
 
+	if (ab->concurrent) {
+		rc = ab_concurrent_setup(ab);
+		for (r = 0; rc == EXIT_OK && r < ab->runs; r++)
+			rc = ab_run_pair(ab, r);
+		return rc;
+	}
 	for (r = 0; r < ab->runs; r++) {
 		for (i = 0; i < ab->nr_sides; i++) {
 			if (ab->sides[i].skipped)
@@ -582,6 +998,9 @@ static int ab_finish(struct ab *ab, int rc)
 		if (rc == EXIT_OK)
 			rc = EXIT_RUNTIME;
 	}
+	/* after scope is back: nothing selected is removed */
+	if (ab_concurrent_cleanup(ab) != EXIT_OK && rc == EXIT_OK)
+		rc = EXIT_RUNTIME;
 	if (ab->csv && fclose(ab->csv)) {
 		sw_err("ab: writing %s: %s", ab->csv_path, strerror(errno));
 		rc = EXIT_RUNTIME;
@@ -601,6 +1020,27 @@ static bool ab_have_latency(const struct ab *ab)
 		if (!ab->sides[i].skipped && hist_total(&ab->sides[i].hist))
 			return true;
 	return false;
+}
+
+/* --concurrent: how the sides ran, and what their latency columns are. */
+static void ab_report_concurrent(const struct ab *ab, bool lat)
+{
+	const char *m = ab->sides[ab->mod].label, *k = ab->sides[!ab->mod].label;
+
+	printf("concurrent: each run started %s and %s together, one instance each, in\n"
+	       "  %s and %s;\n", ab->sides[0].label, ab->sides[1].label,
+	       ab->cg[0], ab->cg[1]);
+	printf("  %s under the module (scope), %s under the kernel (out_of_scope)\n", m, k);
+	printf("  the shorter run of a pair lasted %.1f %% of the longer one at worst\n",
+	       100 * ab->overlap);
+	printf("  %s\n", ab->cpu_ctl ?
+	       "the cpu controller is on in both cgroups: CPU time is shared by group weight" :
+	       "no cpu controller in the cgroups: CPU time is shared task by task");
+	if (lat && ab->have_shist)
+		printf("p50_ns, p99_ns: %s from latency_hist_scope (its cgroup's tasks), %s from the\n"
+		       "  rest of latency_hist (its tasks and anything else that ran)\n", m, k);
+	else if (lat)
+		printf("p50_ns, p99_ns: latency_hist is the machine's: both sides' columns are the same\n");
 }
 
 /*
@@ -650,8 +1090,10 @@ static void ab_report(const struct ab *ab)
 		printf("\n");
 	}
 	printf("unit: %s%s\n", ab->unit, ab->lower ? " (lower is better)" : "");
-	if (lat)
+	if (lat && !ab->concurrent)
 		printf("p50_ns, p99_ns: wakeup latency (latency_hist), all runs of the side\n");
+	if (ab->concurrent)
+		ab_report_concurrent(ab, lat);
 	for (i = 1; i < ab->nr_sides; i++) {
 		const struct side *s = &ab->sides[i];
 		double lo, hi;
@@ -739,31 +1181,41 @@ static void ab_report_locality(const struct ab *ab)
 /* The counters that changed on any side, summed over each side's runs. */
 static void ab_report_deltas(const struct ab *ab)
 {
-	const struct side *s, *end = ab->sides + ab->nr_sides;
+	const struct side *s, *first = ab->sides, *end = ab->sides + ab->nr_sides;
 	bool any = false;
 	int j;
 
 	if (!ab->have_stats)
 		return;
+	if (ab->concurrent) {
+		/* the machine's counters: one column, kept on the module's side */
+		first = &ab->sides[ab->mod];
+		end = first + 1;
+	}
 	for (j = 0; j < ab->first.n; j++) {
 		bool changed = false;
 
-		for (s = ab->sides; s < end; s++)
+		for (s = first; s < end; s++)
 			if (!s->skipped && s->delta[j])
 				changed = true;
 		if (!changed)
 			continue;
 		if (!any) {
-			printf("\ncounter deltas (summed over each side's runs):\n");
+			if (ab->concurrent)
+				printf("\ncounter deltas, the machine's (summed over the runs; the module's\n"
+				       "decisions are side %s's wakeups, out_of_scope side %s's and the rest's):\n",
+				       first->label, ab->sides[!ab->mod].label);
+			else
+				printf("\ncounter deltas (summed over each side's runs):\n");
 			printf("%-30s", "counter");
-			for (s = ab->sides; s < end; s++)
+			for (s = first; s < end; s++)
 				if (!s->skipped)
-					printf(" %14s", s->label);
+					printf(" %14s", ab->concurrent ? "A+B" : s->label);
 			printf("\n");
 			any = true;
 		}
 		printf("%-30s", ab->first.l[j].name);
-		for (s = ab->sides; s < end; s++)
+		for (s = first; s < end; s++)
 			if (!s->skipped)
 				printf(" %14llu", s->delta[j]);
 		printf("\n");
@@ -782,6 +1234,10 @@ static void ab_free(struct ab *ab)
 	}
 	free(ab->out.buf);
 	ab->out.buf = NULL;
+	for (i = 0; i < 2; i++) {
+		free(ab->outs[i].buf);
+		ab->outs[i].buf = NULL;
+	}
 	metric_free(&ab->metric);
 }
 

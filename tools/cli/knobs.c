@@ -238,7 +238,7 @@ static bool parse_long(const char *s, long *out)
 /*
  * Does @val match one alternative of @k's accepted list? Names match
  * exactly; a "min..max" alternative takes an unsigned decimal in range
- * (no signs, spaces or hex). The module's finer rules for the bytes of a
+ * (no signs, spaces or hex); "/PATH" (knob scope) any absolute path. The module's finer rules for the bytes of a
  * write (numbers in canonical form, at most 31 bytes) are left to it: a
  * write it refuses is undone like any other failed write.
  */
@@ -267,6 +267,8 @@ static bool knob_accepts(const struct knob *k, const char *val)
 			if (!errno && v >= lo && v <= hi)
 				return true;
 		} else if (!strcmp(alt, val)) {
+			return true;
+		} else if (!strcmp(alt, "/PATH") && val[0] == '/') {
 			return true;
 		}
 	}

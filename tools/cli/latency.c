@@ -24,11 +24,17 @@
 /* Read latency_hist; 0, or -errno (-EINVAL for a malformed file). */
 int read_hist(struct hist *h)
 {
+	return read_hist_file(h, "latency_hist");
+}
+
+/* A histogram file of the module (latency_hist, latency_hist_scope). */
+int read_hist_file(struct hist *h, const char *file)
+{
 	char path[PATH_MAX], *buf, *line, *save = NULL;
 	unsigned long long low, n;
 	int ret = 0;
 
-	path_of(path, sizeof(path), "latency_hist");
+	path_of(path, sizeof(path), file);
 	buf = read_file(path);
 	if (!buf)
 		return -errno;

@@ -143,10 +143,22 @@ static const struct cmd_help helps[] = {
 "                         every raw counter's delta\n"
 "  --timeout SECS         kill a run (its process group) after SECS\n"
 "  --verbose              show each run's output\n"
+"  --concurrent           run A and B at the same time, one instance of COMMAND\n"
+"                         each, in two new cgroups: the side that sets\n"
+"                         policy=smartwake or shadow runs under the module (knob\n"
+"                         scope selects its cgroup), the other (no settings, or\n"
+"                         policy=stock) under the kernel. Features, ttwu_queue\n"
+"                         and numa_retry are refused (they act on both sides).\n"
+"                         Latency columns: the module's side from\n"
+"                         latency_hist_scope, the other from the rest\n"
+"  --cgroup-root DIR      --concurrent: make the cgroups under DIR (default: the\n"
+"                         cgroup2 mount point)\n"
 "\n"
-"Example:\n"
+"Examples:\n"
 "  smartwake ab --a 'wake_wide=mainline' --b 'wake_wide=off' --runs 3 \\\n"
-"      -- wakeload disp -w 6 -t 2\n" },
+"      -- wakeload disp -w 6 -t 2\n"
+"  smartwake ab --concurrent --a '' --b 'policy=smartwake wake_wide=off' \\\n"
+"      --runs 3 -- wakeload disp -w 6 -t 2\n" },
 };
 
 static void usage_main(FILE *f)
@@ -160,7 +172,7 @@ static void usage_main(FILE *f)
 "  stats [--json] [--watch SECS]  counters, rates\n"
 "  reset                          zero the counters\n"
 "  latency [--watch SECS]         wakeup-latency histogram, percentiles\n"
-"  ab --a '...' --b '...' -- CMD  A/B comparison of a command\n"
+"  ab --a '...' --b '...' -- CMD  A/B comparison of a command (--concurrent: at once)\n"
 "  help [COMMAND]                 this text, or a command's\n"
 "\n"
 "Settings: KNOB=VALUE (knobs of the loaded module) or feature:[NO_]NAME\n"

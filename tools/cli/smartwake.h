@@ -31,7 +31,7 @@
 #define DEBUGFS_MNT	"/sys/kernel/debug"
 
 #define NAME_LEN	64
-#define VALUE_LEN	64
+#define VALUE_LEN	256	/* knob scope holds a path */
 #define MAX_KNOBS	128
 #define MAX_TARGETS	256
 #define MAX_SIDES	16
@@ -167,6 +167,7 @@ struct hist {
 };
 
 int read_hist(struct hist *h);
+int read_hist_file(struct hist *h, const char *file);
 void hist_delta(const struct hist *a, const struct hist *b, struct hist *d);
 void hist_add(struct hist *sum, const struct hist *d);
 unsigned long long hist_total(const struct hist *h);
