@@ -15,6 +15,7 @@
 #   make install    build for the running kernel from its headers alone and
 #                   install the module (updates/, depmod), the CLI and its
 #                   man page (KVER=, KDIR=, DESTDIR=, PREFIX=); make uninstall
+#   make deb        the Debian packages smartwake-dkms and smartwake (build/deb/)
 #   make matrix     every Debian cloud kernel of the supported series in the
 #                   archive: fetch, build, boot, short e2e (not part of check)
 #
@@ -31,7 +32,7 @@ SHELL := /bin/bash
 TOP := $(CURDIR)
 
 .PHONY: all module testing tools deps host-tools fetch kernels debug-kernel debug-modules \
-	demo check bench stress matrix install uninstall clean help
+	demo check bench stress matrix install uninstall deb clean help
 
 # KERNEL=<release> reaches the scripts (scripts/common.sh) as SMARTWAKE_KERNEL.
 ifdef KERNEL
@@ -41,7 +42,7 @@ endif
 all: module tools
 
 help:
-	@sed -n '3,27p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,28p' Makefile | sed 's/^# \{0,1\}//'
 
 # The host packages (QEMU, busybox-static, kernel build tools, shellcheck):
 # installs only what is missing. Plain make installs nothing.
@@ -113,6 +114,11 @@ install:
 
 uninstall:
 	@scripts/install.sh uninstall $(INSTALL_ARGS)
+
+# The Debian packages smartwake-dkms and smartwake into build/deb/
+# (dpkg-buildpackage, dh-dkms; from the committed tree).
+deb:
+	@scripts/build-deb.sh
 
 clean:
 	@if [ -s "$${SMARTWAKE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/smartwake}/current-version" ]; then \

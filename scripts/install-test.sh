@@ -82,4 +82,35 @@ if command -v dkms >/dev/null; then
 else
 	not_ok "dkms not installed (make deps installs it)"
 fi
+
+# The Debian packages (scripts/build-deb.sh: dpkg-buildpackage, dh-dkms):
+# their contents, and DKMS builds the module for the default kernel from
+# the smartwake-dkms package's /usr/src tree (unpacked, not installed).
+if command -v dpkg-buildpackage >/dev/null && command -v dh_dkms >/dev/null &&
+	command -v dkms >/dev/null; then
+	SW_KERNEL= sw_stock_env
+	check "dpkg-buildpackage: smartwake-dkms and smartwake (scripts/build-deb.sh)" \
+		scripts/build-deb.sh
+	ddeb=$SW_TOP/build/deb/smartwake-dkms_${ver}_all.deb
+	cdeb=$(ls "$SW_TOP"/build/deb/smartwake_"$ver"_*.deb 2>/dev/null | head -n1)
+	check "smartwake-dkms has /usr/src/smartwake-$ver/dkms.conf and the build scripts" eval \
+		'dpkg-deb -c "$ddeb" | grep -q "usr/src/smartwake-$ver/dkms.conf$" &&
+		 dpkg-deb -c "$ddeb" | grep -q "usr/src/smartwake-$ver/scripts/build-modules.sh$"'
+	check "smartwake-dkms's postinst runs DKMS (dh_dkms)" eval \
+		'dpkg-deb --ctrl-tarfile "$ddeb" | tar -xO ./postinst | grep -q "DKMS_NAME=smartwake"'
+	check "smartwake has the CLI and smartwake(8)" eval \
+		'dpkg-deb -c "$cdeb" | grep -q "usr/sbin/smartwake$" &&
+		 dpkg-deb -c "$cdeb" | grep -q "usr/share/man/man8/smartwake.8.gz$"'
+	mkdir -p "$tmp/deb" "$tmp/debdkms"
+	dpkg-deb -x "$ddeb" "$tmp/deb"
+	dd=(dkms --sourcetree "$tmp/deb/usr/src" --dkmstree "$tmp/debdkms")
+	check "dkms build from the package's sources for $SW_KREL" eval \
+		'"${dd[@]}" add -m smartwake -v "$ver" >/dev/null &&
+		 "${dd[@]}" build -m smartwake -v "$ver" -k "$SW_KREL" --kernelsourcedir "$SW_KDIR"'
+	ko=$(find "$tmp/debdkms/smartwake/$ver/$SW_KREL" -name smartwake.ko 2>/dev/null | head -n1)
+	vm=$(modinfo -F vermagic "$ko" 2>/dev/null || true)
+	check "the package's DKMS build is for $SW_KREL" test "${vm%% *}" = "$SW_KREL"
+else
+	echo "Debian packages not tested: dpkg-buildpackage, dh_dkms or dkms missing (make deps)"
+fi
 summary
