@@ -100,8 +100,8 @@ if [ -n "$kdirarg" ]; then
 	# A kernel's headers outside the cache: a release of their own.
 	[ "$kernel" = stock ] || sw_die "--kdir builds for a stock kernel"
 	SW_KDIR=$(cd "$kdirarg" && pwd) || sw_die "no directory $kdirarg"
-	SW_KREL=$(cat "$SW_KDIR/include/config/kernel.release" 2>/dev/null) ||
-		sw_die "$SW_KDIR is not a kernel build directory (no include/config/kernel.release)"
+	SW_KREL=$(sw_kdir_release "$SW_KDIR") ||
+		sw_die "$SW_KDIR is not a kernel build directory (no include/generated/utsrelease.h)"
 	SW_KSRC= SW_BUILD=$SW_KREL
 else
 	sw_stock_env

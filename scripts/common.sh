@@ -192,6 +192,17 @@ sw_kbuild_host_args() {
 	sw_kbuild_dir_args "$d"
 }
 
+# sw_kdir_release KDIR: the release a kernel build directory builds for:
+# UTS_RELEASE of include/generated/utsrelease.h, which vermagic carries
+# (Debian's 6.1 headers have the upstream "6.1.192" in
+# include/config/kernel.release, the ABI name "6.1.0-57-cloud-amd64" there).
+sw_kdir_release() {
+	local r
+	r=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' "$1/include/generated/utsrelease.h" 2>/dev/null)
+	[ -n "$r" ] || r=$(cat "$1/include/config/kernel.release" 2>/dev/null) || return 1
+	printf '%s\n' "$r"
+}
+
 # sw_kbuild_runs KDIR: whether the headers' own kbuild programs run on
 # this host (their objtool stands for all three).
 sw_kbuild_runs() {

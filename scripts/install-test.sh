@@ -75,7 +75,7 @@ if command -v dkms >/dev/null; then
 			what+=", kbuild programs from host-kbuild/"
 		fi
 		check "dkms build for $k ($what)" env "${how[@]}" "${db[@]}"
-		ko=$(find "$tmp/dkms/smartwake/$ver/$k" -name smartwake.ko 2>/dev/null | head -n1)
+		ko=$(find "$tmp/dkms/smartwake/$ver/$k" -name smartwake.ko 2>/dev/null | head -n1) || true
 		vm=$(modinfo -F vermagic "$ko" 2>/dev/null || true)
 		check "dkms built a module for $k" test "${vm%% *}" = "$k"
 	done
@@ -92,7 +92,7 @@ if command -v dpkg-buildpackage >/dev/null && command -v dh_dkms >/dev/null &&
 	check "dpkg-buildpackage: smartwake-dkms and smartwake (scripts/build-deb.sh)" \
 		scripts/build-deb.sh
 	ddeb=$SW_TOP/build/deb/smartwake-dkms_${ver}_all.deb
-	cdeb=$(ls "$SW_TOP"/build/deb/smartwake_"$ver"_*.deb 2>/dev/null | head -n1)
+	cdeb=$(ls "$SW_TOP"/build/deb/smartwake_"$ver"_*.deb 2>/dev/null | head -n1) || true
 	check "smartwake-dkms has /usr/src/smartwake-$ver/dkms.conf and the build scripts" eval \
 		'dpkg-deb -c "$ddeb" | grep -q "usr/src/smartwake-$ver/dkms.conf$" &&
 		 dpkg-deb -c "$ddeb" | grep -q "usr/src/smartwake-$ver/scripts/build-modules.sh$"'
@@ -107,7 +107,7 @@ if command -v dpkg-buildpackage >/dev/null && command -v dh_dkms >/dev/null &&
 	check "dkms build from the package's sources for $SW_KREL" eval \
 		'"${dd[@]}" add -m smartwake -v "$ver" >/dev/null &&
 		 "${dd[@]}" build -m smartwake -v "$ver" -k "$SW_KREL" --kernelsourcedir "$SW_KDIR"'
-	ko=$(find "$tmp/debdkms/smartwake/$ver/$SW_KREL" -name smartwake.ko 2>/dev/null | head -n1)
+	ko=$(find "$tmp/debdkms/smartwake/$ver/$SW_KREL" -name smartwake.ko 2>/dev/null | head -n1) || true
 	vm=$(modinfo -F vermagic "$ko" 2>/dev/null || true)
 	check "the package's DKMS build is for $SW_KREL" test "${vm%% *}" = "$SW_KREL"
 else
