@@ -93,14 +93,18 @@ if command -v dpkg-buildpackage >/dev/null && command -v dh_dkms >/dev/null &&
 		scripts/build-deb.sh
 	ddeb=$SW_TOP/build/deb/smartwake-dkms_${ver}_all.deb
 	cdeb=$(ls "$SW_TOP"/build/deb/smartwake_"$ver"_*.deb 2>/dev/null | head -n1) || true
+	# (listings into variables: grep -q on a pipe would end dpkg-deb early,
+	# which pipefail counts as a failure)
+	dl=$(dpkg-deb -c "$ddeb" 2>&1) || true
+	cl=$(dpkg-deb -c "$cdeb" 2>&1) || true
+	post=$(dpkg-deb --ctrl-tarfile "$ddeb" | tar -xO ./postinst 2>&1) || true
 	check "smartwake-dkms has /usr/src/smartwake-$ver/dkms.conf and the build scripts" eval \
-		'dpkg-deb -c "$ddeb" | grep -q "usr/src/smartwake-$ver/dkms.conf$" &&
-		 dpkg-deb -c "$ddeb" | grep -q "usr/src/smartwake-$ver/scripts/build-modules.sh$"'
-	check "smartwake-dkms's postinst runs DKMS (dh_dkms)" eval \
-		'dpkg-deb --ctrl-tarfile "$ddeb" | tar -xO ./postinst | grep -q "DKMS_NAME=smartwake"'
+		'grep -q "usr/src/smartwake-$ver/dkms.conf$" <<<"$dl" &&
+		 grep -q "usr/src/smartwake-$ver/scripts/build-modules.sh$" <<<"$dl"'
+	check "smartwake-dkms's postinst runs DKMS (dh_dkms)" grep -q "DKMS_NAME=smartwake" <<<"$post"
 	check "smartwake has the CLI and smartwake(8)" eval \
-		'dpkg-deb -c "$cdeb" | grep -q "usr/sbin/smartwake$" &&
-		 dpkg-deb -c "$cdeb" | grep -q "usr/share/man/man8/smartwake.8.gz$"'
+		'grep -q "usr/sbin/smartwake$" <<<"$cl" &&
+		 grep -q "usr/share/man/man8/smartwake.8.gz$" <<<"$cl"'
 	mkdir -p "$tmp/deb" "$tmp/debdkms"
 	dpkg-deb -x "$ddeb" "$tmp/deb"
 	dd=(dkms --sourcetree "$tmp/deb/usr/src" --dkmstree "$tmp/debdkms")
