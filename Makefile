@@ -32,7 +32,7 @@ SHELL := /bin/bash
 TOP := $(CURDIR)
 
 .PHONY: all module testing tools deps host-tools fetch kernels debug-kernel debug-modules \
-	demo check bench stress matrix install uninstall deb clean help
+	demo check bench stress matrix install uninstall clean help
 
 # KERNEL=<release> reaches the scripts (scripts/common.sh) as SMARTWAKE_KERNEL.
 ifdef KERNEL
@@ -42,7 +42,7 @@ endif
 all: module tools
 
 help:
-	@sed -n '3,28p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,/^$$/p' Makefile | sed '/^$$/d; s/^# \{0,1\}//'
 
 # The host packages (QEMU, busybox-static, kernel build tools, shellcheck):
 # installs only what is missing. Plain make installs nothing.
@@ -117,6 +117,7 @@ uninstall:
 
 # The Debian packages smartwake-dkms and smartwake into build/deb/
 # (dpkg-buildpackage, dh-dkms; from the committed tree).
+.PHONY: deb
 deb:
 	@scripts/build-deb.sh
 
