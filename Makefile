@@ -17,6 +17,7 @@
 #   make install    build for the running kernel from its headers alone and
 #                   install the module (updates/, depmod), the CLI and its
 #                   man page (KVER=, KDIR=, DESTDIR=, PREFIX=); make uninstall
+#   make deb        the Debian packages smartwake-dkms and smartwake (build/deb/)
 #   make matrix     every Debian cloud kernel of the supported series in the
 #                   archive: fetch, build, boot, short e2e (not part of check)
 #
@@ -43,7 +44,7 @@ endif
 all: module tools
 
 help:
-	@sed -n '3,27p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,/^$$/p' Makefile | sed '/^$$/d; s/^# \{0,1\}//'
 
 # The host packages (QEMU, busybox-static, kernel build tools, shellcheck):
 # installs only what is missing. Plain make installs nothing.
@@ -118,6 +119,12 @@ install:
 
 uninstall:
 	@scripts/install.sh uninstall $(INSTALL_ARGS)
+
+# The Debian packages smartwake-dkms and smartwake into build/deb/
+# (dpkg-buildpackage, dh-dkms; from the committed tree).
+.PHONY: deb
+deb:
+	@scripts/build-deb.sh
 
 clean:
 	@if [ -s "$${SMARTWAKE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/smartwake}/current-version" ]; then \

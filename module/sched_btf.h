@@ -52,17 +52,24 @@ extern struct static_key_false sched_cluster_active;
 #endif
 
 /*
- * Wake flags: macros, so not in the BTF. The first three are the SD flags
- * they map to (the private sched.h asserts the same); the others are
- * 6.12's values.
+ * Wake flags: macros, which the BTF does not keep. The first three are the
+ * SD flags they map to (the private sched.h asserts the same). WF_SYNC and
+ * WF_MIGRATED have these values in every supported kernel (6.1 to 7.2, the
+ * table of scripts/common.sh). WF_CURRENT_CPU (6.4) is defined only where
+ * the target has it: its BTF has __wake_up_on_current_cpu(), the exported
+ * function that came with the flag and passes it. The flags the module
+ * does not read (WF_RQ_SELECTED, 6.12) are left out. scripts/sched-layout.sh
+ * lists the values each build compiled: the headers-only make check steps
+ * compare them with the full-source build's, kernel by kernel.
  */
 #define WF_EXEC			SD_BALANCE_EXEC
 #define WF_FORK			SD_BALANCE_FORK
 #define WF_TTWU			SD_BALANCE_WAKE
 #define WF_SYNC			0x10
 #define WF_MIGRATED		0x20
+#ifdef SW_BTF_FUNC___wake_up_on_current_cpu
 #define WF_CURRENT_CPU		0x40
-#define WF_RQ_SELECTED		0x80
+#endif
 
 static inline int cpu_of(struct rq *rq)
 {

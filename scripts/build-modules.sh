@@ -19,12 +19,19 @@
 #                         (a test machine's /lib/modules/RELEASE/build)
 #
 # Usage: scripts/build-modules.sh [--kernel stock|debug] [--kernel-release R] [--testing]
-#                                 [--headers-only [--btf FILE]] [--kdir DIR]
+#                                 [--headers-only [--btf FILE]] [--kdir DIR [--host-kbuild D]]
 #   --kdir DIR  build from the kernel headers in DIR (implies --headers-only;
 #               no cache, no kernel source; the host's compiler)
-#   --btf FILE  the BTF for --headers-only (default: KDIR/vmlinux, which
-#               Debian's 6.12 headers ship, else /sys/kernel/btf/vmlinux
-#               when the running kernel is the target)
+#   --btf FILE  the BTF for --headers-only: a vmlinux, raw BTF, or the kernel
+#               image (vmlinuz: its .BTF section is unpacked); default
+#               $SMARTWAKE_BTF, else KDIR/vmlinux (Debian's 6.12 and 7.2
+#               headers ship one), else /sys/kernel/btf/vmlinux when the
+#               running kernel is the target, else the kernel's image: the
+#               cached one (--kernel-release), /boot/vmlinuz-RELEASE (--kdir)
+#   --host-kbuild D  (--kdir) objtool, modpost, resolve_btfids from D, a
+#               build tree of the kernel's source after modules_prepare, when
+#               the headers' own need a newer glibc than this host's (a kernel
+#               of a newer distribution); default $SMARTWAKE_HOST_KBUILD
 . "$(dirname "$0")/common.sh"
 
 # btf_layouts DIR [BTF]: the headers-only build's "sched.h" in DIR: the
@@ -34,15 +41,21 @@
 # is not projected, only its offsets asserted against the BTF.
 btf_layouts() {
 	local dir=$1 btf=$2 hdrs=() d inc s pub=()
+	mkdir -p "$dir/kernel/sched"
 	if [ -z "$btf" ]; then
 		if [ -f "$SW_KDIR/vmlinux" ]; then
 			btf=$SW_KDIR/vmlinux
 		elif [ "$(uname -r)" = "$SW_KREL" ] && [ -r /sys/kernel/btf/vmlinux ]; then
 			btf=/sys/kernel/btf/vmlinux
+		elif [ -z "$kdirarg" ]; then
+			btf=$(sw_kernel_btf)
+		elif [ -f "/boot/vmlinuz-$SW_KREL" ]; then
+			btf=/boot/vmlinuz-$SW_KREL
 		else
-			sw_die "no BTF of $SW_KREL: $SW_KDIR has no vmlinux; give --btf FILE"
+			sw_die "no BTF of $SW_KREL: $SW_KDIR has no vmlinux, /boot has no vmlinuz-$SW_KREL; give --btf FILE"
 		fi
 	fi
+	btf=$(sw_btf_file "$btf" "$dir")
 	[ -e /usr/include/bpf/btf.h ] || sw_die "tools/btfgen needs libbpf-dev (make deps)"
 	make -s -C "$SW_TOP/tools/btfgen"
 	# Debian's arch headers include the common ones' Makefile
@@ -54,8 +67,10 @@ btf_layouts() {
 		sort -u); do
 		grep -qs "^struct $s {" "${hdrs[@]}" && pub+=(-p "$s")
 	done
-	mkdir -p "$dir/kernel/sched"
+	# -f: what BTF does not keep, known by a function that came with it
+	# (module/sched_btf.h: WF_CURRENT_CPU; scripts/conftest.sh's btftests)
 	"$SW_TOP/tools/btfgen/btfgen" "${pub[@]}" -e __SCHED_FEAT_ -v sd_share_id \
+		-f __wake_up_on_current_cpu -f choose_sched_idle_rq -f choose_idle_cpu \
 		-m cfs_rq.h_nr_delayed "$btf" \
 		"$SW_TOP/module/fields.h" >"$dir/sched_btf_gen.h" ||
 		sw_die "tools/btfgen failed on $btf"
@@ -64,7 +79,7 @@ btf_layouts() {
 	sw_log "scheduler layouts from $btf ($((${#pub[@]} / 2)) public structs asserted only)"
 }
 
-kernel=stock testing=0 hdronly=0 btf= kdirarg=
+kernel=stock testing=0 hdronly=0 btf=${SMARTWAKE_BTF:-} kdirarg= hostkb=${SMARTWAKE_HOST_KBUILD:-}
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=${2:-}; shift 2 || sw_die "--kernel wants stock or debug" ;;
@@ -74,7 +89,8 @@ while [ $# -gt 0 ]; do
 	--headers-only) hdronly=1; shift ;;
 	--btf) btf=${2:-}; shift 2 || sw_die "--btf wants a file" ;;
 	--kdir) kdirarg=${2:-}; hdronly=1; shift 2 || sw_die "--kdir wants a directory" ;;
-	-h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--host-kbuild) hostkb=${2:-}; shift 2 || sw_die "--host-kbuild wants a directory" ;;
+	-h|--help) sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) sw_die "unknown argument: $1 (try --help)" ;;
 	esac
 done
@@ -84,8 +100,8 @@ if [ -n "$kdirarg" ]; then
 	# A kernel's headers outside the cache: a release of their own.
 	[ "$kernel" = stock ] || sw_die "--kdir builds for a stock kernel"
 	SW_KDIR=$(cd "$kdirarg" && pwd) || sw_die "no directory $kdirarg"
-	SW_KREL=$(cat "$SW_KDIR/include/config/kernel.release" 2>/dev/null) ||
-		sw_die "$SW_KDIR is not a kernel build directory (no include/config/kernel.release)"
+	SW_KREL=$(sw_kdir_release "$SW_KDIR") ||
+		sw_die "$SW_KDIR is not a kernel build directory (no include/generated/utsrelease.h)"
 	SW_KSRC= SW_BUILD=$SW_KREL
 else
 	sw_stock_env
@@ -125,8 +141,14 @@ if [ "$hdronly" -eq 1 ]; then
 fi
 kcc=
 if [ -n "$kdirarg" ]; then
-	# the compiler fallback only: host programs from source need KSRC
+	# the compiler fallback; the headers' host programs, or those of
+	# --host-kbuild where they do not run here (no KSRC to build them from)
 	kcc=$(sw_kcc_args)
+	if [ -n "$hostkb" ]; then
+		kcc+=" $(sw_kbuild_dir_args "$hostkb")"
+	elif ! sw_kbuild_runs "$SW_KDIR"; then
+		sw_die "$SW_KREL's kbuild programs (objtool, modpost, resolve_btfids in $SW_KDIR) need a newer glibc than this host's: build on the kernel's own distribution, or give --host-kbuild DIR (SMARTWAKE_HOST_KBUILD), a build tree of its source after make modules_prepare"
+	fi
 elif [ "$kernel" = stock ]; then
 	kcc=$(sw_kcc_args)
 	kcc+=" $(sw_kbuild_host_args "$kcc")"

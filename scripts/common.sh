@@ -171,9 +171,8 @@ sw_kcc_args() {
 # $SW_CACHE/<version>/host-kbuild/. Prints nothing when they run.
 # Call after sw_stock_env; KCC is sw_kcc_args's output.
 sw_kbuild_host_args() {
-	local kcc=$1 d="$SW_CACHE/$SW_VERSION/host-kbuild" p
-	p=$(SRCARCH=x86 "$SW_KDIR/tools/objtool/objtool" --help 2>&1 || true)
-	grep -q 'GLIBC_[0-9.]*. not found' <<<"$p" || return 0
+	local kcc=$1 d="$SW_CACHE/$SW_VERSION/host-kbuild"
+	! sw_kbuild_runs "$SW_KDIR" || return 0
 	if [ ! -f "$d/.complete" ]; then
 		sw_log "$SW_KREL's objtool and modpost need a newer glibc: building them from $SW_KSRC into $d"
 		rm -rf "$d.tmp"
@@ -190,6 +189,90 @@ sw_kbuild_host_args() {
 		mv "$d.tmp" "$d"
 		touch "$d/.complete"
 	fi
+	sw_kbuild_dir_args "$d"
+}
+
+# sw_kdir_release KDIR: the release a kernel build directory builds for:
+# UTS_RELEASE of include/generated/utsrelease.h, which vermagic carries
+# (Debian's 6.1 headers have the upstream "6.1.192" in
+# include/config/kernel.release, the ABI name "6.1.0-57-cloud-amd64" there).
+sw_kdir_release() {
+	local r
+	r=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' "$1/include/generated/utsrelease.h" 2>/dev/null)
+	[ -n "$r" ] || r=$(cat "$1/include/config/kernel.release" 2>/dev/null) || return 1
+	printf '%s\n' "$r"
+}
+
+# sw_kbuild_runs KDIR: whether the headers' own kbuild programs run on
+# this host (their objtool stands for all three).
+sw_kbuild_runs() {
+	local p
+	p=$(SRCARCH=x86 "$1/tools/objtool/objtool" --help 2>&1 || true)
+	! grep -q 'GLIBC_[0-9.]*. not found' <<<"$p"
+}
+
+# sw_kbuild_dir_args DIR: make arguments that take objtool, modpost and
+# resolve_btfids from DIR, a build tree of the kernel's source after
+# modules_prepare (the host-kbuild/ of sw_kbuild_host_args, or one given
+# to scripts/build-modules.sh --host-kbuild).
+sw_kbuild_dir_args() {
+	local d=$1
+	[ -x "$d/tools/objtool/objtool" ] && [ -x "$d/scripts/mod/modpost" ] &&
+		[ -x "$d/tools/bpf/resolve_btfids/resolve_btfids" ] ||
+		sw_die "$d: no tools/objtool/objtool, scripts/mod/modpost or tools/bpf/resolve_btfids/resolve_btfids"
 	echo "objtool=$d/tools/objtool/objtool MODPOST=$d/scripts/mod/modpost" \
 		"RESOLVE_BTFIDS=$d/tools/bpf/resolve_btfids/resolve_btfids"
+}
+
+# sw_image_btf IMAGE OUT: the BTF of a kernel whose headers package ships
+# none (Debian 12's 6.1), from its image: scripts/extract-vmlinux (the
+# kernel's own script, copied from linux-source-6.1) unpacks the vmlinux
+# from IMAGE (vmlinuz), objcopy copies its .BTF section out as raw BTF:
+# the bytes the running kernel shows as /sys/kernel/btf/vmlinux (the
+# kernel exposes that very section). Written to OUT once (by rename).
+sw_image_btf() {
+	local img=$1 out=$2 tmp
+	[ -s "$out" ] && return 0
+	[ -r "$img" ] || sw_die "no kernel image $img"
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/smartwake-btf.XXXXXX")
+	if ! sh "$SW_TOP/scripts/extract-vmlinux" "$img" >"$tmp/vmlinux" 2>"$tmp/log"; then
+		cat "$tmp/log" >&2
+		rm -rf "$tmp"
+		sw_die "cannot unpack $img (scripts/extract-vmlinux; are lz4, xz-utils, zstd installed?)"
+	fi
+	if ! objcopy -O binary --only-section=.BTF "$tmp/vmlinux" "$tmp/btf" || [ ! -s "$tmp/btf" ]; then
+		rm -rf "$tmp"
+		sw_die "$img has no .BTF section (a kernel without CONFIG_DEBUG_INFO_BTF)"
+	fi
+	mkdir -p "$(dirname "$out")"
+	cp "$tmp/btf" "$out.tmp.$$" && mv "$out.tmp.$$" "$out"
+	rm -rf "$tmp"
+	sw_log "BTF of $img: its .BTF section, unpacked into $out"
+}
+
+# sw_btf_file FILE DIR: FILE when it is BTF (raw, or an ELF vmlinux with a
+# .BTF section), else FILE taken as a kernel image (vmlinuz): its BTF
+# unpacked into DIR/vmlinux.btf, that path printed.
+sw_btf_file() {
+	local f=$1 m
+	m=$(head -c 4 "$f" 2>/dev/null | od -An -tx1 | tr -d ' \n') ||
+		sw_die "cannot read $f"
+	case $m in
+	7f454c46|9feb*) printf '%s\n' "$f" ;;
+	*) rm -f "$2/vmlinux.btf"; sw_image_btf "$f" "$2/vmlinux.btf"
+		printf '%s\n' "$2/vmlinux.btf" ;;
+	esac
+}
+
+# sw_kernel_btf: the BTF of the cached kernel (after sw_stock_env): the
+# headers' BTF-only vmlinux where the package ships one (Debian's 6.12
+# since 6.12.16-1, sid's 7.2), else the .BTF section of the image, unpacked
+# once into $SW_CACHE/<version>/btf/vmlinux.btf (Debian 12's 6.1).
+sw_kernel_btf() {
+	if [ -f "$SW_KDIR/vmlinux" ]; then
+		printf '%s\n' "$SW_KDIR/vmlinux"
+		return 0
+	fi
+	sw_image_btf "$SW_VMLINUZ" "$SW_CACHE/$SW_VERSION/btf/vmlinux.btf"
+	printf '%s\n' "$SW_CACHE/$SW_VERSION/btf/vmlinux.btf"
 }

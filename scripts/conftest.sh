@@ -71,11 +71,19 @@ tests[UNWIND_HINT_SIGNAL]='struct unwind_hint h = { .signal = 0 }; (void)h;'
 
 # Source tests: what fair.c's static code does, which no header shows. NAME
 # is defined when FILE (under KSRC) has a line matching the extended
-# regular expression.
-declare -A srctests
+# regular expression. Built from the headers alone (KSRC is the stand-in
+# tree of scripts/build-modules.sh --headers-only: no FILE, a
+# sched_btf_gen.h), NAME is defined when the target's BTF has one of the
+# functions of btftests[NAME] (tools/btfgen -f: static functions that came
+# with the change, in the BTF where the kernel built one out of line;
+# build-modules.sh asks btfgen for each). The headers-only make check
+# steps diff both builds' SW_HAVE_* for every supported kernel.
+declare -A srctests btftests
 # A SCHED_IDLE wakee does not take a CPU that runs only SCHED_IDLE tasks
-# for idle (7.x: choose_sched_idle_rq()).
+# for idle (7.x: choose_sched_idle_rq(), called by choose_idle_cpu(),
+# which Debian's 7.2 keeps out of line).
 srctests[SCHED_IDLE_WAKEE_EXCLUDED]='kernel/sched/fair.c|^static int choose_sched_idle_rq\('
+btftests[SCHED_IDLE_WAKEE_EXCLUDED]='choose_sched_idle_rq choose_idle_cpu'
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -102,7 +110,17 @@ make -k -C "$kdir" M="$tmp" "$@" $objs >"$tmp/make.log" 2>&1 || true
 		[ "$t" = BASE ] && continue
 		n=$(tr 'A-Z' 'a-z' <<<"$t")
 		if [ -n "${srctests[$t]:-}" ]; then
-			if grep -Eq "${srctests[$t]#*|}" "$ksrc/${srctests[$t]%%|*}" 2>/dev/null; then
+			f=$ksrc/${srctests[$t]%%|*} have=0
+			if [ -f "$f" ]; then
+				! grep -Eq "${srctests[$t]#*|}" "$f" || have=1
+			elif [ -f "$ksrc/sched_btf_gen.h" ]; then
+				for b in ${btftests[$t]:-}; do
+					! grep -qx "#define SW_BTF_FUNC_$b 1" "$ksrc/sched_btf_gen.h" || have=1
+				done
+			else
+				sw_die "conftest: neither $f nor $ksrc/sched_btf_gen.h"
+			fi
+			if [ "$have" -eq 1 ]; then
 				printf '#define SW_HAVE_%s 1\n' "$t"
 			else
 				printf '/* #undef SW_HAVE_%s */\n' "$t"

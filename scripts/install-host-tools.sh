@@ -14,7 +14,8 @@ need=(
 	"rsync:rsync" "python3:python3" "perl:perl" "dpkg-deb:dpkg"
 	"apt-get:apt" "file:file" "gzip:gzip" "shellcheck:shellcheck"
 	"objdump:binutils" "modinfo:kmod" "/usr/include/bpf/btf.h:libbpf-dev"
-	"dkms:dkms" "man:man-db"
+	"dkms:dkms" "man:man-db" "lz4:lz4" "dpkg-buildpackage:dpkg-dev" "dh:debhelper"
+	"dh_dkms:dh-dkms"
 )
 missing=()
 for e in "${need[@]}"; do

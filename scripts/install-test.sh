@@ -4,13 +4,14 @@
 # page; the module is that kernel's shipped build), make uninstall removes
 # them, a kernel without headers is refused with a message, and DKMS builds
 # the module from an exported tree (git archive) against the headers only,
-# in private DKMS and source trees (nothing under /var/lib/dkms or
-# /usr/src). Nothing is loaded: the guest steps test the module itself.
+# for every supported kernel, in private DKMS and source trees (nothing
+# under /var/lib/dkms or /usr/src). Nothing is loaded: the guest steps
+# test the module itself.
 #
 # Usage: scripts/install-test.sh
 . "$(dirname "$0")/common.sh"
 . "$SW_TOP/scripts/testlib.sh"
-case ${1:-} in -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1:-} in -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 
 SW_KERNEL= sw_stock_env
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/smartwake-install.XXXXXX")
@@ -37,18 +38,83 @@ out=$(make -s -C "$SW_TOP" install KVER=0.0.0-none KDIR="$tmp/none" DESTDIR="$st
 check "a kernel without headers is refused, with a message" eval \
 	'[ "$rc" -ne 0 ] && grep -q "no kernel headers for 0.0.0-none" <<<"$out"'
 
+# DKMS, for every supported kernel (scripts/common.sh's table), each
+# against only its headers package: the BTF from the headers' vmlinux,
+# for Debian 12's 6.1 (no vmlinux) from its image (SMARTWAKE_BTF: the
+# cached vmlinuz, as /boot/vmlinuz-RELEASE would be on a test machine).
+# Debian 13's and 7.2's kbuild programs need a newer glibc than this
+# Debian 12 host's: without help the build stops with a message, with
+# SMARTWAKE_HOST_KBUILD (the programs rebuilt from the kernel's source,
+# sw_kbuild_host_args) it succeeds. On the kernel's own distribution
+# neither variable is needed.
 if command -v dkms >/dev/null; then
-	src=$tmp/src/smartwake-$(cat "$SW_TOP/VERSION")
+	ver=$(cat "$SW_TOP/VERSION")
+	src=$tmp/src/smartwake-$ver
 	mkdir -p "$src" "$tmp/dkms"
 	git -C "$SW_TOP" archive HEAD | tar -x -C "$src"
 	d=(dkms --sourcetree "$tmp/src" --dkmstree "$tmp/dkms")
-	check "dkms add (private trees)" "${d[@]}" add -m smartwake -v "$(cat "$SW_TOP/VERSION")"
-	check "dkms build against the headers only" "${d[@]}" build -m smartwake \
-		-v "$(cat "$SW_TOP/VERSION")" -k "$SW_KREL" --kernelsourcedir "$SW_KDIR"
-	ko=$(find "$tmp/dkms/smartwake" -name smartwake.ko | head -n1)
-	vm=$(modinfo -F vermagic "$ko" 2>/dev/null || true)
-	check "dkms built a module for $SW_KREL" test "${vm%% *}" = "$SW_KREL"
+	check "dkms add (private trees)" "${d[@]}" add -m smartwake -v "$ver"
+	for k in $(sw_kernels); do
+		SW_KERNEL=$k
+		[ "$k" != "$SW_DEFAULT_KREL" ] || SW_KERNEL=
+		sw_stock_env
+		db=("${d[@]}" build -m smartwake -v "$ver" -k "$k" --kernelsourcedir "$SW_KDIR")
+		how=() what="headers only"
+		if [ ! -f "$SW_KDIR/vmlinux" ]; then
+			how+=("SMARTWAKE_BTF=$SW_VMLINUZ")
+			what+=", BTF from the image"
+		fi
+		if ! sw_kbuild_runs "$SW_KDIR"; then
+			# builds host-kbuild/ once (from the kernel source in the cache)
+			sw_kbuild_host_args "$(sw_kcc_args 2>/dev/null)" >/dev/null
+			out=$(env "${how[@]}" "${db[@]}" 2>&1) && rc=0 || rc=$?
+			check "dkms build for $k without runnable kbuild programs: refused, with a message" eval \
+				'[ "$rc" -ne 0 ] && grep -qs "need a newer glibc than this host" \
+					"$tmp/dkms/smartwake/$ver/build/make.log"'
+			how+=("SMARTWAKE_HOST_KBUILD=$SW_CACHE/$SW_VERSION/host-kbuild")
+			what+=", kbuild programs from host-kbuild/"
+		fi
+		check "dkms build for $k ($what)" env "${how[@]}" "${db[@]}"
+		ko=$(find "$tmp/dkms/smartwake/$ver/$k" -name smartwake.ko 2>/dev/null | head -n1) || true
+		vm=$(modinfo -F vermagic "$ko" 2>/dev/null || true)
+		check "dkms built a module for $k" test "${vm%% *}" = "$k"
+	done
 else
 	not_ok "dkms not installed (make deps installs it)"
+fi
+
+# The Debian packages (scripts/build-deb.sh: dpkg-buildpackage, dh-dkms):
+# their contents, and DKMS builds the module for the default kernel from
+# the smartwake-dkms package's /usr/src tree (unpacked, not installed).
+if command -v dpkg-buildpackage >/dev/null && command -v dh_dkms >/dev/null &&
+	command -v dkms >/dev/null; then
+	SW_KERNEL= sw_stock_env
+	check "dpkg-buildpackage: smartwake-dkms and smartwake (scripts/build-deb.sh)" \
+		scripts/build-deb.sh
+	ddeb=$SW_TOP/build/deb/smartwake-dkms_${ver}_all.deb
+	cdeb=$(ls "$SW_TOP"/build/deb/smartwake_"$ver"_*.deb 2>/dev/null | head -n1) || true
+	# (listings into variables: grep -q on a pipe would end dpkg-deb early,
+	# which pipefail counts as a failure)
+	dl=$(dpkg-deb -c "$ddeb" 2>&1) || true
+	cl=$(dpkg-deb -c "$cdeb" 2>&1) || true
+	post=$(dpkg-deb --ctrl-tarfile "$ddeb" | tar -xO ./postinst 2>&1) || true
+	check "smartwake-dkms has /usr/src/smartwake-$ver/dkms.conf and the build scripts" eval \
+		'grep -q "usr/src/smartwake-$ver/dkms.conf$" <<<"$dl" &&
+		 grep -q "usr/src/smartwake-$ver/scripts/build-modules.sh$" <<<"$dl"'
+	check "smartwake-dkms's postinst runs DKMS (dh_dkms)" grep -q "DKMS_NAME=smartwake" <<<"$post"
+	check "smartwake has the CLI and smartwake(8)" eval \
+		'grep -q "usr/sbin/smartwake$" <<<"$cl" &&
+		 grep -q "usr/share/man/man8/smartwake.8.gz$" <<<"$cl"'
+	mkdir -p "$tmp/deb" "$tmp/debdkms"
+	dpkg-deb -x "$ddeb" "$tmp/deb"
+	dd=(dkms --sourcetree "$tmp/deb/usr/src" --dkmstree "$tmp/debdkms")
+	check "dkms build from the package's sources for $SW_KREL" eval \
+		'"${dd[@]}" add -m smartwake -v "$ver" >/dev/null &&
+		 "${dd[@]}" build -m smartwake -v "$ver" -k "$SW_KREL" --kernelsourcedir "$SW_KDIR"'
+	ko=$(find "$tmp/debdkms/smartwake/$ver/$SW_KREL" -name smartwake.ko 2>/dev/null | head -n1) || true
+	vm=$(modinfo -F vermagic "$ko" 2>/dev/null || true)
+	check "the package's DKMS build is for $SW_KREL" test "${vm%% *}" = "$SW_KREL"
+else
+	echo "Debian packages not tested: dpkg-buildpackage, dh_dkms or dkms missing (make deps)"
 fi
 summary

@@ -55,7 +55,7 @@ fi
 
 [ -f "$kdir/Makefile" ] ||
 	sw_die "no kernel headers for $kver at $kdir (apt install linux-headers-$kver)"
-rel=$(cat "$kdir/include/config/kernel.release" 2>/dev/null) ||
+rel=$(sw_kdir_release "$kdir") ||
 	sw_die "$kdir is not a kernel build directory"
 [ "$rel" = "$kver" ] || sw_die "$kdir is for $rel, not $kver"
 "$SW_TOP/scripts/build-modules.sh" --kdir "$kdir"

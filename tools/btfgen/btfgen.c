@@ -3,7 +3,8 @@
  * btfgen: write the scheduler layouts smartwake reads, from a kernel's BTF,
  * for a build from the kernel headers alone (no kernel/sched/sched.h).
  *
- *   btfgen [-p STRUCT]... [-e PREFIX]... [-v VAR]... BTF FIELDS.H > sched_btf_gen.h
+ *   btfgen [-p STRUCT]... [-e PREFIX]... [-v VAR]... [-f FUNC]... BTF FIELDS.H
+ *          > sched_btf_gen.h
  *   btfgen -l [-e PREFIX]... BTF FIELDS.H > listing
  *
  * BTF: a vmlinux ELF with a .BTF section (Debian's 6.12 headers package
@@ -19,7 +20,11 @@
  * A listed member missing from the BTF gets a comment, not a member:
  * code that reads it does not compile. -v VAR: "#define SW_BTF_VAR_VAR 1"
  * when the BTF has that variable (per-CPU ones are in the BTF: sd_share_id),
- * for declarations the private sched.h makes. -m STRUCT.MEMBER: one more
+ * for declarations the private sched.h makes. -f FUNC: "#define
+ * SW_BTF_FUNC_FUNC 1" when the BTF has that function (one the kernel
+ * built out of line: an exported function always is), for what came with
+ * it that BTF does not keep (macros, inlined static functions of fair.c).
+ * -m STRUCT.MEMBER: one more
  * member to project where the BTF has it (what scripts/conftest.sh probes
  * beyond the list: cfs_rq.h_nr_delayed); not in the -l listing.
  *
@@ -41,7 +46,8 @@
 #define MAX_FIELDS 256
 #define MAX_STRUCTS 32
 #define MAX_LIST 16
-#define USAGE "usage: btfgen [-l] [-p STRUCT]... [-e PREFIX]... [-v VAR]... [-m S.M]... BTF FIELDS.H"
+#define USAGE "usage: btfgen [-l] [-p STRUCT]... [-e PREFIX]... [-v VAR]... [-f FUNC]... " \
+	"[-m S.M]... BTF FIELDS.H"
 
 struct field {
 	char s[64], m[64];
@@ -54,8 +60,8 @@ struct field {
 static struct field fields[MAX_FIELDS];
 static int nfields;
 static const char *publics[MAX_LIST], *prefixes[MAX_LIST], *vars[MAX_LIST];
-static const char *extras[MAX_LIST];
-static int npublic, nprefix, nvar, nextra;
+static const char *extras[MAX_LIST], *funcs[MAX_LIST];
+static int npublic, nprefix, nvar, nextra, nfunc;
 static const char *structs[MAX_STRUCTS];
 static int nstructs;
 static struct btf *btf;
@@ -298,6 +304,12 @@ static void emit_vars(void)
 		else
 			printf("/* no variable %s in the BTF */\n", vars[i]);
 	}
+	for (int i = 0; i < nfunc; i++) {
+		if (btf__find_by_name_kind(btf, funcs[i], BTF_KIND_FUNC) > 0)
+			printf("#define SW_BTF_FUNC_%s 1\n", funcs[i]);
+		else
+			printf("/* no function %s in the BTF */\n", funcs[i]);
+	}
 }
 
 static void list_layout(void)
@@ -350,7 +362,7 @@ int main(int argc, char **argv)
 {
 	int c, list = 0;
 
-	while ((c = getopt(argc, argv, "lp:e:v:m:")) != -1) {
+	while ((c = getopt(argc, argv, "lp:e:v:f:m:")) != -1) {
 		if (c == 'l')
 			list = 1;
 		else if (c == 'p' && npublic < MAX_LIST)
@@ -359,6 +371,8 @@ int main(int argc, char **argv)
 			prefixes[nprefix++] = optarg;
 		else if (c == 'v' && nvar < MAX_LIST)
 			vars[nvar++] = optarg;
+		else if (c == 'f' && nfunc < MAX_LIST)
+			funcs[nfunc++] = optarg;
 		else if (c == 'm' && nextra < MAX_LIST && strchr(optarg, '.'))
 			extras[nextra++] = optarg;
 		else
