@@ -225,9 +225,10 @@ sw_kbuild_dir_args() {
 }
 
 # sw_image_btf IMAGE OUT: the BTF of a kernel whose headers package ships
-# none (Debian 12's 6.1), from its image: scripts/extract-vmlinux (the
-# kernel's own script, copied from linux-source-6.1) unpacks the vmlinux
-# from IMAGE (vmlinuz), objcopy copies its .BTF section out as raw BTF:
+# none (Debian 12's 6.1), from its image: scripts/image-vmlinux.py unpacks
+# the vmlinux from IMAGE (vmlinuz; the payload the x86 boot header points
+# at, with Debian's decompressor), objcopy copies its .BTF section out as
+# raw BTF:
 # the bytes the running kernel shows as /sys/kernel/btf/vmlinux (the
 # kernel exposes that very section). Written to OUT once (by rename).
 sw_image_btf() {
@@ -235,10 +236,10 @@ sw_image_btf() {
 	[ -s "$out" ] && return 0
 	[ -r "$img" ] || sw_die "no kernel image $img"
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/smartwake-btf.XXXXXX")
-	if ! sh "$SW_TOP/scripts/extract-vmlinux" "$img" >"$tmp/vmlinux" 2>"$tmp/log"; then
+	if ! python3 "$SW_TOP/scripts/image-vmlinux.py" "$img" "$tmp/vmlinux" 2>"$tmp/log"; then
 		cat "$tmp/log" >&2
 		rm -rf "$tmp"
-		sw_die "cannot unpack $img (scripts/extract-vmlinux; are lz4, xz-utils, zstd installed?)"
+		sw_die "cannot unpack $img (scripts/image-vmlinux.py)"
 	fi
 	if ! objcopy -O binary --only-section=.BTF "$tmp/vmlinux" "$tmp/btf" || [ ! -s "$tmp/btf" ]; then
 		rm -rf "$tmp"
