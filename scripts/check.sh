@@ -261,6 +261,13 @@ step_numa-numa2() {
 		sed -n 's/^NUMA-FIG //p' "$log" | tr -d '\r'
 	} | scripts/figures.sh numa-retry - || true
 }
+# The lines of guest log $1 between the markers $2-BEGIN and $2-END, as a
+# Markdown code block (the real output a figures section quotes).
+log_block() {
+	echo '```'
+	sed -n "/^$2-BEGIN/,/^$2-END/p" "$1" | sed '1d;$d' | tr -d '\r'
+	echo '```'
+}
 # Wakeup-latency histogram (knob latency) and placement locality counters
 # (issue 17, items 1 and 2): about 1 minute.
 # A pass writes the guest's real "smartwake ab" output (latency columns,
@@ -275,9 +282,7 @@ step_latency-smp4() {
 		echo "guest/latency.sh (make check step latency-smp4), stock kernel, smp4 guest under TCG:"
 		echo "the kernel's placement (policy=shadow) against the module's without wake_wide."
 		echo
-		echo '```'
-		sed -n '/^SMARTWAKE-AB-BEGIN/,/^SMARTWAKE-AB-END/p' "$log" | sed '1d;$d' | tr -d '\r'
-		echo '```'
+		log_block "$log" SMARTWAKE-AB
 	} | scripts/figures.sh latency-ab - || true
 }
 # Knob scope and smartwake ab --concurrent (issue 17, items 3 and 6):
@@ -295,16 +300,12 @@ step_scope-smp4() {
 		echo "sides at once, one wakeload each in its own cgroup; A under the kernel, B under the"
 		echo "module without wake_wide (knob scope: B's cgroup)."
 		echo
-		echo '```'
-		sed -n '/^SMARTWAKE-AB-CONCURRENT-BEGIN/,/^SMARTWAKE-AB-CONCURRENT-END/p' "$log" | sed '1d;$d' | tr -d '\r'
-		echo '```'
+		log_block "$log" SMARTWAKE-AB-CONCURRENT
 		echo
 		echo "The same with B in policy=shadow (it places as the kernel does: an A/A run, so the"
 		echo "difference between the sides is what sharing the machine does to two equal loads):"
 		echo
-		echo '```'
-		sed -n '/^SMARTWAKE-AB-CONCURRENT-AA-BEGIN/,/^SMARTWAKE-AB-CONCURRENT-AA-END/p' "$log" | sed '1d;$d' | tr -d '\r'
-		echo '```'
+		log_block "$log" SMARTWAKE-AB-CONCURRENT-AA
 	} | scripts/figures.sh concurrent-ab - || true
 }
 # Short form of the reliability runs (make stress runs the long form).
