@@ -142,8 +142,13 @@ check "corrected: the kernel migrates tasks (move+swap $act_corr)" gt "$act_corr
 # under corrected, 4 to 23 under off, corrected above off once, 7 vs 4)
 check "corrected: not more task migrations than off, with noise ($act_corr vs $act_off)" \
 	eval '[ "$act_corr" -le $((act_off * 2 + 4)) ]'
-check "corrected lets most due retries through (deferred $def_corr <= allowed $alw_corr)" \
-	eval '[ "$def_corr" -le "$alw_corr" ]'
+# corrected defers only inside a backoff, as-merged only outside one: the
+# share each lets through depends on how often wake_affine backs a task
+# off in that run (corrected once deferred 5 and allowed 3 of 8 calls with
+# 44 backoffs), but corrected must let due retries through where
+# as-merged defers them, so its allowed share is the larger.
+check "corrected lets due retries through (allowed $alw_corr of $calls_corr; as-merged $alw_merged of $calls_merged)" \
+	eval '[ "$alw_corr" -gt 0 ] && [ $((alw_corr * calls_merged)) -gt $((alw_merged * calls_corr)) ]'
 # Memory goes to the task when the task does not go to the memory (the
 # seed: more page migration with the inverted test). Not asserted as an
 # order: here page counts move in whole areas (4096 pages per task, twice
