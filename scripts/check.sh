@@ -185,7 +185,7 @@ step_compat-debug() { g --kernel debug --topo smp2 --timeout 600 compat.sh; }
 step_install() { scripts/install-test.sh; }
 step_headers-only() {
 	local d=build/logs/headers-only gen=build/headers-only/module/btfgen/sched_btf_gen.h
-	local p=0 x=0 k=0 c f n r rc t
+	local p=0 x=0 s=0 c f n r
 	mkdir -p "$d"
 	make -s module >"$d/make.log" 2>&1 || { tail -n 20 "$d/make.log"; return 1; }
 	scripts/build-modules.sh --headers-only && scripts/build-modules.sh --headers-only --testing ||
@@ -222,21 +222,26 @@ step_headers-only() {
 	cp "$d/gen.h" "$gen"
 	c="a skewed projection fails to compile, naming the field"
 	tchk grep -q 'rq\.[a-z_]*: offset' <<<"$f$([ "$r" -eq 1 ] || echo ' compiled')"
-	# SCRIPT:TOPO:TIMEOUT; compat: its load-time layout check (and refusals)
-	for f in compat.sh:smp2:600 e2e.sh:smp4:600 wake.sh:smp4:900; do
-		IFS=: read -r n t r <<<"$f"
-		rc=0
-		g --headers-only --topo "$t" --timeout "$r" --log "$d/$n.log" "$n" | tee "$d/$n.out" ||
-			rc=${PIPESTATUS[0]}
-		r=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$d/$n.out" | tail -n 1) || true
-		[ -n "$r" ] || r="0 passed, 1 failed"
-		[ "$rc" -eq 0 ] || [[ ! $r =~ \ 0\ failed ]] || r="0 passed, 1 failed"
-		p=$((p + ${r%% *}))
-		x=$((x + $(sed 's/.* passed, \([0-9]*\) failed.*/\1/' <<<"$r")))
-		[[ ! $r =~ skipped ]] || k=$((k + $(sed 's/.* failed, \([0-9]*\) skipped.*/\1/' <<<"$r")))
-	done
-	echo "$p passed, $x failed, $k skipped"
+	# compat: its load-time layout check (and refusals)
+	for f in compat.sh:smp2:600 e2e.sh:smp4:600 wake.sh:smp4:900; do hguest "$d" "$f"; done
+	echo "$p passed, $x failed, $s skipped"
 	[ "$x" -eq 0 ]
+}
+# hguest DIR SCRIPT:TOPO:TIMEOUT [GUEST-RUN OPTION...]: the guest script on
+# a headers-only build, its output and log in DIR; its checks are added to
+# the caller's p, x and s (a run that failed without a count: 1 failed).
+hguest() {
+	local d=$1 n t r rc=0
+	IFS=: read -r n t r <<<"$2"
+	shift 2
+	g "$@" --headers-only --topo "$t" --timeout "$r" --log "$d/$n.log" "$n" | tee "$d/$n.out" ||
+		rc=${PIPESTATUS[0]}
+	r=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$d/$n.out" | tail -n 1) || true
+	[ -n "$r" ] || r="0 passed, 1 failed"
+	[ "$rc" -eq 0 ] || [[ ! $r =~ \ 0\ failed ]] || r="0 passed, 1 failed"
+	p=$((p + ${r%% *}))
+	x=$((x + $(sed 's/.* passed, \([0-9]*\) failed.*/\1/' <<<"$r")))
+	[[ ! $r =~ skipped ]] || s=$((s + $(sed 's/.* failed, \([0-9]*\) skipped.*/\1/' <<<"$r")))
 }
 step_wake-smp4() { g --topo smp4 --timeout 900 wake.sh; }
 step_wake-numa2() { g --topo numa2 --timeout 1200 wake.sh; }
@@ -370,7 +375,7 @@ step_numa-7.2() { kstep $K72 numa2 600 numa.sh; }
 # tests of its headers-only build (compat: its load-time layout check).
 # hstep RELEASE SCRIPT:TOPO:TIMEOUT...
 hstep() {
-	local k=$1 d=build/logs/headers-only-$1 p=0 x=0 s=0 f n t r rc
+	local k=$1 d=build/logs/headers-only-$1 p=0 x=0 s=0 f r
 	shift
 	mkdir -p "$d"
 	scripts/fetch-kernel.sh --kernel "$k" >"$d/fetch.log" 2>&1 || { tail -n 20 "$d/fetch.log"; return 1; }
@@ -380,16 +385,7 @@ hstep() {
 	p=${r%% *} x=$(sed 's/.* passed, \([0-9]*\) failed.*/\1/' <<<"$r")
 	for f; do
 		[ "$x" -eq 0 ] || break
-		IFS=: read -r n t r <<<"$f"
-		rc=0
-		g --kernel-release "$k" --headers-only --topo "$t" --timeout "$r" --log "$d/$n.log" "$n" |
-			tee "$d/$n.out" || rc=${PIPESTATUS[0]}
-		r=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$d/$n.out" | tail -n 1) || true
-		[ -n "$r" ] || r="0 passed, 1 failed"
-		[ "$rc" -eq 0 ] || [[ ! $r =~ \ 0\ failed ]] || r="0 passed, 1 failed"
-		p=$((p + ${r%% *}))
-		x=$((x + $(sed 's/.* passed, \([0-9]*\) failed.*/\1/' <<<"$r")))
-		[[ ! $r =~ skipped ]] || s=$((s + $(sed 's/.* failed, \([0-9]*\) skipped.*/\1/' <<<"$r")))
+		hguest "$d" "$f" --kernel-release "$k"
 	done
 	echo "$p passed, $x failed, $s skipped"
 	[ "$x" -eq 0 ]
