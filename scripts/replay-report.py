@@ -227,13 +227,25 @@ def main():
            "cache-hot or node-local placement cannot show here; the counters show "
            "whether the mechanism acts.", ""]
 
+    def seed_head(seed, *text):
+        """A seed's section: its heading, its claim as written, the experiment."""
+        name, claim = SEEDS[seed]
+        return [f"## {name}", "", f"Seed's claim (as written): {claim}.", "", *text]
+
+    def seed_tail(seed, groups):
+        """Its plot (ratios to side A per group, if any) and its claims' verdicts."""
+        out = []
+        if groups is not None:
+            svg_bars(os.path.join(d, f"seed-{seed}.svg"), SEEDS[seed][0], groups)
+            out = [f"![{seed}](seed-{seed}.svg)", ""]
+        return out + [f"- **{c}**: {v} ({why})" for s, c, v, why in verdicts if s == seed] + [""]
+
     # ---- 2013 and 2015 ---------------------------------------------------
     dw, di = g(ww, "s2013-disp"), g(wi, "s2013-disp")
     mw, mi = g(ww, "s2013-msg"), g(wi, "s2013-msg")
     ref = di or dw
     for seed in ("2013", "2015"):
-        name, claim = SEEDS[seed]
-        rep += [f"## {name}", "", f"Seed's claim (as written): {claim}.", ""]
+        rep += seed_head(seed)
         if seed == "2013":
             rep += ["Closest experiment: `wakeload disp -d 1 -w NCPU` (1 dispatcher : N "
                     "workers, the pgbench 1:N shape) and `wakeload msg -g 2 -s 4 -r 4` "
@@ -277,19 +289,16 @@ def main():
             for s in ((ref or {}).get("order") or [])[1:]:
                 groups.append((f"{lab} {s}", [("wall-clock", ratio(w, s)),
                                               ("instruction time", ratio(i, s))]))
-        svg_bars(os.path.join(d, f"seed-{seed}.svg"), name, groups)
-        rep += [f"![{seed}](seed-{seed}.svg)", ""]
-        rep += [f"- **{c}**: {v} ({why})" for s, c, v, why in verdicts if s == seed] + [""]
+        rep += seed_tail(seed, groups)
 
     # ---- 2022 ------------------------------------------------------------
-    name, claim = SEEDS["2022"]
-    rep += [f"## {name}", "", f"Seed's claim (as written): {claim}.", "",
-            "Closest experiment: `wakeload msg -g 2 -s 2 -r 2` with busy hogs on half the "
+    rep += seed_head(
+        "2022", "Closest experiment: `wakeload msg -g 2 -s 2 -r 2` with busy hogs on half the "
             "CPUs (overloaded CPUs exist), `sis_filter=0` (A) against `=1` (B), under "
             "`NO_SIS_UTIL` as in the series and `SIS_UTIL` as today. SIS search "
             "efficiency is the seed's figure (Mel Gorman's schedstat, as in mmtests): "
             "searches per 100 CPUs examined, fast-path checks included; it predates "
-            "SIS_UTIL, whose budget-stopped scans examine nothing.", ""]
+            "SIS_UTIL, whose budget-stopped scans examine nothing.", "")
     eff = {}
     for key, lab in (("s2022-noutil", "NO_SIS_UTIL"), ("s2022-util", "SIS_UTIL")):
         w, i = g(ww, key), g(wi, key)
@@ -333,20 +342,17 @@ def main():
                          f"ratio {fmt(ratio(g(wi, 's2022-util'), 'B'))}"))
     groups = [(lab, [("wall-clock", ratio(g(ww, k), "B")), ("instruction time", ratio(g(wi, k), "B"))])
               for k, lab in (("s2022-noutil", "NO_SIS_UTIL"), ("s2022-util", "SIS_UTIL"))]
-    svg_bars(os.path.join(d, "seed-2022.svg"), name, groups)
-    rep += ["![2022](seed-2022.svg)", ""]
-    rep += [f"- **{c}**: {v} ({why})" for s, c, v, why in verdicts if s == "2022"] + [""]
+    rep += seed_tail("2022", groups)
 
     # ---- 2012 ------------------------------------------------------------
-    name, claim = SEEDS["2012"]
     w, i = g(tw, "s2012-udp"), g(ti, "s2012-udp")
-    rep += [f"## {name}", "", f"Seed's claim (as written): {claim}.", "",
-            "Closest experiment: `udpstream -s 64` (64-byte datagrams over loopback, "
+    rep += seed_head(
+        "2012", "Closest experiment: `udpstream -s 64` (64-byte datagrams over loopback, "
             "sender on CPU 1, receiver on CPU 0, one LLC, not SMT siblings), sides "
             "`ttwu_queue=stock` (A: the kernel's rule), `lock` (B: never queue, always "
             "the remote runqueue lock, the 3.3 behaviour for same-LLC wakeups) and "
             f"`NO_TTWU_QUEUE`, guest {tw['_topo'] if tw else '?'}.", "",
-            side_table(w, i)]
+            side_table(w, i))
     e = i or w
     if e:
         rep += ["Counters: " + "; ".join(
@@ -364,20 +370,16 @@ def main():
     v, why = tput_verdict(cmp(i, "B"), invert=True)
     verdicts.append(("2012", "queueing the wakeup by IPI beats the lock path: +29 % at 64 bytes",
                      v, why + " (stock/lock)"))
-    svg_bars(os.path.join(d, "seed-2012.svg"), name,
-             [(s, [("wall-clock", ratio(w, s)), ("instruction time", ratio(i, s))])
-              for s in ((e or {}).get("order") or [])[1:]])
-    rep += ["![2012](seed-2012.svg)", ""]
-    rep += [f"- **{c}**: {v} ({why})" for s, c, v, why in verdicts if s == "2012"] + [""]
+    rep += seed_tail("2012", [(s, [("wall-clock", ratio(w, s)), ("instruction time", ratio(i, s))])
+                              for s in ((e or {}).get("order") or [])[1:]])
 
     # ---- 2018 ------------------------------------------------------------
-    name, claim = SEEDS["2018"]
-    rep += [f"## {name}", "", f"Seed's claim (as written): {claim}.", "",
-            "Closest experiment: `guest/numa.sh` on numa2 (2 nodes x 4 CPUs): 4 tasks "
+    rep += seed_head(
+        "2018", "Closest experiment: `guest/numa.sh` on numa2 (2 nodes x 4 CPUs): 4 tasks "
             "whose memory sits on the other node, `numa_retry=off` (the kernel), "
             "`as-merged` (the inverted 2018 comparison) and `corrected`; task "
             "migrations are the kernel's sched_move_numa + sched_swap_numa events. "
-            "Wall-clock only (the NUMA balancing scan runs on jiffies).", ""]
+            "Wall-clock only (the NUMA balancing scan runs on jiffies).", "")
     if numa:
         mo, pg = numa["moves"], numa["pages"]
         rep += ["| numa_retry | task migrations (move+swap) | pages migrated |", "|---|---|---|"]
@@ -395,7 +397,7 @@ def main():
                      "not reproducible under emulation",
                      "a TCG guest's NUMA nodes have the same memory latency: placement "
                      "cannot change run time"))
-    rep += [f"- **{c}**: {v} ({why})" for s, c, v, why in verdicts if s == "2018"] + [""]
+    rep += seed_tail("2018", None)
 
     summ = ["| seed | claim | verdict | evidence |", "|---|---|---|---|"]
     summ += [f"| {s} | {c} | {v} | {why} |" for s, c, v, why in verdicts]
