@@ -11,6 +11,11 @@
 #
 # Usage: scripts/check.sh [--jobs N] [--only STEP,...] [STEP...]
 #              (default: all steps; --list prints them)
+#        scripts/check.sh --repeat N STEP...
+#   --repeat N each named step N times in a row, one at a time (a check
+#              that can fail by chance shows here); prints each run's
+#              verdict and checks, then "STEP: K of N runs passed"; fails
+#              unless every run passed. Outputs: build/logs/check/STEP.rI.out
 #   --jobs N   1: one step at a time; 2 (default on 2+ CPUs): the stock
 #              kernel's guests and the debug kernel's steps run side by
 #              side (each TCG guest uses one host CPU); a step's output is
@@ -443,18 +448,22 @@ step_shadow-debug() { g --kernel debug --topo smp4 --timeout 900 shadow.sh; }
 step_scope-debug() { g --kernel debug --topo smp4 --timeout 1200 scope.sh; }
 
 jobs=$(($(nproc) > 1 ? 2 : 1))
+repeat=0
 steps=()
 while [ $# -gt 0 ]; do
 	case $1 in
-	-h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,/^[^#]/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	--list) printf '%s\n' "${steps_all[@]}"; exit 0 ;;
 	--jobs) jobs=${2:-}; shift 2 || sw_die "--jobs wants a number" ;;
+	--repeat) repeat=${2:-}; shift 2 || sw_die "--repeat wants a number" ;;
 	--only) IFS=, read -r -a only <<<"${2:-}"; steps+=("${only[@]}"); shift 2 ||
 		sw_die "--only wants STEP,STEP..." ;;
 	*) steps+=("$1"); shift ;;
 	esac
 done
 [[ $jobs =~ ^[12]$ ]] || sw_die "--jobs is 1 or 2, not '$jobs'"
+[[ $repeat =~ ^[0-9]+$ ]] || sw_die "--repeat wants a number of runs, not '$repeat'"
+[ "$repeat" -eq 0 ] || [ ${#steps[@]} -gt 0 ] || sw_die "--repeat N wants the steps to repeat"
 [ ${#steps[@]} -gt 0 ] || steps=("${steps_all[@]}")
 for s in "${steps[@]}"; do
 	declare -F "step_$s" >/dev/null || sw_die "unknown step $s (see --list)"
@@ -515,6 +524,49 @@ run_lane() {
 	for s in "$@"; do run_step "$s" || true; done
 }
 
+# step_counts STEP RES: "passed failed skipped" of one step: its last
+# "N passed, N failed[, N skipped]" line (the guest scripts, cli-test),
+# plus the KUnit cases kunit.sh reports; a step without such a line
+# counts as one check; a failed step counts at least one failure.
+step_counts() {
+	local f=$out/$1.out p=0 x=0 k=0 line ku
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$f" 2>/dev/null | tail -n 1)
+	if [ -n "$line" ]; then
+		p=$(sed 's/ passed.*//' <<<"$line")
+		x=$(sed 's/.* passed, \([0-9]*\) failed.*/\1/' <<<"$line")
+		grep -q skipped <<<"$line" && k=$(sed 's/.* failed, \([0-9]*\) skipped/\1/' <<<"$line")
+	elif [ "$2" = PASS ]; then
+		p=1
+	fi
+	ku=$(sed -n 's/.*KUnit: \([0-9]*\) tests passed.*/\1/p' "$f" 2>/dev/null | tail -n 1)
+	p=$((p + ${ku:-0}))
+	[ "$2" = PASS ] || [ "$x" -gt 0 ] || x=1
+	echo "$p $x $k"
+}
+
+# --repeat N: each step N times, one run at a time, each run's output
+# kept; a step passes only if all N runs did.
+if [ "$repeat" -gt 0 ]; then
+	t0=$SECONDS rfail=0 rtab=
+	for s in "${steps[@]}"; do
+		np=0 secs=
+		for i in $(seq "$repeat"); do
+			run_step "$s" || true
+			read -r res sec <"$out/$s.res" || res=FAIL sec='?'
+			read -r p x k <<<"$(step_counts "$s" "$res")"
+			mv "$out/$s.out" "$out/$s.r$i.out"
+			printf 'repeat %s run %d of %d: %s in %ss, %s passed, %s failed, %s skipped\n' \
+				"$s" "$i" "$repeat" "$res" "$sec" "$p" "$x" "$k"
+			[ "$res" = PASS ] && np=$((np + 1))
+			secs+="${secs:+ }$sec"
+		done
+		[ "$np" -eq "$repeat" ] || rfail=1
+		rtab+="$s: $np of $repeat runs passed (seconds: $secs)"$'\n'
+	done
+	printf '\n==== check --repeat %d (%ds) ====\n%s' "$repeat" $((SECONDS - t0)) "$rtab"
+	exit $rfail
+fi
+
 # Host steps first; with two jobs, the debug kernel's steps (its build,
 # KUnit, the module under lockdep), Debian 13's and 7.2's kernels form a
 # second lane; 6.1's steps run in the first (the lanes then take about as long).
@@ -545,26 +597,6 @@ if [ "$jobs" -eq 2 ] && [ ${#debug[@]} -gt 0 ] && [ ${#stock[@]} -gt 0 ]; then
 else
 	run_lane "${stock[@]}" "${debug[@]}"
 fi
-
-# step_counts STEP RES: "passed failed skipped" of one step: its last
-# "N passed, N failed[, N skipped]" line (the guest scripts, cli-test),
-# plus the KUnit cases kunit.sh reports; a step without such a line
-# counts as one check; a failed step counts at least one failure.
-step_counts() {
-	local f=$out/$1.out p=0 x=0 k=0 line ku
-	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$f" 2>/dev/null | tail -n 1)
-	if [ -n "$line" ]; then
-		p=$(sed 's/ passed.*//' <<<"$line")
-		x=$(sed 's/.* passed, \([0-9]*\) failed.*/\1/' <<<"$line")
-		grep -q skipped <<<"$line" && k=$(sed 's/.* failed, \([0-9]*\) skipped/\1/' <<<"$line")
-	elif [ "$2" = PASS ]; then
-		p=1
-	fi
-	ku=$(sed -n 's/.*KUnit: \([0-9]*\) tests passed.*/\1/p' "$f" 2>/dev/null | tail -n 1)
-	p=$((p + ${ku:-0}))
-	[ "$2" = PASS ] || [ "$x" -gt 0 ] || x=1
-	echo "$p $x $k"
-}
 
 failed=0 tp=0 tf=0 tk=0
 total=$((SECONDS - t0))
