@@ -180,6 +180,9 @@ for d in /sys/devices/system/cpu/cpu[0-9]*; do
 	echo "${d##*cpu} $(cat "$d/topology/thread_siblings_list") $(cat "$d/topology/physical_package_id") ${nd##*node}"
 done >$topo
 set_knob policy stock
+# room for every event of the run (a few thousand; 4 MiB per CPU holds
+# tens of thousands): the oracle needs all of them, checked by overrun
+echo 4096 >$TR/buffer_size_kb
 echo 1 >$TR/events/smartwake/smartwake_select_idle/enable
 echo >$TR/trace
 reset_stats
@@ -222,8 +225,10 @@ awk -v topo=$topo '
 		for (i = 1; i <= 5; i++)
 			printf "loc_prev_%s %d\nloc_waker_%s %d\n", k[i], cnt["loc_prev_" k[i]], k[i], cnt["loc_waker_" k[i]]
 	}' $TR/trace >/tmp/latency.oracle
+lost=$(cat $TR/per_cpu/cpu*/stats | awk '$1 == "overrun:" { n += $2 } END { print n + 0 }')
 echo >$TR/trace
 echo "  oracle: $(tr '\n' ' ' </tmp/latency.oracle)"
+check "trace oracle: the ring buffer overwrote no event (overrun $lost)" eq "$lost" 0
 answers=$(($(sv wakeups) - $(sv fallback_original) - $(sv invariant_violations) - $(sv inactive_answers)))
 check "trace oracle: one select_idle event per module answer ($answers)" \
 	eq "$(awk '$1 == "events" { print $2 }' /tmp/latency.oracle)" "$answers"

@@ -20,6 +20,11 @@ check() {
 }
 # stat NAME: a counter's value from the stats file
 stat() { awk -v n="$1" '$1 == n { print $2; f = 1 } END { if (!f) print "missing" }' $SW_DBG/stats; }
+# snap: one snapshot of the stats file; sv NAME: a counter's value in it
+# (counters read one by one a fork apart differ: the shell's own wakeups
+# count)
+snap() { SW_SNAP=$(cat $SW_DBG/stats); }
+sv() { echo "$SW_SNAP" | awk -v n="$1" '$1 == n { print $2; f = 1 } END { if (!f) print "missing" }'; }
 # knob NAME: a knob's current value
 knob() { cat "$SW_DBG/$1"; }
 # set_knob NAME VALUE: write, return the write's status
@@ -34,6 +39,9 @@ bad_write() {
 	[ "$(knob "$1")" = "$_before" ]
 }
 gt() { [ "$1" -gt "$2" ] 2>/dev/null; }
+# calc EXPR: awk arithmetic, 4 decimals; less A B: A < B as numbers
+calc() { awk "BEGIN { printf \"%.4f\", $1 }"; }
+less() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 < b + 0) }'; }
 eq() { [ "$1" = "$2" ]; }
 # dmesg_clean: no warning, bug, oops or call trace in the kernel log
 dmesg_clean() {

@@ -97,25 +97,48 @@ EOF
 	tm=$(task_vm numa_task_migrated) ts=$(task_vm numa_task_swapped)
 	[ "$tm" = - ] || tm=$((tm - tm0))
 	[ "$ts" = - ] || ts=$((ts - ts0))
+	# numa_retry=off removes the hook (and waits for its callbacks), so
+	# the module's counters are read with no call in flight
+	set_knob numa_retry off
 	def=$(stat numa_retry_deferred) alw=$(stat numa_retry_allowed)
-	eval "mv_$2=$mv sw_$2=$sw st_$2=$st pg_$2=$pg calls_$2=$calls def_$2=$def"
-	eval "alw_$2=$alw nt_$2=$nt wp_$2=$wp onp_$2=$onp tpg_$2=$tpages"
-	eval "act_$2=$((mv + sw))"
-	printf '  %-10s move %3s swap %3s stick %3s | task_numa_migrate calls %4s (deferred %4s, allowed %4s) | backoffs %3s | faults +%s, pages migrated +%s | tasks %s, with a preferred node %s, on it %s, their numa_pages_migrated %s | vmstat numa_task_migrated %s swapped %s\n' \
-		"$1" "$mv" "$sw" "$st" "$calls" "$def" "$alw" "$(stat numa_backoff_set)" \
+	due=$(stat numa_retry_due) dued=$(stat numa_retry_due_deferred)
+	# the counts add up over a mode's runs (run_until); the tasks' state
+	# is the last run's
+	acc "$2" mv "$mv" sw "$sw" st "$st" pg "$pg" calls "$calls" def "$def" \
+		alw "$alw" act $((mv + sw)) due "$due" dued "$dued"
+	eval "nt_$2=$nt wp_$2=$wp onp_$2=$onp tpg_$2=$tpages runs_$2=\$((\${runs_$2:-0} + 1))"
+	printf '  %-10s move %3s swap %3s stick %3s | task_numa_migrate calls %4s (deferred %4s, allowed %4s; due %4s, of them deferred %4s) | backoffs %3s | faults +%s, pages migrated +%s | tasks %s, with a preferred node %s, on it %s, their numa_pages_migrated %s | vmstat numa_task_migrated %s swapped %s\n' \
+		"$1" "$mv" "$sw" "$st" "$calls" "$def" "$alw" "$due" "$dued" "$(stat numa_backoff_set)" \
 		"$flt" "$pg" "$nt" "$wp" "$onp" "$tpages" "$tm" "$ts"
 	echo "NUMA-FIG | $1 | $mv | $sw | $st | $calls | $def | $alw | $pg | $wp/$nt | $onp | $tpages |"
 }
-run off off
-# The oracle needs the kernel to move tasks at all: a run in which the
-# load happened to stay put (no task migration under off) measures
-# nothing; run it once more.
-if [ "$act_off" -eq 0 ]; then
-	echo "  off: no NUMA task migration in this run; once more"
-	run off off
-fi
-run as-merged merged
-run corrected corr
+# acc LABEL NAME VALUE...: NAME_LABEL += VALUE
+acc() {
+	_l=$1
+	shift
+	while [ $# -gt 1 ]; do
+		eval "$1_$_l=\$((\${$1_$_l:-0} + $2))"
+		shift 2
+	done
+}
+# run_until MODE LABEL CONDITION: run the mode, and again (at most 3 runs
+# in all, the counts added up) until CONDITION holds: the checks on a mode
+# need enough events, and one 8 s run can have few. Seen in single runs:
+# no task migration under off (about once in twenty), 1 task_numa_migrate
+# call under corrected where another run had 28 (its tasks had landed on
+# their preferred nodes: no call is made there).
+run_until() {
+	run "$1" "$2"
+	for _r in 2 3; do
+		eval "$3" && break
+		echo "  $1: too few events for its checks ($3); once more"
+		run "$1" "$2"
+	done
+}
+run_until off off '[ "$act_off" -gt 0 ]'
+run_until as-merged merged '[ "$due_merged" -ge 5 ]'
+run_until corrected corr '[ "$act_corr" -gt 0 ] && [ "$due_corr" -ge 5 ]'
+echo "  runs: off $runs_off, as-merged $runs_merged, corrected $runs_corr"
 
 check "off: the kernel migrates tasks to their memory (move+swap $act_off)" gt "$act_off" 0
 # The issue's test: under as-merged placement still runs (6.12 runs it in
@@ -128,27 +151,31 @@ check "as-merged: every task still gets a preferred node ($wp_merged of $nt_merg
 	eval '[ "$nt_merged" -ge 3 ] && [ "$wp_merged" -eq "$nt_merged" ]'
 check "as-merged: retries reach task_numa_migrate and are deferred ($def_merged of $calls_merged)" \
 	eval '[ "$def_merged" -gt 0 ] && [ "$calls_merged" -ge "$def_merged" ]'
-# Srikar's numbers: 0 sched_move/swap/stick_numa with the inverted test.
-# Every migration under as-merged needs a call the gate let through
-# (a backoff and a new preferred node): none without one.
+# The seed's bug, exactly: a due retry (the kernel's gate open, no 2018
+# backoff pending) meets the inverted comparison and is deferred, every
+# one of them; corrected lets every due retry through and defers only
+# inside a backoff. Exact counts of the module's own decisions, read with
+# the hook removed: they cannot cross by chance (unlike the kernel's
+# task-migration counts of two runs, a few each, which the earlier
+# oracle compared and which crossed: 3 vs 2, 10 vs 2).
+check "as-merged defers every due retry ($dued_merged of $due_merged, at least 5)" \
+	eval '[ "$due_merged" -ge 5 ] && [ "$dued_merged" -eq "$due_merged" ]'
+check "corrected defers no due retry ($dued_corr of $due_corr, at least 5)" \
+	eval '[ "$due_corr" -ge 5 ] && [ "$dued_corr" -eq 0 ]'
+check "corrected lets through exactly the due retries (allowed $alw_corr, due $due_corr)" \
+	eq "$alw_corr" "$due_corr"
+# From the kernel's side (its events, not the module's counters): a task
+# migration needs a task_numa_migrate() call the gate let through, so
+# under either mode there are no more migrations than allowed calls
+# (Srikar's numbers: 0 sched_move/swap/stick_numa with the inverted test).
 check "as-merged: no more task migrations than allowed retries ($act_merged <= $alw_merged)" \
 	eval '[ "$act_merged" -le "$alw_merged" ]'
-check "as-merged: fewest task migrations ($act_merged < off $act_off, <= corrected $act_corr)" \
-	eval '[ "$act_merged" -lt "$act_off" ] && [ "$act_merged" -le "$act_corr" ]'
-# corrected defers only inside a backoff: it migrates like off, give or
-# take a run's noise (the seed: the fix brought the events back).
+check "corrected: no more task migrations than allowed retries ($act_corr <= $alw_corr)" \
+	eval '[ "$act_corr" -le "$alw_corr" ]'
+# corrected brings the migrations back (the seed: the fix restored the events)
 check "corrected: the kernel migrates tasks (move+swap $act_corr)" gt "$act_corr" 0
-# ...and not above off: twice, plus 4, for the noise (seen: 3 to 11
-# under corrected, 4 to 23 under off, corrected above off once, 7 vs 4)
-check "corrected: not more task migrations than off, with noise ($act_corr vs $act_off)" \
-	eval '[ "$act_corr" -le $((act_off * 2 + 4)) ]'
-# corrected defers only inside a backoff, as-merged only outside one: the
-# share each lets through depends on how often wake_affine backs a task
-# off in that run (corrected once deferred 5 and allowed 3 of 8 calls with
-# 44 backoffs), but corrected must let due retries through where
-# as-merged defers them, so its allowed share is the larger.
-check "corrected lets due retries through (allowed $alw_corr of $calls_corr; as-merged $alw_merged of $calls_merged)" \
-	eval '[ "$alw_corr" -gt 0 ] && [ $((alw_corr * calls_merged)) -gt $((alw_merged * calls_corr)) ]'
+# per call (informational: a few migrations per run, see figures.md)
+echo "  task migrations per task_numa_migrate call: off $(calc "$act_off / ($calls_off + 0.000001)"), as-merged $(calc "$act_merged / ($calls_merged + 0.000001)"), corrected $(calc "$act_corr / ($calls_corr + 0.000001)")"
 # Memory goes to the task when the task does not go to the memory (the
 # seed: more page migration with the inverted test). Not asserted as an
 # order: here page counts move in whole areas (4096 pages per task, twice
@@ -161,6 +188,7 @@ echo "  pages migrated: off $pg_off, as-merged $pg_merged, corrected $pg_corr"
 # the kprobe event is on the same function: look for the module's
 # IPMODIFY ops there, and at the module's own list
 ipmod() { grep "^$MIG " $TR/enabled_functions | grep -q ' I'; }
+set_knob numa_retry corrected	# (each run ends with off)
 check "the migrate redirect is installed while numa_retry != off" \
 	eval 'ipmod && grep -q "^task_numa_migrate redirect on" $SW_DBG/hooks'
 set_knob numa_retry off

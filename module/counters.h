@@ -41,6 +41,8 @@ SW_COUNTER(ttwu_forced_lock)		/* ttwu_queue=lock answered "do not queue" */
 SW_COUNTER(numa_migrate_seen)		/* task_numa_migrate() calls (numa_retry != off) */
 SW_COUNTER(numa_retry_deferred)		/* ...skipped: migration retry deferred by numa_retry */
 SW_COUNTER(numa_retry_allowed)		/* ...let through */
+SW_COUNTER(numa_retry_due)		/* ...of the calls: no live 2018 backoff (a due retry) */
+SW_COUNTER(numa_retry_due_deferred)	/* ...of which skipped (as-merged: all, corrected: none) */
 SW_COUNTER(numa_backoff_evicted)	/* backoffs lost to a full table bucket */
 SW_COUNTER(sib_checks)			/* sib_count: periodic balances of a sched-idle CPU */
 SW_COUNTER(sib_opportunities)		/* ...with an overloaded CPU in its LLC */

@@ -205,6 +205,12 @@ static bool notrace sw_numa_migrate_gate(struct task_struct *p)
 	raw_spin_unlock_irqrestore(&sw_numa_lock, flags);
 
 	sw_count(defer ? SW_C_numa_retry_deferred : SW_C_numa_retry_allowed);
+	/* the seed's case: the kernel's gate opened, no backoff pending */
+	if (!b) {
+		sw_count(SW_C_numa_retry_due);
+		if (defer)
+			sw_count(SW_C_numa_retry_due_deferred);
+	}
 	return defer;
 }
 
