@@ -227,8 +227,13 @@ if set_knob sib_count 1; then
 	echo 1 >$SW_DBG/reset
 	# (1 sender, 2 receivers: with more fair tasks than CPUs a CPU is
 	# rarely left to its SCHED_IDLE hog alone, and checks get rare)
-	wakeload msg -g 1 -s 1 -r 2 --hog-idle $NCPU -t 4 >/dev/null 2>&1
-	echo "  SCHED_IDLE hogs + bursty msg: sib_checks $(stat sib_checks), sib_opportunities $(stat sib_opportunities), newidle $(stat sib_newidle_overloaded) of $(stat sib_newidle_checks)"
+	# (18 to 26 opportunities per 4 s seen on the stock kernel, fewer on
+	# a debug guest: more runs, counts added up, until one shows, at most 3)
+	for r in 1 2 3; do
+		wakeload msg -g 1 -s 1 -r 2 --hog-idle $NCPU -t 4 >/dev/null 2>&1
+		echo "  SCHED_IDLE hogs + bursty msg, run $r: sib_checks $(stat sib_checks), sib_opportunities $(stat sib_opportunities), newidle $(stat sib_newidle_overloaded) of $(stat sib_newidle_checks)"
+		[ "$(stat sib_opportunities)" -eq 0 ] || break
+	done
 	check "sib: sched-idle CPUs beside overloaded ones: opportunities > 0" gt "$(stat sib_opportunities)" 0
 	check "sib: opportunities within checks" eval '[ "$(stat sib_opportunities)" -le "$(stat sib_checks)" ]'
 	check "sib_count=0 removes both" eval 'set_knob sib_count 0 &&

@@ -16,6 +16,9 @@
 #              that can fail by chance shows here); prints each run's
 #              verdict and checks, then "STEP: K of N runs passed"; fails
 #              unless every run passed. Outputs: build/logs/check/STEP.rI.out
+#   --figures REGEX  with --repeat: the runs' output lines matching REGEX
+#              (the figures the repeated checks print) and the verdicts go
+#              to figures.md, section repeat-STEP
 #   --jobs N   1: one step at a time; 2 (default on 2+ CPUs): the stock
 #              kernel's guests and the debug kernel's steps run side by
 #              side (each TCG guest uses one host CPU); a step's output is
@@ -448,7 +451,7 @@ step_shadow-debug() { g --kernel debug --topo smp4 --timeout 900 shadow.sh; }
 step_scope-debug() { g --kernel debug --topo smp4 --timeout 1200 scope.sh; }
 
 jobs=$(($(nproc) > 1 ? 2 : 1))
-repeat=0
+repeat=0 rfig=
 steps=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -456,6 +459,7 @@ while [ $# -gt 0 ]; do
 	--list) printf '%s\n' "${steps_all[@]}"; exit 0 ;;
 	--jobs) jobs=${2:-}; shift 2 || sw_die "--jobs wants a number" ;;
 	--repeat) repeat=${2:-}; shift 2 || sw_die "--repeat wants a number" ;;
+	--figures) rfig=${2:-}; shift 2 || sw_die "--figures wants a regular expression" ;;
 	--only) IFS=, read -r -a only <<<"${2:-}"; steps+=("${only[@]}"); shift 2 ||
 		sw_die "--only wants STEP,STEP..." ;;
 	*) steps+=("$1"); shift ;;
@@ -562,6 +566,18 @@ if [ "$repeat" -gt 0 ]; then
 		done
 		[ "$np" -eq "$repeat" ] || rfail=1
 		rtab+="$s: $np of $repeat runs passed (seconds: $secs)"$'\n'
+		[ -z "$rfig" ] || {
+			echo "## scripts/check.sh --repeat $repeat $s"
+			echo
+			echo "$np of $repeat runs in a row passed (seconds per run: $secs)."
+			echo "Lines matching \`$rfig\`, run by run:"
+			echo
+			echo '```'
+			for i in $(seq "$repeat"); do
+				grep -E -- "$rfig" "$out/$s.r$i.out" | sed "s/^/run $i: /"
+			done
+			echo '```'
+		} | scripts/figures.sh "repeat-$s" - || true
 	done
 	printf '\n==== check --repeat %d (%ds) ====\n%s' "$repeat" $((SECONDS - t0)) "$rtab"
 	exit $rfail

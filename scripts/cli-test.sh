@@ -377,7 +377,7 @@ mkhist() {
 		n = split(spec, kv, " ")
 		for (i = 1; i <= n; i++) { split(kv[i], p, ":"); c[p[1]] = p[2] }
 		for (b = 0; b < 40; b++) printf "%d %d\n", b ? 2 ^ b : 0, c[b] + 0
-	}' >"$D/latency_hist"
+	}' >"$D/latency_hist.new" && mv "$D/latency_hist.new" "$D/latency_hist"
 }
 mkhist "10:100"
 echo 1 >"$D/latency"
@@ -397,11 +397,13 @@ echo 1 >"$D/latency"
 mkhist ""
 run $SW latency
 check "latency, empty histogram: no samples" eval '[ $rc -eq 0 ] && has "^no samples$"'
-# --watch: the interval's samples only
-( sleep 0.15; mkhist "5:10"; sleep 0.4; mkhist "5:10 12:30" ) &
-run $SW latency --watch 0.4 --count 3
+# --watch: the interval's samples only. Each write lands half an interval
+# from the intervals' ends (the CLI may start up to 0.5 s late on a loaded
+# host), and replaces the file whole (a reader never sees half of one).
+( sleep 0.5; mkhist "5:10"; sleep 1; mkhist "5:10 12:30" ) &
+run $SW latency --watch 1 --count 3
 wait
-check "latency --watch 0.4 --count 3: exit 0, three lines" \
+check "latency --watch 1 --count 3: exit 0, three lines" \
 	eval '[ $rc -eq 0 ] && [ $(grep -cE "^[0-9:]+ +[0-9.]+ s  " "$out") -eq 3 ]'
 check "... the first interval: its 10 samples in [32, 64)" has "s  samples 10  p50 48  p90 60  p99 64 ns$"
 check "... the second: the 30 new ones in [4096, 8192) alone" has "s  samples 30  p50 6144  p90 7780  p99 8192 ns$"
