@@ -86,10 +86,26 @@ run() {
 	tb=$!
 	wakeload disp -d 2 -w 6 -t "$secs" >/dev/null &
 	tw=$!
+	# The tasks from /proc/PID/sched, from 6 s on, every half second until
+	# all 4 are read with a preferred node or the tasks are about to end
+	# (a loaded host once left 1 of the 4 PIDs readable at a single 6 s
+	# sample): the reading with the most tasks, the latest of those, counts.
+	t0=$(uptime_s)
 	sleep $((secs - 2))
-	read -r nt wp onp tpages <<EOF
-$(tasks_sched /tmp/numa-f.pids /tmp/numa-b.pids)
+	nt=0 wp=0 onp=0 tpages=0
+	while :; do
+		read -r n w o t <<EOF
+$(tasks_sched /tmp/numa-f.pids /tmp/numa-b.pids 2>/tmp/numa-tasks.new)
 EOF
+		if [ "${n:-0}" -ge "$nt" ]; then
+			nt=$n wp=$w onp=$o tpages=$t
+			mv /tmp/numa-tasks.new /tmp/numa-tasks
+		fi
+		{ [ "$nt" -ge 4 ] && [ "$wp" -eq "$nt" ]; } && break
+		[ $(($(uptime_s) - t0)) -lt $((secs + 1)) ] || break
+		sleep 0.5
+	done
+	cat /tmp/numa-tasks >&2
 	wait $tf $tb $tw
 	mv=$(ev sched_move_numa) sw=$(ev sched_swap_numa) st=$(ev sched_stick_numa)
 	pg=$(($(vm numa_pages_migrated) - p0)) calls=$(($(mig_hits) - h0))

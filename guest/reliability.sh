@@ -283,7 +283,14 @@ check "revert_on defaults to violation" eq "$(knob revert_on)" violation
 set_knob policy smartwake
 wakeload msg -g 1 -s 2 -r 2 --cpus 0-1 -t 2 >/dev/null 2>&1
 rc=$?
-sleep 1
+# the revert's work item removes the hook and logs the line: wait for both
+# (at most 20 s; a debug guest once took 3 s for the hook changes)
+w=0
+while [ $w -lt 20 ] && { hooked select_task_rq_fair ||
+	[ "$(dmesg | grep -c "policy set back to stock (invariant_violations")" = "$n0" ]; }; do
+	sleep 1
+	w=$((w + 1))
+done
 echo "  watchdog: policy $(knob policy), reverts $(stat reverts), violations $(stat invariant_violations); $(dmesg | grep 'set back to stock')"
 check "watchdog: the load ran" eq "$rc" 0
 check "watchdog: an injected violation sets policy back to stock, once" \
