@@ -8,6 +8,19 @@
  * not stock, the ttwu_queue_wakelist redirect while ttwu_queue=lock, the
  * task_numa_migrate.isra.0 redirect while numa_retry is not off.
  *
+ * Every redirect (an ops that changes what the kernel does: the select
+ * hook both ways, the ttwu_queue_wakelist and task_numa_migrate
+ * redirects) is FTRACE_OPS_FL_PERMANENT, as livepatch's ops are: while
+ * one is installed, sysctl kernel.ftrace_enabled=0 fails with -EBUSY
+ * instead of silently turning the module off. While ftrace_enabled is
+ * already 0 the write that needs a redirect fails (-EBUSY, and the kernel
+ * log names the sysctl and the fix), nothing installed. The counting
+ * pre-handlers (sched_tick, the sib_count pair) are observers, not
+ * PERMANENT: they do not stop an administrator from disabling ftrace;
+ * while it is off they are installed but not called, so their counters
+ * (and sis_filter's tick-kept masks, read only by the select hook, which
+ * itself keeps ftrace on) stand still, and the knob write says so.
+ *
  * A redirecting hook rewrites the saved instruction pointer so the traced
  * function's caller lands in the module's replacement. The ops carry
  * livepatch's flags: IPMODIFY, and SAVE_REGS only where the architecture
@@ -31,6 +44,7 @@
 #include "latency.h"
 #include "numa.h"
 #include "overload.h"
+#include "reach.h"
 #include "sib.h"
 #include "symbols.h"
 #include "ttwu.h"
@@ -114,6 +128,27 @@ static struct sw_hook sw_hooks[SW_NR_HOOKS] = {
 	},
 };
 
+/**
+ * sw_ftrace_off() - is sysctl kernel.ftrace_enabled 0 now
+ *
+ * Read through its kallsyms address (not exported); a kernel without the
+ * symbol reads as enabled.
+ *
+ * Return: true when ftrace callbacks are not being called.
+ */
+static bool sw_ftrace_off(void)
+{
+	return sw_sym_ftrace_enabled && !READ_ONCE(*(int *)sw_sym_ftrace_enabled);
+}
+
+/* the write that needs @h's redirect is refused: say why and the fix */
+static int sw_ftrace_off_err(const char *name)
+{
+	pr_err("%s not hooked: sysctl kernel.ftrace_enabled is 0, so ftrace would not call the module; run sysctl kernel.ftrace_enabled=1 and write the knob again\n",
+	       name);
+	return -EBUSY;
+}
+
 /* the ops @h is (to be) registered with: its direct one or the redirect */
 static struct ftrace_ops *sw_hook_ops(struct sw_hook *h)
 {
@@ -166,15 +201,34 @@ static int sw_hook_undo(struct sw_hook *h)
 		WARN(ret, "removing filter on %s failed: %d\n", sw_hook_name(h), ret);
 		h->filtered = false;
 	}
+	/* 7.2 keeps a direct ops' flags across registrations */
+	ops->flags &= ~FTRACE_OPS_FL_PERMANENT;
 	h->via_direct = false;
 	return 0;
 }
 
+/*
+ * Install @h. A redirect is PERMANENT (see the top of this file; the
+ * testing build's test_no_permanent=1 leaves the flag off, so that
+ * guest/control.sh can bypass a hook on purpose). register_ftrace_function()
+ * refuses a PERMANENT ops while ftrace is disabled, under ftrace's lock.
+ * register_ftrace_direct() of 6.1 and 6.12 overwrites the ops' flags, so
+ * a direct call gets the flag once registered (is_permanent_ops_registered()
+ * reads it live), and ftrace_enabled is then read again: a sysctl that
+ * ran in between leaves the call dead, so it is removed and the write
+ * fails. 7.2 keeps the flag given before registering.
+ */
 static int sw_hook_do(struct sw_hook *h)
 {
+	bool permanent = h->replacement && !sw_testing_no_permanent();
 	struct ftrace_ops *ops;
 	int ret;
 
+	if (h->replacement && sw_ftrace_off())
+		return sw_ftrace_off_err(sw_hook_name(h));
+	if (!h->replacement && sw_ftrace_off())
+		pr_warn("%s: sysctl kernel.ftrace_enabled is 0: the hook is installed but not called, its counters stand still until it is 1\n",
+			sw_hook_name(h));
 	h->via_direct = h->direct &&
 			READ_ONCE(sw_select_hook) == SW_SELECT_HOOK_DIRECT;
 	ops = sw_hook_ops(h);
@@ -187,6 +241,8 @@ static int sw_hook_do(struct sw_hook *h)
 				ops->flags |= FTRACE_OPS_FL_SAVE_REGS;
 		}
 	}
+	if (permanent)
+		ops->flags |= FTRACE_OPS_FL_PERMANENT;
 
 	ret = ftrace_set_filter_ip(ops, *h->target, 0, 0);
 	if (ret) {
@@ -201,7 +257,9 @@ static int sw_hook_do(struct sw_hook *h)
 	else
 		ret = register_ftrace_function(ops);
 	if (ret) {
-		if (ret == -EBUSY)
+		if (ret == -EBUSY && permanent && sw_ftrace_off())
+			sw_ftrace_off_err(sw_hook_name(h));
+		else if (ret == -EBUSY)
 			pr_err("%s is already modified by another ftrace user (livepatch?)\n",
 			       sw_hook_name(h));
 		else
@@ -210,7 +268,27 @@ static int sw_hook_do(struct sw_hook *h)
 		return ret;
 	}
 	h->registered = true;
+	if (permanent && h->via_direct) {
+		ops->flags |= FTRACE_OPS_FL_PERMANENT;
+		/* the flag before the look, as the sysctl stores then looks */
+		smp_mb();
+		if (sw_ftrace_off()) {
+			sw_hook_undo(h);
+			return sw_ftrace_off_err(sw_hook_name(h));
+		}
+	}
 	return 0;
+}
+
+/**
+ * sw_hook_is_set() - is a hook installed
+ * @id: which hook
+ *
+ * Return: true while it is registered (also one whose removal failed).
+ */
+bool sw_hook_is_set(enum sw_hook_id id)
+{
+	return sw_hooks[id].registered;
 }
 
 /**
@@ -342,5 +420,6 @@ int sw_hooks_show(struct seq_file *m)
 	seq_printf(m, "sched_update_nr_running_tp tracepoint %s needs:sis_filter=1,sis_mask_update=enqueue|policy=shadow\n",
 		   sw_overload_active() ? "on" : "off");
 	sw_latency_hooks_show(m);
+	sw_reach_hooks_show(m);
 	return 0;
 }
