@@ -19,7 +19,10 @@
  * PERMANENT: they do not stop an administrator from disabling ftrace;
  * while it is off they are installed but not called, so their counters
  * (and sis_filter's tick-kept masks, read only by the select hook, which
- * itself keeps ftrace on) stand still, and the knob write says so.
+ * itself keeps ftrace on) stand still, and the knob write says so. The
+ * kretprobe of ttwu_count=1 is the exception: see sw_ftrace_pin(). The
+ * tracepoint probes (latency, the nr_running probe, reach.c's) are static
+ * keys, not ftrace, and keep working.
  *
  * A redirecting hook rewrites the saved instruction pointer so the traced
  * function's caller lands in the module's replacement. The ops carry
@@ -277,6 +280,79 @@ static int sw_hook_do(struct sw_hook *h)
 			return sw_ftrace_off_err(sw_hook_name(h));
 		}
 	}
+	return 0;
+}
+
+/*
+ * The ftrace pin. kprobes put the kretprobe of ttwu_count=1 on
+ * ttwu_queue_wakelist's ftrace site with kprobes' own ftrace ops
+ * (SAVE_REGS, not PERMANENT). Registered or removed while
+ * kernel.ftrace_enabled is 0, it leaves the site's record with its REGS
+ * flag set, and the next removal of the last ftrace ops of the machine
+ * trips ftrace's sanity check, which turns ftrace off until reboot
+ * (measured on 6.12: WARNING at ftrace.c:3180, "ttwu_queue_wakelist+0x0/0x100
+ * flags:40000000"; the module's own ops, without SAVE_REGS, do not).
+ * So the kretprobe is refused while ftrace is off, and while it exists a
+ * PERMANENT ops on a function of this module that nothing calls keeps
+ * ftrace_enabled at 1, at no cost to any path.
+ */
+static noinline void sw_pin_site(void)
+{
+	barrier();
+}
+
+static void notrace sw_pin_func(unsigned long ip, unsigned long parent_ip,
+				struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+}
+
+static struct ftrace_ops sw_pin_ops = {
+	.func = sw_pin_func,
+	.flags = FTRACE_OPS_FL_PERMANENT,
+};
+
+static bool sw_pinned;
+
+/**
+ * sw_ftrace_pin() - keep sysctl kernel.ftrace_enabled at 1, or let it go
+ * @on: pin (true) or unpin
+ * @what: the observer that needs it, for the error message
+ *
+ * Under the knob lock, or at load/unload.
+ *
+ * Return: 0; -EBUSY (said) when ftrace is off; or the error of the
+ * filter or the registration.
+ */
+int sw_ftrace_pin(bool on, const char *what)
+{
+	int ret;
+
+	if (on == sw_pinned)
+		return 0;
+	if (!on) {
+		ret = unregister_ftrace_function(&sw_pin_ops);
+		WARN(ret, "unregistering the ftrace pin failed: %d\n", ret);
+		ftrace_set_filter_ip(&sw_pin_ops, (unsigned long)sw_pin_site, 1, 0);
+		sw_pinned = false;
+		return 0;
+	}
+	if (sw_ftrace_off())
+		return sw_ftrace_off_err(what);
+	ret = ftrace_set_filter_ip(&sw_pin_ops, (unsigned long)sw_pin_site, 0, 0);
+	if (ret) {
+		pr_err("%s: cannot pin ftrace (filter: %d)\n", what, ret);
+		return ret;
+	}
+	ret = register_ftrace_function(&sw_pin_ops);
+	if (ret) {
+		if (sw_ftrace_off())
+			sw_ftrace_off_err(what);
+		else
+			pr_err("%s: cannot pin ftrace: %d\n", what, ret);
+		ftrace_set_filter_ip(&sw_pin_ops, (unsigned long)sw_pin_site, 1, 0);
+		return ret;
+	}
+	sw_pinned = true;
 	return 0;
 }
 
