@@ -9,6 +9,8 @@ SW_COUNTER(select_calls)		/* select_task_rq_fair entries seen */
 SW_COUNTER(passthrough)			/* handed to the original by design */
 SW_COUNTER(wakeups)			/* WF_TTWU calls seen in smartwake or shadow mode */
 SW_COUNTER(out_of_scope)		/* ...not counted there: the task is outside knob scope */
+SW_COUNTER(fair_wakeups)		/* sched_waking: fair wakeups due in select_task_rq_fair */
+SW_COUNTER(fair_wakeups_reached)	/* ...and the select hook saw them (reach.c) */
 SW_COUNTER(wide_waker_master)		/* wake_wide: wide, waker has the flips */
 SW_COUNTER(wide_wakee_master)		/* wake_wide: wide, wakee has the flips */
 SW_COUNTER(affine_attempts)		/* wake_affine() evaluated */

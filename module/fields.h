@@ -87,5 +87,12 @@ SW_SCHED_FIELD(task_struct, start_time)
  */
 SW_SCHED_FIELD(task_struct, policy)
 SW_SCHED_FIELD(task_struct, on_cpu)
+/*
+ * reach.c: the sched_waking probe's test for a wakeup that must reach
+ * select_task_rq_fair() (also on_cpu, nr_cpus_allowed above)
+ */
+SW_SCHED_FIELD(task_struct, sched_class)
+SW_SCHED_FIELD(task_struct, on_rq)
+SW_SCHED_FIELD(task_struct, migration_disabled)
 /* scope.h: task_dfl_cgroup() of a wakee or of the task switched in */
 SW_SCHED_FIELD(task_struct, cgroups)

@@ -8,6 +8,22 @@
  * not stock, the ttwu_queue_wakelist redirect while ttwu_queue=lock, the
  * task_numa_migrate.isra.0 redirect while numa_retry is not off.
  *
+ * Every redirect (an ops that changes what the kernel does: the select
+ * hook both ways, the ttwu_queue_wakelist and task_numa_migrate
+ * redirects) is FTRACE_OPS_FL_PERMANENT, as livepatch's ops are: while
+ * one is installed, sysctl kernel.ftrace_enabled=0 fails with -EBUSY
+ * instead of silently turning the module off. While ftrace_enabled is
+ * already 0 the write that needs a redirect fails (-EBUSY, and the kernel
+ * log names the sysctl and the fix), nothing installed. The counting
+ * pre-handlers (sched_tick, the sib_count pair) are observers, not
+ * PERMANENT: they do not stop an administrator from disabling ftrace;
+ * while it is off they are installed but not called, so their counters
+ * (and sis_filter's tick-kept masks, read only by the select hook, which
+ * itself keeps ftrace on) stand still, and the knob write says so. The
+ * kretprobe of ttwu_count=1 is the exception: see sw_ftrace_pin(). The
+ * tracepoint probes (latency, the nr_running probe, reach.c's) are static
+ * keys, not ftrace, and keep working.
+ *
  * A redirecting hook rewrites the saved instruction pointer so the traced
  * function's caller lands in the module's replacement. The ops carry
  * livepatch's flags: IPMODIFY, and SAVE_REGS only where the architecture
@@ -31,6 +47,7 @@
 #include "latency.h"
 #include "numa.h"
 #include "overload.h"
+#include "reach.h"
 #include "sib.h"
 #include "symbols.h"
 #include "ttwu.h"
@@ -114,6 +131,27 @@ static struct sw_hook sw_hooks[SW_NR_HOOKS] = {
 	},
 };
 
+/**
+ * sw_ftrace_off() - is sysctl kernel.ftrace_enabled 0 now
+ *
+ * Read through its kallsyms address (not exported); a kernel without the
+ * symbol reads as enabled.
+ *
+ * Return: true when ftrace callbacks are not being called.
+ */
+static bool sw_ftrace_off(void)
+{
+	return sw_sym_ftrace_enabled && !READ_ONCE(*(int *)sw_sym_ftrace_enabled);
+}
+
+/* the write that needs @h's redirect is refused: say why and the fix */
+static int sw_ftrace_off_err(const char *name)
+{
+	pr_err("%s not hooked: sysctl kernel.ftrace_enabled is 0, so ftrace would not call the module; run sysctl kernel.ftrace_enabled=1 and write the knob again\n",
+	       name);
+	return -EBUSY;
+}
+
 /* the ops @h is (to be) registered with: its direct one or the redirect */
 static struct ftrace_ops *sw_hook_ops(struct sw_hook *h)
 {
@@ -166,15 +204,34 @@ static int sw_hook_undo(struct sw_hook *h)
 		WARN(ret, "removing filter on %s failed: %d\n", sw_hook_name(h), ret);
 		h->filtered = false;
 	}
+	/* 7.2 keeps a direct ops' flags across registrations */
+	ops->flags &= ~FTRACE_OPS_FL_PERMANENT;
 	h->via_direct = false;
 	return 0;
 }
 
+/*
+ * Install @h. A redirect is PERMANENT (see the top of this file; the
+ * testing build's test_no_permanent=1 leaves the flag off, so that
+ * guest/control.sh can bypass a hook on purpose). register_ftrace_function()
+ * refuses a PERMANENT ops while ftrace is disabled, under ftrace's lock.
+ * register_ftrace_direct() of 6.1 and 6.12 overwrites the ops' flags, so
+ * a direct call gets the flag once registered (is_permanent_ops_registered()
+ * reads it live), and ftrace_enabled is then read again: a sysctl that
+ * ran in between leaves the call dead, so it is removed and the write
+ * fails. 7.2 keeps the flag given before registering.
+ */
 static int sw_hook_do(struct sw_hook *h)
 {
+	bool permanent = h->replacement && !sw_testing_no_permanent();
 	struct ftrace_ops *ops;
 	int ret;
 
+	if (h->replacement && sw_ftrace_off())
+		return sw_ftrace_off_err(sw_hook_name(h));
+	if (!h->replacement && sw_ftrace_off())
+		pr_warn("%s: sysctl kernel.ftrace_enabled is 0: the hook is installed but not called, its counters stand still until it is 1\n",
+			sw_hook_name(h));
 	h->via_direct = h->direct &&
 			READ_ONCE(sw_select_hook) == SW_SELECT_HOOK_DIRECT;
 	ops = sw_hook_ops(h);
@@ -187,6 +244,8 @@ static int sw_hook_do(struct sw_hook *h)
 				ops->flags |= FTRACE_OPS_FL_SAVE_REGS;
 		}
 	}
+	if (permanent)
+		ops->flags |= FTRACE_OPS_FL_PERMANENT;
 
 	ret = ftrace_set_filter_ip(ops, *h->target, 0, 0);
 	if (ret) {
@@ -201,7 +260,9 @@ static int sw_hook_do(struct sw_hook *h)
 	else
 		ret = register_ftrace_function(ops);
 	if (ret) {
-		if (ret == -EBUSY)
+		if (ret == -EBUSY && permanent && sw_ftrace_off())
+			sw_ftrace_off_err(sw_hook_name(h));
+		else if (ret == -EBUSY)
 			pr_err("%s is already modified by another ftrace user (livepatch?)\n",
 			       sw_hook_name(h));
 		else
@@ -210,7 +271,100 @@ static int sw_hook_do(struct sw_hook *h)
 		return ret;
 	}
 	h->registered = true;
+	if (permanent && h->via_direct) {
+		ops->flags |= FTRACE_OPS_FL_PERMANENT;
+		/* the flag before the look, as the sysctl stores then looks */
+		smp_mb();
+		if (sw_ftrace_off()) {
+			sw_hook_undo(h);
+			return sw_ftrace_off_err(sw_hook_name(h));
+		}
+	}
 	return 0;
+}
+
+/*
+ * The ftrace pin. kprobes put the kretprobe of ttwu_count=1 on
+ * ttwu_queue_wakelist's ftrace site with kprobes' own ftrace ops
+ * (SAVE_REGS, not PERMANENT). Registered or removed while
+ * kernel.ftrace_enabled is 0, it leaves the site's record with its REGS
+ * flag set, and the next removal of the last ftrace ops of the machine
+ * trips ftrace's sanity check, which turns ftrace off until reboot
+ * (measured on 6.12: WARNING at ftrace.c:3180, "ttwu_queue_wakelist+0x0/0x100
+ * flags:40000000"; the module's own ops, without SAVE_REGS, do not).
+ * So the kretprobe is refused while ftrace is off, and while it exists a
+ * PERMANENT ops on a function of this module that nothing calls keeps
+ * ftrace_enabled at 1, at no cost to any path.
+ */
+static noinline void sw_pin_site(void)
+{
+	barrier();
+}
+
+static void notrace sw_pin_func(unsigned long ip, unsigned long parent_ip,
+				struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+}
+
+static struct ftrace_ops sw_pin_ops = {
+	.func = sw_pin_func,
+	.flags = FTRACE_OPS_FL_PERMANENT,
+};
+
+static bool sw_pinned;
+
+/**
+ * sw_ftrace_pin() - keep sysctl kernel.ftrace_enabled at 1, or let it go
+ * @on: pin (true) or unpin
+ * @what: the observer that needs it, for the error message
+ *
+ * Under the knob lock, or at load/unload.
+ *
+ * Return: 0; -EBUSY (said) when ftrace is off; or the error of the
+ * filter or the registration.
+ */
+int sw_ftrace_pin(bool on, const char *what)
+{
+	int ret;
+
+	if (on == sw_pinned)
+		return 0;
+	if (!on) {
+		ret = unregister_ftrace_function(&sw_pin_ops);
+		WARN(ret, "unregistering the ftrace pin failed: %d\n", ret);
+		ftrace_set_filter_ip(&sw_pin_ops, (unsigned long)sw_pin_site, 1, 0);
+		sw_pinned = false;
+		return 0;
+	}
+	if (sw_ftrace_off())
+		return sw_ftrace_off_err(what);
+	ret = ftrace_set_filter_ip(&sw_pin_ops, (unsigned long)sw_pin_site, 0, 0);
+	if (ret) {
+		pr_err("%s: cannot pin ftrace (filter: %d)\n", what, ret);
+		return ret;
+	}
+	ret = register_ftrace_function(&sw_pin_ops);
+	if (ret) {
+		if (sw_ftrace_off())
+			sw_ftrace_off_err(what);
+		else
+			pr_err("%s: cannot pin ftrace: %d\n", what, ret);
+		ftrace_set_filter_ip(&sw_pin_ops, (unsigned long)sw_pin_site, 1, 0);
+		return ret;
+	}
+	sw_pinned = true;
+	return 0;
+}
+
+/**
+ * sw_hook_is_set() - is a hook installed
+ * @id: which hook
+ *
+ * Return: true while it is registered (also one whose removal failed).
+ */
+bool sw_hook_is_set(enum sw_hook_id id)
+{
+	return sw_hooks[id].registered;
 }
 
 /**
@@ -342,5 +496,6 @@ int sw_hooks_show(struct seq_file *m)
 	seq_printf(m, "sched_update_nr_running_tp tracepoint %s needs:sis_filter=1,sis_mask_update=enqueue|policy=shadow\n",
 		   sw_overload_active() ? "on" : "off");
 	sw_latency_hooks_show(m);
+	sw_reach_hooks_show(m);
 	return 0;
 }

@@ -48,6 +48,8 @@ extern const char * const sw_select_hook_names[SW_SELECT_HOOK_NR];
 int sw_select_hook_apply(const struct sw_knob *k, int old, int new);
 
 int sw_hook_set(enum sw_hook_id id, bool on);
+bool sw_hook_is_set(enum sw_hook_id id);
+int sw_ftrace_pin(bool on, const char *what);
 int sw_hooks_disable(void);
 void sw_hooks_remove_all(void);
 int sw_hooks_show(struct seq_file *m);

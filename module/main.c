@@ -26,6 +26,7 @@
 #include "hooks.h"
 #include "latency.h"
 #include "overload.h"
+#include "reach.h"
 #include "scope.h"
 #include "symbols.h"
 #include "ttwu.h"
@@ -85,6 +86,7 @@ err_ttwu:
 err_overload:
 	sw_overload_stop();
 	sw_latency_stop();
+	sw_reach_stop();
 	tracepoint_synchronize_unregister();
 	sw_overload_free();
 err_sis:
@@ -100,6 +102,7 @@ static void __exit sw_exit(void)
 	sw_ttwu_exit();
 	sw_overload_stop();
 	sw_latency_stop();
+	sw_reach_stop();
 	/* no probe call still running... */
 	tracepoint_synchronize_unregister();
 	/* ...and no replacement: they run with interrupts disabled */

@@ -58,8 +58,9 @@ static void sw_print_pct(struct seq_file *m, const char *name, u64 x100)
 }
 
 /**
- * sw_stats_show_derived() - print the 2022 thread's SIS metrics, and the
- * shadow agreement once policy=shadow has compared a wakeup
+ * sw_stats_show_derived() - print the 2022 thread's SIS metrics, the
+ * shadow agreement once policy=shadow has compared a wakeup, and the
+ * select hook's reached share once a fair wakeup was counted
  * @m: the stats file
  *
  * Mel Gorman's definitions (see sw_sis_metrics()): a fast-path success
@@ -74,7 +75,7 @@ void sw_stats_show_derived(struct seq_file *m)
 {
 	struct sw_sis_counts c;
 	struct sw_sis_metrics r;
-	u64 compared;
+	u64 compared, fair;
 	u64 fast = sw_counter_sum(SW_C_sis_fast_target) +
 		   sw_counter_sum(SW_C_sis_fast_prev) +
 		   sw_counter_sum(SW_C_sis_fast_recent);
@@ -107,4 +108,13 @@ void sw_stats_show_derived(struct seq_file *m)
 		sw_print_pct(m, "shadow_agree_pct",
 			     sw_ratio_x100(sw_counter_sum(SW_C_shadow_agree),
 					   compared));
+
+	/*
+	 * The select hook's share of the fair wakeups that must reach it
+	 * (reach.c); a reset racing a wakeup may leave reached one ahead.
+	 */
+	fair = sw_counter_sum(SW_C_fair_wakeups);
+	sw_print_pct(m, "reached_pct",
+		     sw_ratio_x100(min(sw_counter_sum(SW_C_fair_wakeups_reached),
+				       fair), fair));
 }

@@ -47,6 +47,8 @@ unsigned long sw_sym_sysctl_numa_balancing_scan_delay;
 unsigned long sw_sym_sched_tick;
 unsigned long sw_sym_sched_balance_newidle;
 unsigned long sw_sym_sched_balance_domains;
+unsigned long sw_sym_fair_sched_class;
+unsigned long sw_sym_ftrace_enabled;
 
 /*
  * Optional symbols are absent when their kernel feature is compiled out:
@@ -83,6 +85,12 @@ static const struct sw_symbol sw_symbols[] = {
 #endif
 	SW_SYM_OPT(sched_energy_present),
 	SW_SYM_OPT(sysctl_sched_features),
+	/*
+	 * reach.c's class test (without it fair_wakeups stand still) and
+	 * hooks.c's look at sysctl kernel.ftrace_enabled (an int)
+	 */
+	SW_SYM_OPT(fair_sched_class),
+	SW_SYM_OPT(ftrace_enabled),
 	/*
 	 * Renamed in 6.10; Debian's 6.1 has taken one rename of the three
 	 * (sched_balance_newidle), so each is looked up by either name.

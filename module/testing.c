@@ -57,6 +57,10 @@ unsigned int sw_test_latency_fail;
 SW_TEST_PARAM(latency_fail, sw_test_latency_fail, uint,
 	      "N (1..3): latency=1 fails to register its Nth tracepoint probe (-ENOMEM)");
 
+bool sw_test_no_permanent;
+SW_TEST_PARAM(no_permanent, sw_test_no_permanent, bool,
+	      "register the redirect hooks without FTRACE_OPS_FL_PERMANENT, so that sysctl kernel.ftrace_enabled=0 bypasses them");
+
 static atomic_t sw_unregister_failed = ATOMIC_INIT(0);
 
 bool sw_testing_unregister_fails(void)

@@ -22,6 +22,13 @@ extern bool sw_test_hook_at_load;
 extern bool sw_test_no_redirect;
 extern unsigned int sw_test_shadow_leak;
 extern unsigned int sw_test_latency_fail;
+extern bool sw_test_no_permanent;
+
+/* The redirects are registered without FTRACE_OPS_FL_PERMANENT (hooks.c). */
+static inline bool sw_testing_no_permanent(void)
+{
+	return sw_test_no_permanent;
+}
 
 /* N > 0: latency=1's Nth probe registration fails (latency.c). */
 static inline unsigned int sw_testing_latency_fail(void)
@@ -100,6 +107,7 @@ bool sw_testing_unregister_fails(void);
 #define sw_testing_no_redirect()	false
 #define sw_testing_shadow_leak()	0U
 #define sw_testing_latency_fail()	0U
+#define sw_testing_no_permanent()	false
 #endif
 
 #endif /* _SMARTWAKE_TESTING_H */

@@ -86,11 +86,17 @@ static int sw_ttwu_probe_on(void)
 		.handler = sw_ttwu_ret,
 		.data_size = sizeof(int),
 	};
-	ret = register_kretprobe(&sw_ttwu_krp);
+	/* ftrace_enabled stays 1 while the kretprobe exists (hooks.c) */
+	ret = sw_ftrace_pin(true, "ttwu_count=1 (kretprobe on ttwu_queue_wakelist)");
 	if (ret)
+		return ret;
+	ret = register_kretprobe(&sw_ttwu_krp);
+	if (ret) {
 		pr_err("cannot probe ttwu_queue_wakelist: %d\n", ret);
-	else
+		sw_ftrace_pin(false, NULL);
+	} else {
 		sw_ttwu_probed = true;
+	}
 	return ret;
 }
 
@@ -99,6 +105,7 @@ static void sw_ttwu_probe_off(void)
 	if (!sw_ttwu_probed)
 		return;
 	unregister_kretprobe(&sw_ttwu_krp);
+	sw_ftrace_pin(false, NULL);
 	sw_ttwu_probed = false;
 	if (sw_ttwu_krp.nmissed)
 		pr_info("ttwu kretprobe missed %d calls\n", sw_ttwu_krp.nmissed);

@@ -120,11 +120,13 @@
 #include <linux/sched/clock.h>
 #include <linux/string.h>
 #include <linux/topology.h>
+#include <linux/tracepoint.h>
 #include "ksched.h"
 #include "hooks.h"
 #include "knobs.h"
 #include "numa.h"
 #include "overload.h"
+#include "reach.h"
 #include "sched_access.h"
 #include "scope.h"
 #include "stats.h"
@@ -656,6 +658,7 @@ static int sw_inject_bad_answer(const struct task_struct *p, int cpu)
 bool notrace sw_select_wanted_args(struct task_struct *p, int prev_cpu,
 				   int wake_flags)
 {
+	sw_reach_seen(p);
 	sw_count(SW_C_select_calls);
 	if (!READ_ONCE(sw_enabled) ||
 	    READ_ONCE(sw_policy) == SW_POLICY_STOCK ||
@@ -689,14 +692,17 @@ bool notrace sw_select_wanted(struct ftrace_regs *fregs)
 }
 
 /*
- * Knob apply (enabled, policy): the hook exists only while it is used;
- * policy=shadow also needs the nr_running probe (its race check).
+ * Knob apply (enabled, policy): the hook exists only while it is used,
+ * and with it the sched_waking probe that counts the wakeups it should
+ * see (reach.c); policy=shadow also needs the nr_running probe (its race
+ * check). A failure leaves the hook and the probes as they were.
  */
 int sw_select_apply(const struct sw_knob *k, int old, int new)
 {
 	int enabled = k->val == &sw_enabled ? new : READ_ONCE(sw_enabled);
 	int policy = k->val == &sw_policy ? new : READ_ONCE(sw_policy);
 	bool shadow = enabled && policy == SW_POLICY_SHADOW;
+	bool hook = enabled && policy != SW_POLICY_STOCK;
 	int ret;
 
 	if (shadow) {
@@ -704,7 +710,16 @@ int sw_select_apply(const struct sw_knob *k, int old, int new)
 		if (ret)
 			return ret;
 	}
-	ret = sw_hook_set(SW_HOOK_SELECT, enabled && policy != SW_POLICY_STOCK);
+	ret = hook ? sw_reach_start() : 0;
+	if (!ret)
+		ret = sw_hook_set(SW_HOOK_SELECT, hook);
+	if (ret || !hook) {
+		/* no hook (any more, or its install failed): no probe */
+		if (!sw_hook_is_set(SW_HOOK_SELECT)) {
+			sw_reach_stop();
+			tracepoint_synchronize_unregister();
+		}
+	}
 	if (ret || !shadow)
 		sw_nr_probe_put(SW_PROBE_SHADOW);
 	return ret;

@@ -26,7 +26,7 @@
 . "$(dirname "$0")/common.sh"
 
 steps_all=(style scripts shipped fields cli-host replay-host safety-stock e2e-stock compat-stock headers-only install wake-smp4 wake-numa2
-	ttwu-smp4 ttwu-numa2 numa-numa2 latency-smp4 scope-smp4 reliability cli-guest shadow-smp4 shadow-numa2 shadow-flat4
+	ttwu-smp4 ttwu-numa2 numa-numa2 latency-smp4 scope-smp4 control-stock reliability cli-guest shadow-smp4 shadow-numa2 shadow-flat4
 	shadow-smt8 shadow-numa-smt compat-6.1 e2e-6.1 wake-6.1 reliability-6.1 shadow-6.1 ttwu-6.1 numa-6.1
 	debug-build kunit compat-debug safety-debug kasan-debug e2e-debug wake-debug reliability-debug
 	shadow-debug scope-debug compat-deb13 e2e-deb13 wake-deb13 reliability-deb13 shadow-deb13 ttwu-deb13
@@ -321,6 +321,11 @@ step_scope-smp4() {
 		log_block "$log" SMARTWAKE-AB-CONCURRENT-AA
 	} | scripts/figures.sh concurrent-ab - || true
 }
+# Issue 28: ftrace_enabled=0 refused while a redirect is installed (both
+# select_hook ways, ttwu_queue=lock, numa_retry), refused writes while it
+# is 0, the reached share near 100 % and near 0 with the hook bypassed
+# (testing build's test_no_permanent=1), ab refusing that side.
+step_control-stock() { g --topo smp4 --timeout 600 control.sh; }
 # Short form of the reliability runs (make stress runs the long form).
 step_reliability() { g --topo smp4 --timeout 900 reliability.sh 30 10; }
 step_cli-guest() { scripts/cli-test.sh --guest; }

@@ -457,4 +457,38 @@ rm "$D/latency_hist"
 run $SW ab --a 'enabled=1' --b 'enabled=0' --runs 1 -- echo ops_per_sec=1
 check "ab without latency_hist: no latency columns" eval '[ $rc -eq 0 ] && ! has "p50_ns"'
 
+# ---- the reached share (fair_wakeups, fair_wakeups_reached, reached_pct) ----
+# bump2.sh: each run adds $1 fair wakeups, and under policy=smartwake $2 of
+# them reached (under stock none: the module decides nothing there)
+fresh_tree
+printf 'fair_wakeups 0\nfair_wakeups_reached 0\n' >>"$D/stats"
+cat >"$tmp/bump2.sh" <<'EOS'
+d=$SMARTWAKE_DEBUGFS
+r=0
+[ "$(cat "$d/policy")" = smartwake ] && r=$2
+awk -v n="$1" -v r="$r" '$1 == "fair_wakeups" { $2 += n } $1 == "fair_wakeups_reached" { $2 += r } { print }' \
+	"$d/stats" >"$d/s.new" && mv "$d/s.new" "$d/stats"
+echo ops_per_sec=10
+EOS
+run $SW ab --a 'policy=stock' --b 'policy=smartwake' --runs 2 -- bash "$tmp/bump2.sh" 1000 30
+sed 's/^/    /' "$out"
+check "ab: a side whose hook reached 3 % of 2000 fair wakeups is refused: exit 1, reason named, no report" \
+	eval '[ $rc -eq 1 ] && has "side B: the module reached 3 % of fair wakeups \(60 of 2000\) with policy=smartwake: its hook is bypassed \(kernel\.ftrace_enabled=0\?\)" &&
+		! has "^ratio B/A" && [ "$(cat "$D/policy")" = stock ]'
+run $SW ab --a 'policy=stock' --b 'policy=smartwake' --runs 2 -- bash "$tmp/bump2.sh" 1000 995
+check "ab: 99.5 % reached: reported (exit 0)" eval '[ $rc -eq 0 ] && has "^ratio B/A"'
+run $SW ab --a 'policy=stock' --b 'policy=smartwake' --runs 2 -- bash "$tmp/bump2.sh" 400 0
+check "ab: 0 % of 800 fair wakeups (too few to judge): reported" eval '[ $rc -eq 0 ] && has "^ratio B/A"'
+run $SW ab --a 'policy=stock' --b 'enabled=0 policy=smartwake' --runs 2 -- bash "$tmp/bump2.sh" 1000 0
+check "ab: enabled=0 asks for no module decision: not judged" eval '[ $rc -eq 0 ] && has "^ratio B/A"'
+printf 'select_calls 100\nfair_wakeups 2000\nfair_wakeups_reached 60\nreached_pct 3.00\n' >"$D/stats"
+run $SW stats
+check "stats: the reached line, with the bypass said" \
+	has "^reached: 3\.00% of fair wakeups reached the select hook \(fair_wakeups 2000, reached 60\): its hook is bypassed \(kernel\.ftrace_enabled=0\?\)$"
+run $SW status
+check "status: the reached line" has "^reached  3\.00% of fair wakeups reached the select hook"
+printf 'select_calls 100\nfair_wakeups 2000\nfair_wakeups_reached 1999\nreached_pct 99.95\n' >"$D/stats"
+run $SW stats
+check "stats: 99.95 % reached, no bypass said" eval 'has "^reached: 99\.95% of fair wakeups" && ! has "bypassed"'
+
 summary

@@ -1241,6 +1241,62 @@ static void ab_free(struct ab *ab)
 	metric_free(&ab->metric);
 }
 
+/* What side @s sets knob @name to, else its value before ab; NULL: no knob. */
+static const char *side_knob(const struct side *s, const char *name)
+{
+	int j;
+
+	for (j = 0; j < s->nr_sets; j++) {
+		const struct target *t = &targets[s->sets[j].target];
+
+		if (t->kind == T_KNOB && !strcmp(t->name, name))
+			return s->sets[j].value;
+	}
+	return knob_value(name);
+}
+
+/*
+ * A side whose knobs make the module decide (enabled=1, policy smartwake
+ * or shadow) must have had its wakeups reach the select hook: the module
+ * counts the fair wakeups that must reach it from a tracepoint, which
+ * ftrace cannot turn off (fair_wakeups, fair_wakeups_reached). With
+ * REACH_MIN_WAKEUPS or more of them and less than REACH_MIN_PCT reached,
+ * the side ran (mostly) under the kernel and is not reported. Under
+ * --concurrent the deltas are the machine's, on the module's side.
+ * Returns EXIT_OK or EXIT_RUNTIME (said).
+ */
+static int ab_check_reached(const struct ab *ab)
+{
+	int i, rc = EXIT_OK;
+
+	for (i = 0; ab->have_stats && i < ab->nr_sides; i++) {
+		const struct side *s = &ab->sides[i];
+		struct side_ctx c = { ab, s };
+		const char *pol = side_knob(s, "policy");
+		const char *en = side_knob(s, "enabled");
+		unsigned long long all, seen;
+
+		if (s->skipped || !pol || (strcmp(pol, "smartwake") &&
+					   strcmp(pol, "shadow")) ||
+		    (en && strcmp(en, "1")))
+			continue;
+		if (ab->concurrent && i != ab->mod)
+			continue;
+		all = side_delta(&c, "fair_wakeups");
+		seen = side_delta(&c, "fair_wakeups_reached");
+		if (all < REACH_MIN_WAKEUPS)
+			continue;	/* too few to tell, or an older module */
+		if (seen > all)
+			seen = all;
+		if (seen * 100 >= all * REACH_MIN_PCT)
+			continue;
+		sw_err("ab: side %s: the module reached %llu %% of fair wakeups (%llu of %llu) with policy=%s: its hook is bypassed (kernel.ftrace_enabled=0?); not reported",
+		       s->label, seen * 100 / all, seen, all, pol);
+		rc = EXIT_RUNTIME;
+	}
+	return rc;
+}
+
 int cmd_ab(int argc, char **argv)
 {
 	static struct ab ab = { .runs = 5 };
@@ -1261,6 +1317,8 @@ int cmd_ab(int argc, char **argv)
 	catch_signals();
 	ab_print_plan(&ab);
 	rc = ab_finish(&ab, ab_run_all(&ab));
+	if (rc == EXIT_OK)
+		rc = ab_check_reached(&ab);
 	if (rc == EXIT_OK) {
 		ab_report(&ab);
 		ab_report_locality(&ab);

@@ -213,6 +213,14 @@ static struct knob *find_knob(const char *name)
 	return NULL;
 }
 
+/* A knob's value as load_knobs() read it, or NULL if there is no such knob. */
+const char *knob_value(const char *name)
+{
+	const struct knob *k = find_knob(name);
+
+	return k ? k->value : NULL;
+}
+
 bool all_digits(const char *s)
 {
 	if (!*s)

@@ -50,7 +50,9 @@ static const struct cmd_help helps[] = {
 "accepted values, help, as listed by its \"knobs\" file) and the state of\n"
 "every ftrace hook (from \"hooks\"). Once policy=shadow has compared\n"
 "wakeups, a \"shadow\" line gives the agreement of the module's answers with\n"
-"the kernel's (shadow_agree_pct; compared, agree, disagree, raced counts).\n" },
+"the kernel's (shadow_agree_pct; compared, agree, disagree, raced counts),\n"
+"and a \"reached\" line the share of fair wakeups the select hook saw\n"
+"(reached_pct), saying when the hook is bypassed (kernel.ftrace_enabled=0?).\n" },
 	{ "set",
 "usage: smartwake set SETTING...\n"
 "\n"
@@ -72,7 +74,10 @@ static const struct cmd_help helps[] = {
 "percentages are shown as the module prints them). When the module printed\n"
 "shadow_agree_pct (policy=shadow compared wakeups), a last line sums up the\n"
 "agreement: \"shadow: P% agree (compared N, agree N, disagree N, raced N,\n"
-"raced_aba N)\". With latency percentiles (knob latency) a line \"latency:\n"
+"raced_aba N)\". With reached_pct, a line \"reached: P% of fair wakeups\n"
+"reached the select hook (fair_wakeups N, reached N)\", ending in \": its hook\n"
+"is bypassed (kernel.ftrace_enabled=0?)\" below 90 % of 1000 or more.\n"
+"With latency percentiles (knob latency) a line \"latency:\n"
 "p50 X  p90 Y  p99 Z ns (N samples)\", and with locality counts one line per\n"
 "family: where the answers of the module (and, under policy=shadow, of the\n"
 "kernel) lie relative to the wakee's prev CPU and to the waking CPU, in %.\n"
@@ -116,6 +121,10 @@ static const struct cmd_help helps[] = {
 "deltas, summed over the side's runs); with locality counts, the share of\n"
 "each side's answers on prev's CPU, an SMT sibling, prev's LLC, its node,\n"
 "another node.\n"
+"A side whose knobs make the module decide (enabled=1, policy=smartwake or\n"
+"shadow) but whose select hook reached under 90 % of 1000 or more fair\n"
+"wakeups (fair_wakeups_reached against fair_wakeups: the hook was bypassed,\n"
+"e.g. kernel.ftrace_enabled=0) is not reported: ab says so and exits 1.\n"
 "Every knob and feature touched is restored to its value from before the\n"
 "comparison afterwards (also on error or Ctrl-C).\n"
 "\n"

@@ -99,6 +99,7 @@ int write_value(const char *path, const char *val);
 void path_of(char *out, size_t size, const char *name);
 int check_module(bool report);
 int load_knobs(void);
+const char *knob_value(const char *name);
 bool all_digits(const char *s);
 int parse_setting(const char *text, struct setting *s, char *why,
 		  size_t why_size);
@@ -131,6 +132,10 @@ double stat_rate(const struct stat_line *c, const struct stat_line *p,
 int cmd_stats(int argc, char **argv);
 bool print_shadow(const struct stats *st, const char *label);
 void status_shadow(void);
+bool print_reached(const struct stats *st, const char *label);
+/* reached_pct below REACH_MIN_PCT over REACH_MIN_WAKEUPS or more: bypassed */
+#define REACH_MIN_PCT		90
+#define REACH_MIN_WAKEUPS	1000
 int cmd_reset(int argc, char **argv);
 
 /* ---- json.c ---- */

@@ -186,6 +186,10 @@ int cmd_stats(int argc, char **argv)
 			printf("\n");
 			print_shadow(&st, "shadow: ");
 		}
+		if (find_stat(&st, "reached_pct")) {
+			printf("\n");
+			print_reached(&st, "reached: ");
+		}
 		if (find_stat(&st, "latency_p50_ns") ||
 		    find_stat(&st, "loc_prev_same_cpu") ||
 		    find_stat(&st, "kernel_loc_prev_same_cpu")) {
@@ -224,13 +228,37 @@ bool print_shadow(const struct stats *st, const char *label)
 	return true;
 }
 
-/* status: the shadow agreement, if the stats file has it */
+/*
+ * The select hook's reached share, one line, when the module printed
+ * reached_pct (once its sched_waking probe counted a fair wakeup); a share
+ * below REACH_MIN_PCT over REACH_MIN_WAKEUPS or more says the hook is
+ * bypassed. Returns whether it printed.
+ */
+bool print_reached(const struct stats *st, const char *label)
+{
+	const struct stat_line *pct = find_stat(st, "reached_pct");
+	const struct stat_line *all = find_stat(st, "fair_wakeups");
+	const struct stat_line *seen = find_stat(st, "fair_wakeups_reached");
+
+	if (!pct || !all || !seen)
+		return false;
+	printf("%s%s%% of fair wakeups reached the select hook (fair_wakeups %s, reached %s)",
+	       label, pct->value, all->value, seen->value);
+	if (all->v >= REACH_MIN_WAKEUPS && strtod(pct->value, NULL) < REACH_MIN_PCT)
+		printf(": its hook is bypassed (kernel.ftrace_enabled=0?)");
+	printf("\n");
+	return true;
+}
+
+/* status: the shadow agreement and the reached share, if stats has them */
 void status_shadow(void)
 {
 	static struct stats st;
 
-	if (!read_stats(&st))
+	if (!read_stats(&st)) {
 		print_shadow(&st, "shadow   ");
+		print_reached(&st, "reached  ");
+	}
 }
 
 /* ---- reset --------------------------------------------------------------- */

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Did the select hook see the wakeups it should decide? A check that does
+ * not trust the hooks: ftrace hooks can be bypassed without the module
+ * noticing (sysctl kernel.ftrace_enabled=0 turns off every ftrace ops not
+ * marked FTRACE_OPS_FL_PERMANENT; hooks.c marks the redirects so, but a
+ * kernel or a module may still find a way around them).
+ *
+ * While the select hook is installed (enabled=1, policy not stock), a
+ * probe on the sched_waking tracepoint counts the fair-class wakeups that
+ * must reach select_task_rq_fair() (fair_wakeups) and marks the task in a
+ * per-CPU slot; the select hook counts a call whose task is marked
+ * (fair_wakeups_reached, sw_reach_seen()). Tracepoints are static keys,
+ * not ftrace: the probe keeps counting while ftrace is disabled, so a
+ * bypassed hook shows as a reached share (derived line reached_pct) far
+ * below 100 %.
+ *
+ * Which wakeups must reach it, from try_to_wake_up() (6.1, 6.12, 7.2):
+ * sched_waking fires under p->pi_lock with interrupts off, after the state
+ * matched. Then
+ *  - p == current returns before it (and is on_cpu: left out);
+ *  - a task still on_rq goes to ttwu_runnable(), which usually finishes
+ *    the wakeup without placement: left out;
+ *  - a task still on_cpu may be queued on its CPU's wake list
+ *    (ttwu_queue_wakelist()), placed there without select_task_rq():
+ *    left out; a task neither on_rq nor on_cpu cannot become either while
+ *    p->pi_lock is held;
+ *  - select_task_rq() calls the class's select_task_rq() only when
+ *    p->nr_cpus_allowed > 1 and !is_migration_disabled(p), both stable
+ *    under p->pi_lock for a task that is not running;
+ *  - the class is fair_sched_class (stable under p->pi_lock).
+ * Those wakeups call select_task_rq_fair() on this CPU before p->pi_lock
+ * is dropped, with interrupts still off, so the slot cannot be taken by
+ * another wakeup in between. A wakeup left out but still reaching the
+ * hook finds no mark and is not counted, so reached <= fair_wakeups.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/mmu_context.h>
+#include <linux/percpu.h>
+#include <linux/seq_file.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+#include "ksched.h"
+#include "reach.h"
+#include "sched_access.h"
+#include "stats.h"
+#include "symbols.h"
+
+DEFINE_PER_CPU(struct task_struct *, sw_reach_slot);
+
+static struct tracepoint *sw_reach_tp;
+static bool sw_reach_on;
+
+/* sched_waking: under p->pi_lock, interrupts off, on the waking CPU */
+static void notrace sw_reach_waking(void *data, struct task_struct *p)
+{
+	if (READ_ONCE(sw_task(p, sched_class)) !=
+	    (const struct sched_class *)sw_sym_fair_sched_class ||
+	    READ_ONCE(sw_task(p, on_rq)) || READ_ONCE(sw_task(p, on_cpu)) ||
+	    sw_task(p, nr_cpus_allowed) <= 1 ||
+	    sw_task(p, migration_disabled)) {
+		__this_cpu_write(sw_reach_slot, NULL);
+		return;
+	}
+	__this_cpu_write(sw_reach_slot, p);
+	sw_count(SW_C_fair_wakeups);
+}
+
+/* for_each_kernel_tracepoint() callback */
+static void sw_reach_find(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "sched_waking"))
+		sw_reach_tp = tp;
+}
+
+/**
+ * sw_reach_start() - register the sched_waking probe
+ *
+ * Under the knob lock, before the select hook is installed.
+ *
+ * Return: 0 (also where the kernel lacks the tracepoint or
+ * fair_sched_class: the counters then stand still, said once in the
+ * kernel log), or the error of the registration.
+ */
+int sw_reach_start(void)
+{
+	int cpu, ret;
+
+	if (sw_reach_on)
+		return 0;
+	if (!sw_reach_tp)
+		for_each_kernel_tracepoint(sw_reach_find, NULL);
+	if (!sw_reach_tp || !sw_sym_fair_sched_class) {
+		pr_info_once("no sched_waking tracepoint or fair_sched_class: fair_wakeups not counted\n");
+		return 0;
+	}
+	for_each_possible_cpu(cpu)
+		per_cpu(sw_reach_slot, cpu) = NULL;
+	ret = tracepoint_probe_register(sw_reach_tp, sw_reach_waking, NULL);
+	if (ret) {
+		pr_err("cannot attach to sched_waking: %d\n", ret);
+		return ret;
+	}
+	WRITE_ONCE(sw_reach_on, true);
+	return 0;
+}
+
+/**
+ * sw_reach_stop() - unregister the sched_waking probe
+ *
+ * The caller waits for running probes (tracepoint_synchronize_unregister()).
+ */
+void sw_reach_stop(void)
+{
+	int ret;
+
+	if (!sw_reach_on)
+		return;
+	ret = tracepoint_probe_unregister(sw_reach_tp, sw_reach_waking, NULL);
+	WARN(ret, "unregistering the sched_waking probe failed: %d\n", ret);
+	WRITE_ONCE(sw_reach_on, false);
+}
+
+/* debugfs "hooks": the probe's line */
+void sw_reach_hooks_show(struct seq_file *m)
+{
+	seq_printf(m, "sched_waking tracepoint %s needs:enabled=1,policy!=stock\n",
+		   READ_ONCE(sw_reach_on) ? "on" : "off");
+}
