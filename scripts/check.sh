@@ -146,8 +146,11 @@ step_shipped() {
 	for f in $sites; do
 		case $f in
 		sw_orig_select) ;;	# select_task_rq_fair: ibt.c's table
-		sw_knob_write|sw_knob_set) ;;	# the knob table's apply callbacks (module)
-		sw_knob_show|sw_knobs_list_show) ;;	# the knob table's show_str (module)
+		# the knob table's apply and write_str callbacks (module):
+		# debugfs writes, module parameters, the load's parameters
+		sw_knob_write|sw_knob_set|sw_knob_commit|sw_knob_param_set|sw_knobs_ready) ;;
+		# the knob table's show_str (module)
+		sw_knob_format|sw_knob_param_get|sw_knob_show|sw_knobs_list_show) ;;
 		# cgroup_put()'s last put: the css's percpu_ref release,
 		# css_release(), whose address the kernel takes (ENDBR64)
 		sw_scope_free) ;;
