@@ -22,7 +22,7 @@
 #              printed whole when it ends
 . "$(dirname "$0")/common.sh"
 
-steps_all=(style scripts shipped fields cli-host replay-host safety-stock e2e-stock compat-stock headers-only install wake-smp4 wake-numa2
+steps_all=(style scripts shipped fields cli-host replay-host safety-stock e2e-stock lockdown-stock compat-stock headers-only install wake-smp4 wake-numa2
 	ttwu-smp4 ttwu-numa2 numa-numa2 latency-smp4 scope-smp4 reliability cli-guest shadow-smp4 shadow-numa2 shadow-flat4
 	shadow-smt8 shadow-numa-smt compat-6.1 e2e-6.1 wake-6.1 reliability-6.1 shadow-6.1 ttwu-6.1 numa-6.1
 	debug-build kunit compat-debug safety-debug kasan-debug e2e-debug wake-debug reliability-debug
@@ -177,6 +177,8 @@ step_cli-host() { scripts/cli-test.sh; }
 # part of make check: scripts/replay.sh)
 step_replay-host() { scripts/replay-test.sh; }
 step_e2e-stock() { g --topo smp4 --timeout 600 e2e.sh; }
+# lockdown=integrity: knobs through /sys/module/smartwake/parameters
+step_lockdown-stock() { g --topo smp2 --timeout 600 lockdown.sh; }
 # Refusal of a kernel the module was not built for (release, BTF layout).
 step_compat-stock() { g --topo smp2 --timeout 600 compat.sh; }
 step_compat-debug() { g --kernel debug --topo smp2 --timeout 600 compat.sh; }
