@@ -192,8 +192,9 @@ static void usage_main(FILE *f)
 "(kernel scheduler features).\n"
 "Environment: SMARTWAKE_DEBUGFS (default " DEF_DEBUGFS "),\n"
 "SMARTWAKE_SCHED_FEATURES (default " DEF_FEATURES "),\n"
-"SMARTWAKE_PARAMS (default " DEF_PARAMS "; knobs are written there when\n"
-"debugfs is locked down), SMARTWAKE_LOCKDOWN (default " DEF_LOCKDOWN ").\n"
+"SMARTWAKE_PARAMS (default " DEF_PARAMS ":\n"
+"knobs are written there when debugfs is locked down),\n"
+"SMARTWAKE_LOCKDOWN (default " DEF_LOCKDOWN ").\n"
 "Exit status: 0 ok, 1 run-time error, 2 usage error.\n");
 }
 
