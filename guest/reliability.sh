@@ -12,7 +12,7 @@ hp_rounds=${2:-10}
 SCOPE_DIR=/sys/fs/cgroup/reliability
 grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts || mount -t cgroup2 none /sys/fs/cgroup
 mkdir -p $SCOPE_DIR
-knob_names() { awk '{ print $1 }' $SW_DBG/knobs; }
+knob_names() { awk '!/^#/ { print $1 }' $SW_DBG/knobs; }
 knob_values() {
 	sed -n "s/^$1 .*\[\([^]]*\)\].*/\1/p" $SW_DBG/knobs | tr '|' '\n' |
 		sed 's/^\([0-9]*\)\.\.\([0-9]*\)$/\1\n\2/' | sed "s|^/PATH\$|$SCOPE_DIR|"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Run-time knobs: one table, one debugfs file per row, one strict parser.
+ * Run-time knobs: one table (knob_table.h), one debugfs file and one module
+ * parameter (/sys/module/smartwake/parameters/) per row, one strict parser.
  *
  * A write is accepted only if it is exactly a name from the row's list or a
  * decimal number in the row's range without leading zeros, optionally
@@ -9,13 +10,23 @@
  * writes at an offset, overlong writes) returns -EINVAL and leaves the
  * value unchanged. A string knob (scope) takes any printable non-blank
  * bytes, up to 255, and its own function judges them.
+ *
+ * debugfs knob files are 0644 with a write op, so under lockdown=integrity
+ * (LOCKDOWN_DEBUGFS) debugfs refuses to open them, even for reading; the
+ * module parameters are the same knobs through sysfs, which lockdown does
+ * not restrict. The read-only files (knobs and the others of debugfs.c,
+ * latency.c) are 0444 or 0400 with no write, ioctl or mmap op, and stay
+ * readable.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ctype.h>
+#include <linux/err.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
+#include <linux/lockdep.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/seq_file.h>
 #include <linux/string.h>
@@ -27,9 +38,13 @@
 #include "overload.h"
 #include "scope.h"
 #include "sib.h"
+#include "stats.h"
 #include "ttwu.h"
 #include "watchdog.h"
 #include "wake.h"
+
+/* Where the module parameters are, the knobs' interface under lockdown. */
+#define SW_PARAMS_DIR	"/sys/module/" KBUILD_MODNAME "/parameters/"
 
 /* Longest accepted write, newline included. */
 #define SW_KNOB_MAX_LEN 32
@@ -52,121 +67,47 @@ static const char * const sw_policy_names[SW_POLICY_NR] = {
 	SW_POLICIES(SW_ENUM_NAME, SW_ENUM_NAME)
 };
 
-/* A 0/1 knob; mainline's behaviour is the default of every one of them. */
-#define SW_BOOL_KNOB(_name, _var, _help)				\
-	{ .name = _name, .val = &(_var), .numeric = true,		\
-	  .min = 0, .max = 1, .help = _help }
-
+#define SW_KNOB(_name, _help, ...)	{ .name = _name, .help = _help, __VA_ARGS__ },
 static const struct sw_knob sw_knobs[] = {
-	{
-		.name = "enabled", .val = &sw_enabled, .numeric = true,
-		.min = 0, .max = 1, .apply = sw_select_apply,
-		.help = "0: the kernel decides, select_task_rq_fair unhooked; 1: as policy says",
-	},
-	{
-		.name = "policy", .val = &sw_policy,
-		.names = sw_policy_names, .nr_names = SW_POLICY_NR,
-		.apply = sw_select_apply,
-		.help = "stock: kernel, unhooked; smartwake: module; shadow: both, kernel's answer",
-	},
-	{
-		.name = "select_hook", .val = &sw_select_hook,
-		.names = sw_select_hook_names, .nr_names = SW_SELECT_HOOK_NR,
-		.apply = sw_select_hook_apply,
-		.help = "how select_task_rq_fair is hooked: direct call (x86-64) or ftrace ops",
-	},
-	{
-		.name = "decay", .val = &sw_decay,
-		.names = sw_decay_names, .nr_names = SW_DECAY_NR,
-		.help = "wakee flip decay (halve = mainline record_wakee)",
-	},
-	{
-		.name = "wake_wide", .val = &sw_wide_mode,
-		.names = sw_wide_mode_names, .nr_names = SW_WIDE_NR,
-		.help = "wake_wide test: off, 2013 waker-only, mainline symmetric",
-	},
-	{
-		.name = "factor", .val = &sw_factor_src,
-		.names = sw_factor_src_names, .nr_names = SW_FACTOR_NR,
-		.numeric = true, .min = 1, .max = 1024,
-		.fixed_idx = SW_FACTOR_FIXED, .num = &sw_factor_fixed,
-		.help = "wake_wide factor: CPUs of the LLC (mainline), node, online, or N",
-	},
-	SW_BOOL_KNOB("wa_idle", sw_wa_idle,
-		     "wake_affine idle test (sched_feat WA_IDLE)"),
-	SW_BOOL_KNOB("wa_weight", sw_wa_weight,
-		     "wake_affine load test (sched_feat WA_WEIGHT)"),
-	SW_BOOL_KNOB("wa_bias", sw_wa_bias,
-		     "imbalance_pct bias towards prev (sched_feat WA_BIAS)"),
-	SW_BOOL_KNOB("sync", sw_sync,
-		     "honour WF_SYNC (the waker is about to sleep)"),
-	{
-		.name = "sis_filter", .val = &sw_sis_filter, .numeric = true,
-		.min = 0, .max = 1, .apply = sw_overload_apply,
-		.help = "2022 SIS filter: skip overloaded CPUs in the LLC scan (tracepoint probe)",
-	},
-	{
-		.name = "sis_mask_update", .val = &sw_sis_mask_update,
-		.names = sw_mask_update_names, .nr_names = SW_MASK_NR,
-		.apply = sw_mask_update_apply,
-		.help = "sis_filter masks: updated on nr_running changes, or per tick (2022)",
-	},
-	{
-		.name = "sib_count", .val = &sw_sib_count, .numeric = true,
-		.min = 0, .max = 1, .apply = sw_sib_apply,
-		.help = "count sched-idle balance opportunities (2022 patch 2/2; two probes)",
-	},
-	SW_BOOL_KNOB("sis_sched_idle", sw_sis_sched_idle,
-		     "CPUs running only SCHED_IDLE tasks count as idle (mainline)"),
-	{
-		.name = "ttwu_queue", .val = &sw_ttwu_queue,
-		.names = sw_ttwu_mode_names, .nr_names = SW_TTWU_NR,
-		.apply = sw_ttwu_apply,
-		.help = "remote wakeups: stock (kernel decides) or lock (never queue by IPI)",
-	},
-	{
-		.name = "ttwu_count", .val = &sw_ttwu_count, .numeric = true,
-		.min = 0, .max = 1, .apply = sw_ttwu_count_apply,
-		.help = "count remote wakeups by outcome (1 installs a kretprobe)",
-	},
-	{
-		.name = "revert_on", .val = &sw_revert_on,
-		.names = sw_revert_on_names, .nr_names = SW_REVERT_NR,
-		.help = "violation: an answer outside a task's CPUs sets policy back to stock",
-	},
-	{
-		.name = "numa_retry", .val = &sw_numa_retry,
-		.names = sw_numa_retry_names, .nr_names = SW_NUMA_NR,
-		.apply = sw_numa_apply,
-		.help = "2018 NUMA retry backoff after wake_affine: off, as-merged, corrected",
-	},
-	{
-		.name = "latency", .val = &sw_latency, .numeric = true,
-		.min = 0, .max = 1, .apply = sw_latency_apply,
-		.help = "wakeup latency histogram (3 tracepoint probes), debugfs latency_hist",
-	},
-	{
-		.name = "scope", .write_str = sw_scope_write,
-		.show_str = sw_scope_show, .accepted = "all|/PATH",
-		.help = "policy only for tasks in this cgroup v2 directory and below",
-	},
+#include "knob_table.h"
 };
+
+#undef SW_KNOB
 
 /* Serialises writers so an apply() callback sees a stable old value. */
 static DEFINE_MUTEX(sw_knob_lock);
-/*
- * Writes are refused until the load has finished: a knob that installs a
- * hook must not do so while a later step of the load can still fail.
- */
-static bool sw_knobs_open;
 
-/* Called last at load: from now on writes are applied. */
-void sw_knobs_ready(void)
-{
-	mutex_lock(&sw_knob_lock);
-	sw_knobs_open = true;
-	mutex_unlock(&sw_knob_lock);
-}
+/*
+ * Writes are applied only while the knobs are open: from the end of the
+ * load (sw_knobs_ready()) to the start of the unload or of a failed
+ * load's undoing (sw_knobs_close()). A knob that installs a hook must not
+ * do so while a later step of the load can still fail, nor after the
+ * hooks have been removed.
+ */
+enum sw_knobs_state {
+	SW_KNOBS_LOADING,	/* debugfs: -EAGAIN; parameters: kept for later */
+	SW_KNOBS_OPEN,
+	SW_KNOBS_CLOSED,	/* -EAGAIN; parameters -ENODEV */
+};
+
+static enum sw_knobs_state sw_knobs_state;
+
+/*
+ * A module parameter given at load (insmod, modprobe, /etc/modprobe.d)
+ * arrives before the module's init runs: it is parsed at once, by the
+ * same rules as a write, and kept here until sw_knobs_ready() applies
+ * it. @seq orders them as given (0: none; a repeated one counts where it
+ * was given last).
+ */
+struct sw_knob_pending {
+	unsigned int seq;
+	int val, num;
+	size_t len;
+	char str[SW_KNOB_STR_MAX];	/* a string knob's bytes */
+};
+
+static struct sw_knob_pending sw_pending[ARRAY_SIZE(sw_knobs)];
+static unsigned int sw_pending_seq;
 
 static int sw_parse_number(const char *s, size_t len, int *out)
 {
@@ -229,23 +170,37 @@ static int sw_knob_parse(const struct sw_knob *k, const char *buf, size_t len,
 	return 0;
 }
 
-/* A string knob: the byte rules of sw_knob_parse(), a longer limit. */
-static int sw_knob_write_str(const struct sw_knob *k, const char *buf,
-			     size_t len)
+/*
+ * A string knob's bytes: the byte rules of sw_knob_parse(), a longer
+ * limit. Drops one trailing newline from *@len. Return: 0 or -EINVAL.
+ */
+static int sw_knob_check_str(const char *buf, size_t *len)
 {
 	size_t i;
-	int ret;
 
-	if (len && buf[len - 1] == '\n')
-		len--;
-	if (!len || len >= SW_KNOB_STR_MAX)
+	if (*len && buf[*len - 1] == '\n')
+		(*len)--;
+	if (!*len || *len >= SW_KNOB_STR_MAX)
 		return -EINVAL;
-	for (i = 0; i < len; i++)
+	for (i = 0; i < *len; i++)
 		if (!isgraph(buf[i]))
 			return -EINVAL;
-	mutex_lock(&sw_knob_lock);
-	ret = sw_knobs_open ? k->write_str(buf, len) : -EAGAIN;
-	mutex_unlock(&sw_knob_lock);
+	return 0;
+}
+
+/* Apply a parsed value: the apply callback, then the variables. */
+static int sw_knob_commit(const struct sw_knob *k, int val, int num)
+{
+	int ret = 0;
+
+	lockdep_assert_held(&sw_knob_lock);
+	if (k->apply)
+		ret = k->apply(k, *k->val, val);
+	if (!ret) {
+		if (k->num && val == k->fixed_idx)
+			WRITE_ONCE(*k->num, num);
+		WRITE_ONCE(*k->val, val);
+	}
 	return ret;
 }
 
@@ -256,28 +211,26 @@ static int sw_knob_write_str(const struct sw_knob *k, const char *buf,
  * @len: their number
  *
  * Return: 0, or a negative errno with the knob unchanged (-EAGAIN while
- * the module is still loading).
+ * the module is still loading or already unloading).
  */
 int sw_knob_write(const struct sw_knob *k, const char *buf, size_t len)
 {
 	int val, num = 0, ret;
 
 	if (k->write_str)
-		return sw_knob_write_str(k, buf, len);
-	ret = sw_knob_parse(k, buf, len, &val, &num);
+		ret = sw_knob_check_str(buf, &len);
+	else
+		ret = sw_knob_parse(k, buf, len, &val, &num);
 	if (ret)
 		return ret;
 
 	mutex_lock(&sw_knob_lock);
-	if (!sw_knobs_open)
-		ret = -EAGAIN;	/* the module is still loading */
-	else if (k->apply)
-		ret = k->apply(k, *k->val, val);
-	if (!ret) {
-		if (k->num && val == k->fixed_idx)
-			WRITE_ONCE(*k->num, num);
-		WRITE_ONCE(*k->val, val);
-	}
+	if (sw_knobs_state != SW_KNOBS_OPEN)
+		ret = -EAGAIN;
+	else if (k->write_str)
+		ret = k->write_str(buf, len);
+	else
+		ret = sw_knob_commit(k, val, num);
 	mutex_unlock(&sw_knob_lock);
 	return ret;
 }
@@ -301,7 +254,7 @@ int sw_knob_set(int *val, int value)
 	if (!k)
 		return -ENOENT;
 	mutex_lock(&sw_knob_lock);
-	if (!sw_knobs_open)
+	if (sw_knobs_state != SW_KNOBS_OPEN)
 		ret = -EAGAIN;
 	else if (k->apply)
 		ret = k->apply(k, *k->val, value);
@@ -311,27 +264,236 @@ int sw_knob_set(int *val, int value)
 	return ret;
 }
 
-static void sw_knob_print(struct seq_file *m, const struct sw_knob *k)
+/* The text of value @v (and number @num) of @k, as a read shows it. */
+static int sw_knob_format_val(const struct sw_knob *k, int v, int num,
+			      char *buf, size_t size)
 {
-	int v;
-
-	if (k->show_str) {
-		k->show_str(m);
-		return;
-	}
-	v = READ_ONCE(*k->val);
 	if (k->nr_names && k->num && v == k->fixed_idx)
-		seq_printf(m, "%d", READ_ONCE(*k->num));
-	else if (k->nr_names)
-		seq_puts(m, k->names[v]);
+		return scnprintf(buf, size, "%d", num);
+	if (k->nr_names)
+		return scnprintf(buf, size, "%s", k->names[v]);
+	return scnprintf(buf, size, "%d", v);
+}
+
+/* The knob's current value as text, no newline; its length. */
+static int sw_knob_format(const struct sw_knob *k, char *buf, size_t size)
+{
+	if (k->show_str)
+		return k->show_str(buf, size);
+	return sw_knob_format_val(k, READ_ONCE(*k->val),
+				  k->num ? READ_ONCE(*k->num) : 0, buf, size);
+}
+
+/* The knob's accepted values, as the "knobs" listing gives them. */
+static int sw_knob_accepted(const struct sw_knob *k, char *buf, size_t size)
+{
+	int j, n;
+
+	n = scnprintf(buf, size, "%s", k->accepted ?: "");
+	for (j = 0; j < k->nr_names; j++) {
+		if (k->numeric && j == k->fixed_idx)
+			continue;
+		n += scnprintf(buf + n, size - n, "%s%s", j ? "|" : "",
+			       k->names[j]);
+	}
+	if (k->numeric)
+		n += scnprintf(buf + n, size - n, "%s%d..%d",
+			       k->nr_names ? "|" : "", k->min, k->max);
+	return n;
+}
+
+/* ---- module parameters: /sys/module/smartwake/parameters/<knob> ---------
+ * One parameter per row of the table, in the table's order, whose set and
+ * get are the knob's write and read: the same parser, the same apply
+ * callbacks, the same lock. sysfs module parameters stay writable under
+ * lockdown=integrity, where debugfs refuses every file with a write bit.
+ */
+
+static const struct kernel_param_ops sw_knob_param_ops;
+
+/*
+ * What module_param_cb() makes, one per row: a struct kernel_param in the
+ * module's __param section (the loader parses the load's arguments with
+ * them and sysfs lists them), and its modinfo description.
+ */
+#define SW_KNOB(_name, ...)						\
+	{ .name = MODULE_PARAM_PREFIX _name, .mod = THIS_MODULE, .ops = &sw_knob_param_ops,	\
+	  .perm = 0644, .level = -1 },
+static const struct kernel_param sw_knob_params[] __used __section("__param")
+	__aligned(__alignof__(struct kernel_param)) = {
+#include "knob_table.h"
+};
+
+#undef SW_KNOB
+#define SW_KNOB(_name, _help, ...)	__MODULE_INFO_PREFIX "parm=" _name ":" _help "\0"
+static const char sw_knob_param_info[] __used __section(".modinfo")
+	__aligned(1) =
+#include "knob_table.h"
+	;
+#undef SW_KNOB
+
+static_assert(ARRAY_SIZE(sw_knob_params) == ARRAY_SIZE(sw_knobs));
+
+/* sw_knob_params[i] is the parameter of sw_knobs[i]. */
+static const struct sw_knob *sw_param_knob(const struct kernel_param *kp)
+{
+	return &sw_knobs[kp - sw_knob_params];
+}
+
+/* Keep a load-time value for sw_knobs_ready(); under the knob lock. */
+static void sw_knob_keep(const struct sw_knob *k, const char *arg, size_t len,
+			 int val, int num)
+{
+	struct sw_knob_pending *p = &sw_pending[k - sw_knobs];
+
+	lockdep_assert_held(&sw_knob_lock);
+	p->seq = ++sw_pending_seq;
+	p->val = val;
+	p->num = num;
+	p->len = len;
+	if (k->write_str)
+		memcpy(p->str, arg, len);
+}
+
+static int sw_knob_param_set(const char *arg, const struct kernel_param *kp)
+{
+	const struct sw_knob *k = sw_param_knob(kp);
+	size_t len = arg ? strlen(arg) : 0;
+	int val = 0, num = 0, ret;
+	char acc[128];
+
+	if (!arg)
+		ret = -EINVAL;
+	else if (k->write_str)
+		ret = sw_knob_check_str(arg, &len);
 	else
-		seq_printf(m, "%d", v);
+		ret = sw_knob_parse(k, arg, len, &val, &num);
+
+	mutex_lock(&sw_knob_lock);
+	switch (sw_knobs_state) {
+	case SW_KNOBS_OPEN:
+		if (!ret)
+			ret = k->write_str ? k->write_str(arg, len) :
+					     sw_knob_commit(k, val, num);
+		break;
+	case SW_KNOBS_LOADING:
+		if (!ret) {
+			sw_knob_keep(k, arg, len, val, num);
+			break;
+		}
+		/* at load the kernel names the parameter; say what it takes */
+		sw_knob_accepted(k, acc, sizeof(acc));
+		pr_err("parameter %s: '%s' is not accepted (accepted: %s); not loaded\n",
+		       k->name, arg, acc);
+		break;
+	default:
+		ret = -ENODEV;	/* unloading */
+	}
+	mutex_unlock(&sw_knob_lock);
+	return ret;
+}
+
+static int sw_knob_param_get(char *buf, const struct kernel_param *kp)
+{
+	int n = sw_knob_format(sw_param_knob(kp), buf, PAGE_SIZE - 1);
+
+	buf[n++] = '\n';
+	return n;
+}
+
+static const struct kernel_param_ops sw_knob_param_ops = {
+	.set = sw_knob_param_set,
+	.get = sw_knob_param_get,
+};
+
+/* "reset": write anything to zero the counters, as debugfs's reset. */
+static int sw_reset_param_set(const char *arg, const struct kernel_param *kp)
+{
+	int ret = 0;
+
+	mutex_lock(&sw_knob_lock);
+	if (sw_knobs_state == SW_KNOBS_OPEN) {
+		sw_counters_reset();
+		sw_latency_reset();
+	} else if (sw_knobs_state == SW_KNOBS_CLOSED) {
+		ret = -ENODEV;
+	}	/* at load the counters are zero already */
+	mutex_unlock(&sw_knob_lock);
+	return ret;
+}
+
+static const struct kernel_param_ops sw_reset_param_ops = {
+	.set = sw_reset_param_set,
+};
+
+module_param_cb(reset, &sw_reset_param_ops, NULL, 0200);
+MODULE_PARM_DESC(reset, "write anything: zero the counters and the latency histograms");
+
+/**
+ * sw_knobs_ready() - open the knobs: the last step of the load
+ *
+ * Applies the module parameters given at load, in the order given,
+ * through the knobs' apply callbacks (hooks are installed here, once
+ * every other step of the load has succeeded), then accepts writes. All
+ * under the knob lock, so no write comes between.
+ *
+ * Return: 0, or the error of the first value that could not be applied
+ * (logged, naming the knob); the knobs are then closed and the caller
+ * undoes the load, hooks included.
+ */
+int sw_knobs_ready(void)
+{
+	char v[SW_KNOB_STR_MAX];
+	unsigned int seq;
+	int i, ret = 0;
+
+	mutex_lock(&sw_knob_lock);
+	for (seq = 1; seq <= sw_pending_seq && !ret; seq++) {
+		for (i = 0; i < ARRAY_SIZE(sw_knobs); i++)
+			if (sw_pending[i].seq == seq)
+				break;
+		if (i == ARRAY_SIZE(sw_knobs))
+			continue;	/* given again later */
+		if (sw_knobs[i].write_str) {
+			ret = sw_knobs[i].write_str(sw_pending[i].str,
+						    sw_pending[i].len);
+			scnprintf(v, sizeof(v), "%.*s", (int)sw_pending[i].len,
+				  sw_pending[i].str);
+		} else {
+			ret = sw_knob_commit(&sw_knobs[i], sw_pending[i].val,
+					     sw_pending[i].num);
+			sw_knob_format_val(&sw_knobs[i], sw_pending[i].val,
+					   sw_pending[i].num, v, sizeof(v));
+		}
+		if (ret)
+			pr_err("parameter %s=%s cannot be applied: %pe; not loaded\n",
+			       sw_knobs[i].name, v, ERR_PTR(ret));
+	}
+	sw_knobs_state = ret ? SW_KNOBS_CLOSED : SW_KNOBS_OPEN;
+	mutex_unlock(&sw_knob_lock);
+	return ret;
+}
+
+/**
+ * sw_knobs_close() - refuse knob writes from now on
+ *
+ * For the unload and a failed load, before the hooks are removed: a
+ * write through /sys/module (which stays until the module is freed) or
+ * debugfs no longer installs anything. Waits for a write in progress.
+ */
+void sw_knobs_close(void)
+{
+	mutex_lock(&sw_knob_lock);
+	sw_knobs_state = SW_KNOBS_CLOSED;
+	mutex_unlock(&sw_knob_lock);
 }
 
 static int sw_knob_show(struct seq_file *m, void *unused)
 {
-	sw_knob_print(m, m->private);
-	seq_putc(m, '\n');
+	char v[SW_KNOB_STR_MAX];
+
+	sw_knob_format(m->private, v, sizeof(v));
+	seq_printf(m, "%s\n", v);
 	return 0;
 }
 
@@ -369,27 +531,26 @@ static const struct file_operations sw_knob_fops = {
 	.write = sw_knob_fwrite,
 };
 
-/* "knobs": every knob with its value, accepted values and help. */
+/*
+ * "knobs": every knob with its value, accepted values and help, then
+ * where they are written. Read-only (0444, no write op), so it stays
+ * readable under lockdown.
+ */
 static int sw_knobs_list_show(struct seq_file *m, void *unused)
 {
-	int i, j;
+	char v[SW_KNOB_STR_MAX], acc[128];
+	int i;
 
 	for (i = 0; i < ARRAY_SIZE(sw_knobs); i++) {
 		const struct sw_knob *k = &sw_knobs[i];
 
-		seq_printf(m, "%-16s ", k->name);
-		sw_knob_print(m, k);
-		seq_printf(m, "  [%s", k->accepted ?: "");
-		for (j = 0; j < k->nr_names; j++) {
-			if (k->numeric && j == k->fixed_idx)
-				continue;
-			seq_printf(m, "%s%s", j ? "|" : "", k->names[j]);
-		}
-		if (k->numeric)
-			seq_printf(m, "%s%d..%d", k->nr_names ? "|" : "",
-				   k->min, k->max);
-		seq_printf(m, "]  %s\n", k->help);
+		sw_knob_format(k, v, sizeof(v));
+		sw_knob_accepted(k, acc, sizeof(acc));
+		seq_printf(m, "%-16s %s  [%s]  %s\n", k->name, v, acc, k->help);
 	}
+	/* a comment line: the CLI and the tests skip lines starting with # */
+	seq_puts(m, "# write: " SW_PARAMS_DIR "NAME (also under lockdown), or /sys/kernel/debug/"
+		 KBUILD_MODNAME "/NAME; at load: NAME=VALUE\n");
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sw_knobs_list);

@@ -9,11 +9,11 @@
 #include <smartwake/policy.h>
 
 struct dentry;
-struct seq_file;
 
 /* ---- knobs (knobs.c) ----------------------------------------------------
- * Every run-time setting is one row of a table: debugfs files, strict
- * parsing and the "knobs" listing are generated from it.
+ * Every run-time setting is one row of a table (knob_table.h): debugfs
+ * files, module parameters, strict parsing and the "knobs" listing are
+ * generated from it.
  */
 struct sw_knob {
 	const char *name;
@@ -32,11 +32,12 @@ struct sw_knob {
 	/*
 	 * A string knob (scope) has no @val: a write of printable
 	 * non-blank bytes, shorter than SW_KNOB_STR_MAX, goes to
-	 * @write_str under the knob lock; @show_str prints the value and
-	 * @accepted is its "knobs" listing.
+	 * @write_str under the knob lock; @show_str writes the value into
+	 * a buffer (scnprintf(): its length) and @accepted is its "knobs"
+	 * listing.
 	 */
 	int (*write_str)(const char *buf, size_t len);
-	void (*show_str)(struct seq_file *m);
+	int (*show_str)(char *buf, size_t size);
 	const char *accepted;
 };
 
@@ -70,7 +71,8 @@ enum sw_mask_update {
 };
 
 int sw_knobs_init(struct dentry *dir);
-void sw_knobs_ready(void);
+int sw_knobs_ready(void);
+void sw_knobs_close(void);
 int sw_knob_set(int *val, int value);
 int sw_knob_write(const struct sw_knob *k, const char *buf, size_t len);
 

@@ -6,24 +6,29 @@
  * Load order: check the kernel is the one built for (compat.c), resolve
  * symbols without calling into the kernel through a pointer (symbols.c),
  * check every indirect call target for IBT (ibt.c), allocate the scan
- * masks, create debugfs, and only then accept knob writes. Nothing is
- * hooked at the default knobs: each hook, probe and kretprobe is
- * installed by the knob write that needs it (a write during the load
- * would do so while a later step could still fail, hence the gate). A
- * failure undoes every step taken, hooks included. Unload: the reverse,
- * waiting for tracepoint probes and replacements still running before
- * freeing what they use.
+ * masks, create debugfs, and only then apply the module parameters given
+ * at load and accept knob writes. Nothing is hooked at the default knobs:
+ * each hook, probe and kretprobe is installed by the knob write (or load
+ * parameter) that needs it (a write during the load would do so while a
+ * later step could still fail, hence the gate; parameters are parsed
+ * before init and kept until then). A failure undoes every step taken,
+ * hooks included. Unload: first refuse knob writes (the parameters in
+ * /sys/module stay writable until the module is freed), then the
+ * reverse, waiting for tracepoint probes and replacements still running
+ * before freeing what they use.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/rcupdate.h>
+#include <linux/security.h>
 #include <linux/tracepoint.h>
 #include <linux/utsname.h>
 #include "compat.h"
 #include "debugfs.h"
 #include "hooks.h"
+#include "knobs.h"
 #include "latency.h"
 #include "overload.h"
 #include "reach.h"
@@ -70,12 +75,20 @@ static int __init sw_init(void)
 		if (ret)
 			goto err_debugfs;
 	}
-	sw_knobs_ready();
+	/* the load's parameters are applied here, hooks included */
+	ret = sw_knobs_ready();
+	if (ret)
+		goto err_debugfs;
 	pr_info("loaded on %s\n", init_utsname()->release);
+	/* debugfs refuses the knob files (0644) under lockdown=integrity */
+	if (security_locked_down(LOCKDOWN_DEBUGFS))
+		pr_info("debugfs is locked down: knobs are read and written in /sys/module/%s/parameters/ (debugfs keeps the read-only files)\n",
+			KBUILD_MODNAME);
 	return 0;
 
 err_debugfs:
-	/* no writer left inside a knob after this */
+	/* no writer left inside a knob after this, debugfs or parameter */
+	sw_knobs_close();
 	sw_debugfs_exit();
 	/* every hook, also one a knob may have installed */
 	sw_hooks_remove_all();
@@ -88,6 +101,8 @@ err_overload:
 	sw_latency_stop();
 	sw_reach_stop();
 	tracepoint_synchronize_unregister();
+	/* a scope given at load */
+	sw_scope_exit();
 	sw_overload_free();
 err_sis:
 	sw_sis_exit();
@@ -97,6 +112,8 @@ err_sis:
 static void __exit sw_exit(void)
 {
 	sw_watchdog_stop();
+	/* no knob write installs anything from now on */
+	sw_knobs_close();
 	sw_debugfs_exit();
 	sw_hooks_remove_all();
 	sw_ttwu_exit();

@@ -30,7 +30,6 @@
 #include <linux/namei.h>
 #include <linux/overflow.h>
 #include <linux/path.h>
-#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "scope.h"
@@ -118,15 +117,17 @@ int sw_scope_write(const char *buf, size_t len)
 	return 0;
 }
 
-/* The knob's value: the path as written, or "all". */
-void sw_scope_show(struct seq_file *m)
+/* The knob's value: the path as written, or "all"; its length. */
+int sw_scope_show(char *buf, size_t size)
 {
 	struct sw_scope *s;
+	int n;
 
 	rcu_read_lock();
 	s = rcu_dereference(sw_scope);
-	seq_puts(m, s ? s->path : "all");
+	n = scnprintf(buf, size, "%s", s ? s->path : "all");
 	rcu_read_unlock();
+	return n;
 }
 
 /* Unload, after the hooks and probes are gone: drop the reference. */

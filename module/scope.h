@@ -9,8 +9,6 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 
-struct seq_file;
-
 /* The selected cgroup: referenced, freed after a grace period. */
 struct sw_scope {
 	struct cgroup *cgrp;
@@ -53,7 +51,7 @@ static inline bool sw_scope_set(void)
 }
 
 int sw_scope_write(const char *buf, size_t len);
-void sw_scope_show(struct seq_file *m);
+int sw_scope_show(char *buf, size_t size);
 void sw_scope_exit(void);
 
 #endif /* _SMARTWAKE_SCOPE_H */

@@ -25,7 +25,7 @@
 #              printed whole when it ends
 . "$(dirname "$0")/common.sh"
 
-steps_all=(style scripts shipped fields cli-host replay-host safety-stock e2e-stock compat-stock headers-only install wake-smp4 wake-numa2
+steps_all=(style scripts shipped fields cli-host replay-host safety-stock e2e-stock lockdown-stock compat-stock headers-only install wake-smp4 wake-numa2
 	ttwu-smp4 ttwu-numa2 numa-numa2 latency-smp4 scope-smp4 control-stock reliability cli-guest shadow-smp4 shadow-numa2 shadow-flat4
 	shadow-smt8 shadow-numa-smt compat-6.1 e2e-6.1 wake-6.1 reliability-6.1 shadow-6.1 ttwu-6.1 numa-6.1
 	debug-build kunit compat-debug safety-debug kasan-debug e2e-debug wake-debug reliability-debug
@@ -149,8 +149,11 @@ step_shipped() {
 	for f in $sites; do
 		case $f in
 		sw_orig_select) ;;	# select_task_rq_fair: ibt.c's table
-		sw_knob_write|sw_knob_set) ;;	# the knob table's apply callbacks (module)
-		sw_knob_show|sw_knobs_list_show) ;;	# the knob table's show_str (module)
+		# the knob table's apply and write_str callbacks (module):
+		# debugfs writes, module parameters, the load's parameters
+		sw_knob_write|sw_knob_set|sw_knob_commit|sw_knob_param_set|sw_knobs_ready) ;;
+		# the knob table's show_str (module)
+		sw_knob_format|sw_knob_param_get|sw_knob_show|sw_knobs_list_show) ;;
 		# cgroup_put()'s last put: the css's percpu_ref release,
 		# css_release(), whose address the kernel takes (ENDBR64)
 		sw_scope_free) ;;
@@ -177,6 +180,8 @@ step_cli-host() { scripts/cli-test.sh; }
 # part of make check: scripts/replay.sh)
 step_replay-host() { scripts/replay-test.sh; }
 step_e2e-stock() { g --topo smp4 --timeout 600 e2e.sh; }
+# lockdown=integrity: knobs through /sys/module/smartwake/parameters
+step_lockdown-stock() { g --topo smp2 --timeout 600 lockdown.sh; }
 # Refusal of a kernel the module was not built for (release, BTF layout).
 step_compat-stock() { g --topo smp2 --timeout 600 compat.sh; }
 step_compat-debug() { g --kernel debug --topo smp2 --timeout 600 compat.sh; }

@@ -11,7 +11,11 @@
 # temporary directory that imitates the module's files (knobs listing, one
 # file per knob, stats, hooks, reset) and the sched features file. They
 # cover argument handling, help, exit codes, error messages, stats --json,
-# set's all-or-nothing behaviour and ab. Prints "N passed, N failed"; exits
+# set's all-or-nothing behaviour and ab; and, with SMARTWAKE_PARAMS and
+# SMARTWAKE_LOCKDOWN, the lockdown fallback: knobs written to a fake
+# parameters directory when the lockdown file says integrity or
+# confidentiality, or when a debugfs knob file refuses a write with EPERM
+# (an immutable file, chattr +i). Prints "N passed, N failed"; exits
 # non-zero on any failure.
 . "$(dirname "$0")/common.sh"
 set +e
@@ -50,7 +54,8 @@ fi
 
 # ---- the fake tree ----------------------------------------------------------
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/smartwake-cli.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+# (an immutable file of the lockdown tests would stop rm)
+trap 'chattr -R -i "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
 D=$tmp/sw
 F=$tmp/features
 mkdir -p "$D"
@@ -91,7 +96,10 @@ snap() { (cd "$D" && for f in enabled policy wake_wide factor sis_filter; do
 	# a plain file keeps only the last word written to it: the state of
 	# TTWU_QUEUE is its last mention
 	grep -oE '(NO_)?TTWU_QUEUE' "$F" | tail -n 1); }
-export SMARTWAKE_DEBUGFS=$D SMARTWAKE_SCHED_FEATURES=$F
+# no parameters directory and no lockdown file until the lockdown tests
+P=$tmp/params
+export SMARTWAKE_DEBUGFS=$D SMARTWAKE_SCHED_FEATURES=$F SMARTWAKE_PARAMS=$P \
+	SMARTWAKE_LOCKDOWN=$tmp/lockdown
 out=$tmp/out
 # run CMD...: stdout+stderr to $out, status in $rc
 run() { "$@" >"$out" 2>&1; rc=$?; }
@@ -490,5 +498,69 @@ check "status: the reached line" has "^reached  3\.00% of fair wakeups reached t
 printf 'select_calls 100\nfair_wakeups 2000\nfair_wakeups_reached 1999\nreached_pct 99.95\n' >"$D/stats"
 run $SW stats
 check "stats: 99.95 % reached, no bypass said" eval 'has "^reached: 99\.95% of fair wakeups" && ! has "bypassed"'
+# ---- lockdown: knobs through the module parameters --------------------------
+# fresh_params: the parameters directory as the module makes it: one file
+# per knob holding its value, and reset
+fresh_params() {
+	rm -rf "$P"
+	mkdir -p "$P"
+	echo "$knobs_def" | while IFS= read -r l; do cat "$D/${l%%|*}" >"$P/${l%%|*}"; done
+	: >"$P/reset"
+}
+fresh_tree
+fresh_params
+run $SW status
+check "status, no lockdown: control is debugfs" has "^control +$D \(debugfs\)$"
+echo 'none [integrity] confidentiality' >"$tmp/lockdown"
+run $SW status
+check "status under lockdown=integrity: control names the parameters" \
+	has "^control +$P \(debugfs locked down: lockdown=integrity\)$"
+before=$(snap)
+run $SW set policy=smartwake wake_wide=off
+check "set under lockdown: exit 0, written to the parameters" \
+	eval '[ $rc -eq 0 ] && [ "$(cat "$P/policy" "$P/wake_wide" | tr "\n" " ")" = "smartwake off " ]'
+check "... debugfs's knob files untouched" eval '[ "$(snap)" = "$before" ]'
+run $SW reset
+check "reset under lockdown: the reset parameter, not debugfs's" \
+	eval '[ $rc -eq 0 ] && [ "$(cat "$P/reset")" = 1 ] && [ ! -s "$D/reset" ]'
+run $SW ab --a 'enabled=1' --b 'enabled=0' --runs 1 -- echo ops_per_sec=1
+check "ab under lockdown: exit 0, enabled restored in the parameters" \
+	eval '[ $rc -eq 0 ] && [ "$(cat "$P/enabled")" = 1 ] && [ "$(snap)" = "$before" ]'
+ln -sf /dev/full "$P/sis_filter"
+run $SW set enabled=0 factor=node sis_filter=1
+check "set under lockdown, the third write refused: exit 1, the two undone in the parameters" \
+	eval '[ $rc -eq 1 ] && [ "$(cat "$P/enabled" "$P/factor" | tr "\n" " ")" = "1 llc " ]'
+rm "$P/sis_filter"
+echo 'none integrity [confidentiality]' >"$tmp/lockdown"
+run $SW status
+check "status under lockdown=confidentiality: the parameters" \
+	has "^control +$P \(debugfs locked down: lockdown=confidentiality\)$"
+echo '[none] integrity confidentiality' >"$tmp/lockdown"
+run $SW status
+check "lockdown=none: debugfs" has "^control +$D \(debugfs\)$"
+rm -f "$tmp/lockdown"
+# A debugfs knob file that refuses writes with EPERM, as under lockdown
+# (an immutable file: EPERM also for root), no lockdown file to say so.
+fresh_tree
+fresh_params
+if chattr +i "$D/policy" 2>/dev/null; then
+	run $SW set enabled=0 policy=smartwake
+	check "set, debugfs refuses policy with EPERM: exit 0, policy written to its parameter" \
+		eval '[ $rc -eq 0 ] && [ "$(cat "$P/policy")" = smartwake ] && [ "$(cat "$D/policy")" = stock ]'
+	check "... enabled, before, through debugfs" eval '[ "$(cat "$D/enabled")" = 0 ]'
+	echo 1 >"$D/enabled"
+	relist
+	mv "$P" "$P.away"
+	run $SW set policy=smartwake
+	check "EPERM and no parameters: exit 1, nothing changed" \
+		eval '[ $rc -eq 1 ] && [ "$(cat "$D/policy")" = stock ]'
+	check "... the error names the refusal and where knobs go under lockdown" \
+		eval 'has "debugfs locked down: writing $D/policy: Operation not permitted" &&
+			has "under lockdown knobs are written in $P/NAME"'
+	mv "$P.away" "$P"
+	chattr -i "$D/policy"
+else
+	skip "chattr +i does not work in $tmp: a debugfs write refused with EPERM is not imitated"
+fi
 
 summary

@@ -124,10 +124,135 @@ int check_module(bool report)
 	return EXIT_RUNTIME;
 }
 
-/* ---- knobs --------------------------------------------------------------- */
+/* ---- the control interface ------------------------------------------------
+ * Knobs are written (and "reset") through debugfs, or through the module's
+ * parameters when debugfs is locked down: lockdown=integrity (Secure Boot)
+ * makes debugfs refuse to open any file with a write bit, even for
+ * reading (EPERM), while the read-only files (knobs, stats, hooks, ...)
+ * stay readable. Known from securityfs's lockdown file, from an open of
+ * a knob file that fails with EPERM, or from the first write that does.
+ */
+
+enum ctl_if { CTL_UNKNOWN, CTL_DEBUGFS, CTL_PARAMS };
+static enum ctl_if ctl_if;
+static char ctl_why[PATH_MAX + 128];	/* why the parameters, when used */
 
 static struct knob knobs[MAX_KNOBS];
 static int nr_knobs;
+
+/* The level in brackets of the lockdown file ("integrity"), or "". */
+static void lockdown_level(char *lvl, size_t size)
+{
+	char *buf = read_file(lockdown_path), *o, *c;
+
+	*lvl = '\0';
+	if (!buf)
+		return;
+	o = strchr(buf, '[');
+	c = o ? strchr(o, ']') : NULL;
+	if (o && c)
+		sw_copy_str(lvl, size, o + 1, c - o - 1);
+	free(buf);
+}
+
+static bool params_present(void)
+{
+	struct stat st;
+
+	return !stat(params_dir, &st) && S_ISDIR(st.st_mode);
+}
+
+static void ctl_detect(void)
+{
+	char lvl[64], path[PATH_MAX];
+	int fd;
+
+	if (ctl_if != CTL_UNKNOWN)
+		return;
+	ctl_if = CTL_DEBUGFS;
+	lockdown_level(lvl, sizeof(lvl));
+	if (*lvl && strcmp(lvl, "none")) {
+		snprintf(ctl_why, sizeof(ctl_why),
+			 "debugfs locked down: lockdown=%s", lvl);
+	} else if (nr_knobs) {
+		/* a knob file (0644) opens, also for reading, unless locked down */
+		path_of(path, sizeof(path), knobs[0].name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0)
+			close(fd);
+		else if (errno == EPERM)
+			snprintf(ctl_why, sizeof(ctl_why),
+				 "debugfs locked down: opening %s: %s", path,
+				 strerror(EPERM));
+	}
+	if (*ctl_why && params_present())
+		ctl_if = CTL_PARAMS;
+}
+
+/* "control" of status: the interface in use, and why. */
+const char *ctl_desc(char *buf, size_t size)
+{
+	ctl_detect();
+	if (ctl_if == CTL_PARAMS)
+		snprintf(buf, size, "%s (%s)", params_dir, ctl_why);
+	else if (*ctl_why)
+		snprintf(buf, size, "none: %s, and no %s (a smartwake module without parameters?)",
+			 ctl_why, params_dir);
+	else
+		snprintf(buf, size, "%s (debugfs)", dbg_dir);
+	return buf;
+}
+
+/*
+ * Write knob (or "reset") @name through the interface that works; 0 or
+ * -errno. A debugfs write refused with EPERM (lockdown) is made through
+ * the parameters instead, and from then on every write; when that fails
+ * too, the error says which interface works under lockdown.
+ */
+int ctl_write(const char *name, const char *val)
+{
+	char dpath[PATH_MAX], ppath[PATH_MAX];
+	int ret;
+
+	ctl_detect();
+	snprintf(ppath, sizeof(ppath), "%s/%s", params_dir, name);
+	if (ctl_if == CTL_DEBUGFS) {
+		path_of(dpath, sizeof(dpath), name);
+		ret = write_value(dpath, val);
+		if (ret != -EPERM)
+			return ret;
+		if (!*ctl_why)
+			snprintf(ctl_why, sizeof(ctl_why),
+				 "debugfs locked down: writing %s: %s", dpath,
+				 strerror(EPERM));
+		ctl_if = CTL_PARAMS;
+	}
+	ret = write_value(ppath, val);
+	/* no such parameter (an older module): not the module's refusal */
+	if (ret && access(ppath, F_OK))
+		sw_err("%s: %s; %s: under lockdown knobs are written in %s/NAME, which a smartwake module with parameters (this CLI's version) has",
+		       ppath, strerror(-ret), ctl_why, params_dir);
+	return ret;
+}
+
+/* A knob's value file (its text, with newline) from the interface in use. */
+char *ctl_read(const char *name)
+{
+	char path[PATH_MAX];
+	char *v = NULL;
+
+	ctl_detect();
+	if (ctl_if != CTL_PARAMS) {
+		path_of(path, sizeof(path), name);
+		v = read_file(path);
+		if (v || errno != EPERM)
+			return v;
+	}
+	snprintf(path, sizeof(path), "%s/%s", params_dir, name);
+	return read_file(path);
+}
+
+/* ---- knobs --------------------------------------------------------------- */
 
 static void trim(char *s)
 {
@@ -138,8 +263,9 @@ static void trim(char *s)
 }
 
 /*
- * Parse the "knobs" file: "<name> <value>  [<accepted>]  <help>" per line.
- * Returns 0, or EXIT_RUNTIME after reporting.
+ * Parse the "knobs" file: "<name> <value>  [<accepted>]  <help>" per line;
+ * lines starting with '#' are comments. Returns 0, or EXIT_RUNTIME after
+ * reporting.
  */
 int load_knobs(void)
 {
@@ -160,7 +286,7 @@ int load_knobs(void)
 
 		while (isspace((unsigned char)*p))
 			p++;
-		if (!*p)
+		if (!*p || *p == '#')
 			continue;
 		if (nr_knobs == MAX_KNOBS) {
 			sw_err("%s: more than %d knobs; ignoring the rest", path,
@@ -433,15 +559,12 @@ const char *target_desc(const struct target *t, const char *val,
 /* Write @val to @t; 0 or -errno. */
 int target_write(struct target *t, const char *val)
 {
-	char path[PATH_MAX];
 	int ret;
 
-	if (t->kind == T_FEATURE) {
+	if (t->kind == T_FEATURE)
 		ret = write_value(features_path, val);
-	} else {
-		path_of(path, sizeof(path), t->name);
-		ret = write_value(path, val);
-	}
+	else
+		ret = ctl_write(t->name, val);
 	if (!ret)
 		snprintf(t->cur, sizeof(t->cur), "%s", val);
 	return ret;
@@ -476,7 +599,7 @@ int restore_targets(bool verbose)
 
 int cmd_status(int argc, char **argv)
 {
-	char path[PATH_MAX], *hooks, *line, *save = NULL;
+	char path[PATH_MAX], ctl[2 * PATH_MAX + 256], *hooks, *line, *save = NULL;
 	struct knob *pol;
 	struct utsname u;
 	int i, ret;
@@ -490,6 +613,7 @@ int cmd_status(int argc, char **argv)
 	if (ret)
 		return ret;
 	printf("debugfs  %s\n", dbg_dir);
+	printf("control  %s\n", ctl_desc(ctl, sizeof(ctl)));
 	pol = find_knob("policy");
 	if (pol)
 		printf("policy   %s\n", pol->value);

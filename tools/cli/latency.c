@@ -220,10 +220,9 @@ static void print_hist(const struct hist *h)
 /* Warn (stderr) when the knob is 0: the histogram cannot move. */
 static void latency_knob_note(void)
 {
-	char path[PATH_MAX], *v;
+	char *v;
 
-	path_of(path, sizeof(path), "latency");
-	v = read_file(path);
+	v = ctl_read("latency");
 	if (v && v[0] == '0')
 		fprintf(stderr, PROG ": latency is 0: no new samples (smartwake set latency=1)\n");
 	free(v);

@@ -15,9 +15,16 @@
  * scheduler features ("feature:NO_TTWU_QUEUE"), written to
  * /sys/kernel/debug/sched/features and restored afterwards.
  *
+ * Knobs are written through debugfs, or through the module's parameters
+ * (/sys/module/smartwake/parameters/) when debugfs is locked down
+ * (lockdown=integrity: securityfs says so, or debugfs refuses a knob file
+ * with EPERM); everything read-only is read from debugfs either way.
+ *
  * Environment: SMARTWAKE_DEBUGFS (module directory, default
  * /sys/kernel/debug/smartwake), SMARTWAKE_SCHED_FEATURES (features file,
- * default /sys/kernel/debug/sched/features).
+ * default /sys/kernel/debug/sched/features), SMARTWAKE_PARAMS (parameters
+ * directory, default /sys/module/smartwake/parameters), SMARTWAKE_LOCKDOWN
+ * (default /sys/kernel/security/lockdown).
  *
  * Exit status: 0 ok, 1 run-time error, 2 usage error (bad options, unknown
  * knob or feature, value not accepted).
@@ -34,6 +41,8 @@
 const char *dbg_dir = DEF_DEBUGFS;
 bool dbg_dir_from_env;
 const char *features_path = DEF_FEATURES;
+const char *params_dir = DEF_PARAMS;
+const char *lockdown_path = DEF_LOCKDOWN;
 
 /* ---- help ---------------------------------------------------------------- */
 
@@ -46,13 +55,16 @@ static const struct cmd_help helps[] = {
 	{ "status",
 "usage: smartwake status\n"
 "\n"
-"Show the kernel release, the policy, every knob of the loaded module (value,\n"
-"accepted values, help, as listed by its \"knobs\" file) and the state of\n"
-"every ftrace hook (from \"hooks\"). Once policy=shadow has compared\n"
-"wakeups, a \"shadow\" line gives the agreement of the module's answers with\n"
-"the kernel's (shadow_agree_pct; compared, agree, disagree, raced counts),\n"
-"and a \"reached\" line the share of fair wakeups the select hook saw\n"
-"(reached_pct), saying when the hook is bypassed (kernel.ftrace_enabled=0?).\n" },
+"Show the kernel release, the control interface knobs are written through\n"
+"(\"control\": debugfs, or /sys/module/smartwake/parameters when debugfs is\n"
+"locked down, e.g. lockdown=integrity under Secure Boot), the policy, every\n"
+"knob of the loaded module (value, accepted values, help, as listed by its\n"
+"\"knobs\" file) and the state of every ftrace hook (from \"hooks\"). Once\n"
+"policy=shadow has compared wakeups, a \"shadow\" line gives the agreement\n"
+"of the module's answers with the kernel's (shadow_agree_pct; compared,\n"
+"agree, disagree, raced counts), and a \"reached\" line the share of fair\n"
+"wakeups the select hook saw (reached_pct), saying when the hook is\n"
+"bypassed (kernel.ftrace_enabled=0?).\n" },
 	{ "set",
 "usage: smartwake set SETTING...\n"
 "\n"
@@ -63,7 +75,8 @@ static const struct cmd_help helps[] = {
 "All or nothing: every setting is checked against the module's knob list and\n"
 "accepted values (and the features file) before anything is written; if the\n"
 "kernel still refuses a write, the settings already changed are restored.\n"
-"Settings are applied in the order given.\n"
+"Settings are applied in the order given, through debugfs or, when debugfs is\n"
+"locked down, through /sys/module/smartwake/parameters (see 'status').\n"
 "\n"
 "Exit status: 0 all applied; 1 a write failed (everything restored);\n"
 "2 unknown knob or feature, value not accepted, bad syntax (nothing written).\n" },
@@ -187,7 +200,10 @@ static void usage_main(FILE *f)
 "Settings: KNOB=VALUE (knobs of the loaded module) or feature:[NO_]NAME\n"
 "(kernel scheduler features).\n"
 "Environment: SMARTWAKE_DEBUGFS (default " DEF_DEBUGFS "),\n"
-"SMARTWAKE_SCHED_FEATURES (default " DEF_FEATURES ").\n"
+"SMARTWAKE_SCHED_FEATURES (default " DEF_FEATURES "),\n"
+"SMARTWAKE_PARAMS (default " DEF_PARAMS ":\n"
+"knobs are written there when debugfs is locked down),\n"
+"SMARTWAKE_LOCKDOWN (default " DEF_LOCKDOWN ").\n"
 "Exit status: 0 ok, 1 run-time error, 2 usage error.\n");
 }
 
@@ -377,6 +393,12 @@ int main(int argc, char **argv)
 	env = getenv("SMARTWAKE_SCHED_FEATURES");
 	if (env && *env)
 		features_path = env;
+	env = getenv("SMARTWAKE_PARAMS");
+	if (env && *env)
+		params_dir = env;
+	env = getenv("SMARTWAKE_LOCKDOWN");
+	if (env && *env)
+		lockdown_path = env;
 
 	if (argc < 2) {
 		usage_main(stderr);

@@ -3,7 +3,8 @@
  * smartwake CLI - declarations shared by its source files:
  *
  *   main.c    dispatch, help, environment, signals
- *   knobs.c   debugfs files, knob discovery, settings, status, set
+ *   knobs.c   debugfs files, the control interface (debugfs or module
+ *             parameters), knob discovery, settings, status, set
  *   stats.c   stats (--watch), reset
  *   json.c    JSON output
  *   figure.c  the figure of a run's output, medians, number format
@@ -27,6 +28,8 @@
 #define EXIT_USAGE	SW_EXIT_USAGE
 
 #define DEF_DEBUGFS	"/sys/kernel/debug/smartwake"
+#define DEF_PARAMS	"/sys/module/smartwake/parameters"
+#define DEF_LOCKDOWN	"/sys/kernel/security/lockdown"
 #define DEF_FEATURES	"/sys/kernel/debug/sched/features"
 #define DEBUGFS_MNT	"/sys/kernel/debug"
 
@@ -43,6 +46,8 @@
 extern const char *dbg_dir;
 extern bool dbg_dir_from_env;
 extern const char *features_path;
+extern const char *params_dir;
+extern const char *lockdown_path;
 extern volatile sig_atomic_t got_signal;
 
 void usage_cmd(const char *cmd, FILE *f);
@@ -97,6 +102,9 @@ extern int nr_targets;
 char *read_file(const char *path);
 int write_value(const char *path, const char *val);
 void path_of(char *out, size_t size, const char *name);
+int ctl_write(const char *name, const char *val);
+char *ctl_read(const char *name);
+const char *ctl_desc(char *buf, size_t size);
 int check_module(bool report);
 int load_knobs(void);
 const char *knob_value(const char *name);

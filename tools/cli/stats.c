@@ -265,7 +265,6 @@ void status_shadow(void)
 
 int cmd_reset(int argc, char **argv)
 {
-	char path[PATH_MAX];
 	int ret;
 
 	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
@@ -277,10 +276,9 @@ int cmd_reset(int argc, char **argv)
 	ret = check_module(true);
 	if (ret)
 		return ret;
-	path_of(path, sizeof(path), "reset");
-	ret = write_value(path, "1");
+	ret = ctl_write("reset", "1");
 	if (ret) {
-		sw_err("cannot write %s: %s", path, strerror(-ret));
+		sw_err("cannot reset the counters: %s", strerror(-ret));
 		return EXIT_RUNTIME;
 	}
 	return EXIT_OK;
