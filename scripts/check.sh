@@ -595,11 +595,13 @@ fi
 
 # Host steps first; with two jobs, the debug kernel's steps (its build,
 # KUnit, the module under lockdep), Debian 13's and 7.2's kernels form a
-# second lane; 6.1's steps run in the first (the lanes then take about as long).
+# second lane; 6.1's steps and headers-only-deb13 run in the first (the
+# lanes then take about as long).
 host=() stock=() debug=()
 for s in "${steps[@]}"; do
 	case $s in
 	style|scripts|shipped|fields|cli-host|replay-host) host+=("$s") ;;
+	headers-only-deb13) stock+=("$s") ;;
 	debug-build|kunit|*-debug|*-deb13|*-7.2) debug+=("$s") ;;
 	*) stock+=("$s") ;;
 	esac
