@@ -86,7 +86,7 @@ step_scripts() {
 		scripts/bench.sh scripts/bench-plot.sh scripts/kunit.sh \
 		scripts/build-debug-modules.sh scripts/build-modules.sh \
 		scripts/check-fields.sh scripts/check-fields-test.sh scripts/sched-layout.sh \
-		scripts/replay.sh; do
+		scripts/replay.sh scripts/sign-module.sh scripts/sb-hint.sh; do
 		h=$("$f" --help 2>&1) || { echo "$f --help failed"; rc=1; continue; }
 		if ! grep -q 'Usage' <<<"$h"; then
 			echo "$f --help has no Usage line"; rc=1

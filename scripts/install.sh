@@ -93,12 +93,16 @@ else
 fi
 # Sign a copy: the build tree keeps the unsigned module (build-modules.sh
 # may reuse it, and a signed file must not be signed again).
-install -D -m 0644 "$ko" "$mod.tmp"
 if [ -n "$sign_key" ]; then
+	st=$(mktemp -d "${TMPDIR:-/tmp}/smartwake-sign.XXXXXX")
+	cp "$ko" "$st/smartwake.ko"
 	"$SW_TOP/scripts/sign-module.sh" --kdir "$kdir" --key "$sign_key" \
-		--cert "$sign_cert" "$mod.tmp" || { rm -f "$mod.tmp"; sw_die "signing failed"; }
+		--cert "$sign_cert" "$st/smartwake.ko" || { rm -rf "$st"; sw_die "signing failed"; }
+	install -D -m 0644 "$st/smartwake.ko" "$mod"
+	rm -rf "$st"
+else
+	install -D -m 0644 "$ko" "$mod"
 fi
-mv -f "$mod.tmp" "$mod"
 install -D -m 0755 "$SW_TOP/tools/smartwake" "$cli"
 install -D -m 0644 "$SW_TOP/Documentation/smartwake.8" "$man"
 run_depmod
