@@ -72,9 +72,6 @@ fi
 rel=$(sw_kdir_release "$kdir") ||
 	sw_die "$kdir is not a kernel build directory"
 [ "$rel" = "$kver" ] || sw_die "$kdir is for $rel, not $kver"
-"$SW_TOP/scripts/build-modules.sh" --kdir "$kdir"
-ko=$SW_TOP/build/$kver-headers-only/module/smartwake.ko
-make -s -C "$SW_TOP/tools" smartwake
 # Which key signs it (see the header).
 mok=${SMARTWAKE_MOK_DIR:-/var/lib/dkms}
 if [ -z "$sign_key" ] && [ -n "$sign_cert" ]; then
@@ -84,13 +81,20 @@ elif [ "$sign_key" = none ]; then
 	how="unsigned (SIGN_KEY=none)"
 elif [ -n "$sign_key" ]; then
 	[ -n "$sign_cert" ] || sw_die "--sign-key (SIGN_KEY) needs --sign-cert (SIGN_CERT), its certificate"
+	[ -r "$sign_key" ] || [ "${sign_key#pkcs11:}" != "$sign_key" ] ||
+		sw_die "signing key $sign_key is missing or unreadable"
+	[ -r "$sign_cert" ] || sw_die "certificate $sign_cert is missing or unreadable"
 	how="signed with $sign_key"
-elif [ -r "$mok/mok.key" ] && [ -r "$mok/mok.pub" ]; then
+elif [ -r "$mok/mok.key" ] && [ -r "$mok/mok.pub" ] &&
+	grep -qs '^CONFIG_MODULE_SIG_HASH=' "$kdir/.config" "$kdir/include/config/auto.conf"; then
 	sign_key=$mok/mok.key sign_cert=$mok/mok.pub
 	how="signed with DKMS's key $sign_key"
 else
 	how="unsigned (no SIGN_KEY, no $mok/mok.key)"
 fi
+"$SW_TOP/scripts/build-modules.sh" --kdir "$kdir"
+ko=$SW_TOP/build/$kver-headers-only/module/smartwake.ko
+make -s -C "$SW_TOP/tools" smartwake
 # Sign a copy: the build tree keeps the unsigned module (build-modules.sh
 # may reuse it, and a signed file must not be signed again).
 if [ -n "$sign_key" ]; then
