@@ -23,9 +23,11 @@ check "the three copies are in the guest" \
 
 loaded() { grep -q '^smartwake ' /proc/modules; }
 
-# refused FILE DMESG-TEXT WHAT
+# refused FILE DMESG-TEXT WHAT (eval'd checks run inside check(): its
+# positional parameters, so the text goes through a variable)
 refused() {
-	_n=$(dmesg | grep -c "$2")
+	_msg=$2
+	_n=$(dmesg | grep -c "$_msg")
 	_out=$(insmod "$1" 2>&1)
 	_rc=$?
 	echo "  insmod $3: rc $_rc: $_out"
@@ -33,7 +35,7 @@ refused() {
 	check "$3: insmod says \"Key was rejected by service\"" \
 		eval 'echo "$_out" | grep -q "Key was rejected by service"'
 	check "$3: the kernel logs \"$2\"" \
-		eval '[ "$(dmesg | grep -c "$2")" -gt "$_n" ]'
+		eval '[ "$(dmesg | grep -c "$_msg")" -gt "$_n" ]'
 	check "$3: not loaded" eval '! loaded'
 }
 refused $UNSIGNED "Loading of unsigned module is rejected" "unsigned module"
