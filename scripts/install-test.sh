@@ -156,10 +156,14 @@ if command -v dkms >/dev/null; then
 		printf 'sign_file=%s\nmok_signing_key=%s\nmok_certificate=%s\n' \
 			"$SW_KDIR/scripts/sign-file" "$tmp/mok/mok.key" "$tmp/mok/mok.pub" >"$tmp/fw/test.conf"
 		ds=(dkms --sourcetree "$tmp/src" --dkmstree "$tmp/sdkms")
+		# shellcheck disable=SC2016 # expanded by the inner bash
 		out=$(unshare --mount --propagation private bash -c \
-			'mount --bind "$1" /etc/dkms/framework.conf.d && shift && "$@" add -m smartwake -v "$ver" &&
-			 "$@" build -m smartwake -v "$ver" -k "$SW_KREL" --kernelsourcedir "$SW_KDIR"' \
-			sh "$tmp/fw" "${ds[@]}" 2>&1) && rc=0 || rc=$?
+			'fw=$1 v=$2 k=$3 kd=$4; shift 4
+			 mount --bind "$fw" /etc/dkms/framework.conf.d &&
+			 "$@" add -m smartwake -v "$v" &&
+			 "$@" build -m smartwake -v "$v" -k "$k" --kernelsourcedir "$kd"' \
+			sh "$tmp/fw" "$ver" "$SW_KREL" "$SW_KDIR" "${ds[@]}" 2>&1) && rc=0 || rc=$?
+		[ "$rc" -eq 0 ] || tail -n 20 <<<"$out"
 		ko=$(find "$tmp/sdkms/smartwake/$ver/$SW_KREL" -name smartwake.ko 2>/dev/null | head -n1) || true
 		check "dkms build with a MOK key configured (rc $rc)" test "$rc" -eq 0 -a -n "$ko"
 		check "DKMS signed it once, with that key ($(sigof "${ko:-none}"))" signed_by "${ko:-none}" "$tmp/mok/mok.pub"
