@@ -16,7 +16,9 @@
 #   make stress     long reliability runs (not part of check)
 #   make install    build for the running kernel from its headers alone and
 #                   install the module (updates/, depmod), the CLI and its
-#                   man page (KVER=, KDIR=, DESTDIR=, PREFIX=); make uninstall
+#                   man page (KVER=, KDIR=, DESTDIR=, PREFIX=); signed with
+#                   SIGN_KEY= SIGN_CERT=, else DKMS's /var/lib/dkms/mok.key if
+#                   present, else unsigned (usage.md, Secure Boot); make uninstall
 #   make deb        the Debian packages smartwake-dkms and smartwake (build/deb/)
 #   make matrix     every Debian cloud kernel of the supported series in the
 #                   archive: fetch, build, boot, short e2e (not part of check)
@@ -113,7 +115,8 @@ replay: deps all
 
 # Install on a test machine (scripts/install.sh --help).
 INSTALL_ARGS = $(if $(KVER),--kver $(KVER)) $(if $(KDIR),--kdir $(KDIR)) \
-	$(if $(DESTDIR),--destdir $(DESTDIR)) $(if $(PREFIX),--prefix $(PREFIX))
+	$(if $(DESTDIR),--destdir $(DESTDIR)) $(if $(PREFIX),--prefix $(PREFIX)) \
+	$(if $(SIGN_KEY),--sign-key $(SIGN_KEY)) $(if $(SIGN_CERT),--sign-cert $(SIGN_CERT))
 install:
 	@scripts/install.sh install $(INSTALL_ARGS)
 

@@ -7,6 +7,10 @@
 # lines (comments and blank lines other than "# CONFIG_X is not set" do not
 # count), the build recipe version and the compiler version.
 # Out-of-tree modules then build with: make -C <build dir> M=<module dir>
+# The kernel trusts a throwaway module-signing test key generated here with
+# openssl (never committed): $SW_CACHE/debug-<version>-<hash>/sign/
+# smartwake-test-key.pem and smartwake-test-cert.pem (CONFIG_SYSTEM_TRUSTED_KEYS);
+# sign a module with <build dir>/scripts/sign-file sha256 KEY CERT MODULE.
 #
 # Usage: scripts/build-debug-kernel.sh [--print-dir] [--help]
 #   --print-dir  print the build dir of a complete build; exit 1 if not built
@@ -16,10 +20,10 @@
 . "$(dirname "$0")/common.sh"
 
 # Bump when the steps below change in a way that needs a fresh build dir.
-recipe=1
+recipe=2
 frag=$SW_TOP/scripts/debug-kernel.config
 
-usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; }
 
 print_dir=0
 while [ $# -gt 0 ]; do
@@ -59,9 +63,12 @@ dir="$SW_CACHE/debug-$key"
 build="$dir/build"
 bzimage="$build/arch/x86/boot/bzImage"
 
+sign=$dir/sign
 report() {
 	printf 'build dir: %s\n' "$build"
 	printf 'bzImage:   %s\n' "$bzimage"
+	printf 'test key:  %s\n' "$sign/smartwake-test-key.pem"
+	printf 'test cert: %s\n' "$sign/smartwake-test-cert.pem"
 }
 
 if [ "$print_dir" -eq 1 ]; then
@@ -131,6 +138,27 @@ if [ -e "$build/.config" ]; then
 	sw_log "resuming the incomplete build in $build"
 fi
 cp "$frag" "$dir/debug-kernel.config"
+# The module-signing test key the kernel trusts (the fragment's
+# CONFIG_SYSTEM_TRUSTED_KEYS="../sign/smartwake-test-cert.pem", relative to
+# $build). Made once per cache dir; a resumed build keeps it (a new key
+# would not match the certificate already built into vmlinux).
+gen_test_key() {
+	mkdir -p "$sign" &&
+	openssl req -new -x509 -newkey rsa:2048 -nodes -sha256 -days 36500 -batch \
+		-subj "/O=smartwake/CN=smartwake debug-kernel test key (throwaway)" \
+		-addext "basicConstraints=critical,CA:FALSE" \
+		-addext "keyUsage=digitalSignature" \
+		-addext "subjectKeyIdentifier=hash" \
+		-keyout "$sign/smartwake-test-key.pem.tmp" \
+		-out "$sign/smartwake-test-cert.pem.tmp" &&
+	chmod 600 "$sign/smartwake-test-key.pem.tmp" &&
+	mv "$sign/smartwake-test-cert.pem.tmp" "$sign/smartwake-test-cert.pem" &&
+	mv "$sign/smartwake-test-key.pem.tmp" "$sign/smartwake-test-key.pem"
+}
+if [ ! -s "$sign/smartwake-test-key.pem" ] || [ ! -s "$sign/smartwake-test-cert.pem" ]; then
+	command -v openssl >/dev/null || sw_die "openssl missing (scripts/install-host-tools.sh)"
+	step "generating the module-signing test key (openssl) in $sign" gen_test_key
+fi
 printf '=== %s: start (recipe %s, %s)\n' "$(date -Is)" "$recipe" "$cc_version" >>"$log"
 start=$(date +%s)
 
@@ -162,6 +190,8 @@ secs=$(($(date +%s) - start))
 	printf 'source=%s\n' "$SW_KSRC"
 	printf 'cc=%s\n' "$cc_version"
 	printf 'build_seconds=%s\n' "$secs"
+	printf 'sign_key=%s\n' "$sign/smartwake-test-key.pem"
+	printf 'sign_cert=%s\n' "$sign/smartwake-test-cert.pem"
 } >"$dir/info"
 touch "$dir/.complete"
 sw_log "built in $((secs / 60)) min $((secs % 60)) s"

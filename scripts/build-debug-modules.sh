@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
 # Build smartwake against the debug kernel, twice (scripts/build-modules.sh):
 # the shipped build with the KUnit suites in build/debug/, the testing build
-# (fault injection, module/testing/*.ko) in build/debug-testing/.
+# (fault injection, module/testing/*.ko) in build/debug-testing/. Then
+# signed copies for the sig-debug step (guest/sigenforce.sh), by
+# scripts/sign-module.sh with the debug kernel's sign-file and SHA-256:
+#   build/debug-signed/smartwake.ko           signed with the test key the
+#       debug kernel trusts (<cache dir>/sign/, build-debug-kernel.sh)
+#   build/debug-signed/wrongkey/smartwake.ko  signed with a throwaway key
+#       the kernel does not know (made here, then deleted)
+# build/debug/module/smartwake.ko itself stays unsigned.
 #
 # Usage: scripts/build-debug-modules.sh
 . "$(dirname "$0")/common.sh"
-case ${1:-} in -h|--help) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1:-} in -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 
 bdir=$("$SW_TOP/scripts/build-debug-kernel.sh" --print-dir) ||
 	sw_die "debug kernel not built (make debug-kernel)"
@@ -24,3 +31,22 @@ if grep -q '^CONFIG_KASAN=y' "$bdir/.config"; then
 		sw_die "module/testing/sw_kasan_oob.ko was not built"
 	sw_log "smartwake.ko carries KASAN checks ($(nm -u "$out/module/smartwake.ko" | grep -c '__asan_') __asan_ symbols)"
 fi
+
+# Signed copies (sig-debug). The test key lives beside the build dir.
+sign=$(dirname "$bdir")/sign
+[ -s "$sign/smartwake-test-key.pem" ] && [ -s "$sign/smartwake-test-cert.pem" ] ||
+	sw_die "no module-signing test key in $sign (rebuild: scripts/build-debug-kernel.sh)"
+sdir=$SW_TOP/build/debug-signed
+rm -rf "$sdir"
+mkdir -p "$sdir/wrongkey"
+cp "$out/module/smartwake.ko" "$sdir/smartwake.ko"
+cp "$out/module/smartwake.ko" "$sdir/wrongkey/smartwake.ko"
+"$SW_TOP/scripts/sign-module.sh" --kdir "$bdir" --key "$sign/smartwake-test-key.pem" \
+	--cert "$sign/smartwake-test-cert.pem" "$sdir/smartwake.ko"
+wk=$(mktemp -d "${TMPDIR:-/tmp}/smartwake-wrongkey.XXXXXX")
+openssl req -new -x509 -newkey rsa:2048 -nodes -sha256 -days 1 -batch \
+	-subj "/CN=smartwake key the debug kernel does not trust" \
+	-keyout "$wk/k.pem" -out "$wk/c.pem" >/dev/null 2>&1 &&
+	"$SW_TOP/scripts/sign-module.sh" --kdir "$bdir" --key "$wk/k.pem" --cert "$wk/c.pem" \
+		"$sdir/wrongkey/smartwake.ko" || { rm -rf "$wk"; sw_die "could not sign with a throwaway key"; }
+rm -rf "$wk"

@@ -28,7 +28,7 @@
 steps_all=(style scripts shipped fields cli-host replay-host safety-stock e2e-stock lockdown-stock compat-stock headers-only install wake-smp4 wake-numa2
 	ttwu-smp4 ttwu-numa2 numa-numa2 latency-smp4 scope-smp4 control-stock reliability cli-guest shadow-smp4 shadow-numa2 shadow-flat4
 	shadow-smt8 shadow-numa-smt compat-6.1 e2e-6.1 wake-6.1 reliability-6.1 shadow-6.1 ttwu-6.1 numa-6.1
-	debug-build kunit compat-debug safety-debug kasan-debug e2e-debug wake-debug reliability-debug
+	debug-build kunit compat-debug safety-debug kasan-debug e2e-debug sig-debug wake-debug reliability-debug
 	shadow-debug scope-debug compat-deb13 e2e-deb13 wake-deb13 reliability-deb13 shadow-deb13 ttwu-deb13
 	numa-deb13 compat-7.2 e2e-7.2 wake-7.2 reliability-7.2 shadow-7.2 ttwu-7.2 numa-7.2
 	kfacts-stock kfacts-6.1 kfacts-deb13 kfacts-7.2 headers-only-6.1 headers-only-deb13 headers-only-7.2)
@@ -89,7 +89,7 @@ step_scripts() {
 		scripts/bench.sh scripts/bench-plot.sh scripts/kunit.sh \
 		scripts/build-debug-modules.sh scripts/build-modules.sh \
 		scripts/check-fields.sh scripts/check-fields-test.sh scripts/sched-layout.sh \
-		scripts/replay.sh; do
+		scripts/replay.sh scripts/sign-module.sh scripts/sb-hint.sh; do
 		h=$("$f" --help 2>&1) || { echo "$f --help failed"; rc=1; continue; }
 		if ! grep -q 'Usage' <<<"$h"; then
 			echo "$f --help has no Usage line"; rc=1
@@ -454,6 +454,15 @@ step_kunit() { scripts/kunit.sh; }
 # KASAN is live, and a deliberate out-of-bounds read fails the log check.
 step_kasan-debug() { g --kernel debug --topo smp2 --timeout 600 kasan.sh; }
 step_e2e-debug() { g --kernel debug --topo smp4 --timeout 900 e2e.sh 10; }
+# Issue 28: signatures enforced as under Secure Boot (lockdown=integrity,
+# module.sig_enforce=1): the copy signed with the test key the debug kernel
+# trusts loads, the unsigned build and a copy signed with an unknown key
+# are refused (build-debug-modules.sh makes the copies).
+step_sig-debug() {
+	g --kernel debug --topo smp2 --timeout 300 --append "lockdown=integrity module.sig_enforce=1" \
+		--ko build/debug-signed/smartwake.ko --test-ko build/debug/module/smartwake.ko \
+		--foreign-ko build/debug-signed/wrongkey/smartwake.ko sigenforce.sh
+}
 step_wake-debug() { g --kernel debug --topo smp4 --timeout 1200 wake.sh; }
 step_reliability-debug() { g --kernel debug --topo smp4 --timeout 1200 reliability.sh 10 4; }
 step_shadow-debug() { g --kernel debug --topo smp4 --timeout 900 shadow.sh; }

@@ -5,13 +5,19 @@
 # them, a kernel without headers is refused with a message, and DKMS builds
 # the module from an exported tree (git archive) against the headers only,
 # for every supported kernel, in private DKMS and source trees (nothing
-# under /var/lib/dkms or /usr/src). Nothing is loaded: the guest steps
-# test the module itself.
+# under /var/lib/dkms or /usr/src). Signing: with a throwaway test key
+# (SIGN_KEY/SIGN_CERT) the installed module carries one signature by that
+# key (signer and serial), with a DKMS-style MOK dir (SMARTWAKE_MOK_DIR)
+# by that one, without a key none; DKMS signs its build itself with the
+# framework.conf key (a private mount namespace gives DKMS a
+# framework.conf.d naming the test key: /etc is not changed), once; the
+# Secure Boot hint (scripts/sb-hint.sh) against a fake EFI variable.
+# Nothing is loaded: the guest steps test the module itself.
 #
 # Usage: scripts/install-test.sh
 . "$(dirname "$0")/common.sh"
 . "$SW_TOP/scripts/testlib.sh"
-case ${1:-} in -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1:-} in -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 
 SW_KERNEL= sw_stock_env
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/smartwake-install.XXXXXX")
@@ -19,8 +25,69 @@ trap 'rm -rf "$tmp"' EXIT
 stage=$tmp/stage
 mod=$stage/lib/modules/$SW_KREL/updates/smartwake.ko
 
+# Throwaway signing keys (PEM key, DER certificate as DKMS makes them).
+# signed_by MODULE CERT: the module carries exactly one signature, whose
+# signer and key id (the serial) are CERT's.
+mkdir -p "$tmp/key" "$tmp/mok" "$tmp/nomok"
+for k in key mok; do
+	openssl req -new -x509 -newkey rsa:2048 -nodes -sha256 -days 2 -batch \
+		-subj "/CN=smartwake install-test $k" -keyout "$tmp/$k/k.pem" \
+		-outform DER -out "$tmp/$k/c.der" >/dev/null 2>&1 ||
+		sw_die "openssl could not make a test key"
+done
+mv "$tmp/mok/k.pem" "$tmp/mok/mok.key"
+mv "$tmp/mok/c.der" "$tmp/mok/mok.pub"
+signed_by() {
+	local serial cn want
+	serial=$(openssl x509 -inform DER -in "$2" -noout -serial | sed 's/^serial=//')
+	cn=$(openssl x509 -inform DER -in "$2" -noout -subject | sed 's/.*CN *= *//')
+	want="signed $cn $(sed 's/../&:/g; s/:$//' <<<"$serial")"
+	[ "$(scripts/sign-module.sh --check "$1")" = "$want" ]
+}
+sigof() { scripts/sign-module.sh --check "$1" 2>&1; }
+export SMARTWAKE_MOK_DIR=$tmp/nomok
+
 check "make install (headers only) into a staging directory" \
 	make -s -C "$SW_TOP" install KVER="$SW_KREL" KDIR="$SW_KDIR" DESTDIR="$stage"
+check "without a key the installed module is unsigned ($(sigof "$mod"))" \
+	test "$(sigof "$mod")" = unsigned
+check "make install SIGN_KEY= SIGN_CERT= (a test key, DER certificate)" \
+	make -s -C "$SW_TOP" install KVER="$SW_KREL" KDIR="$SW_KDIR" DESTDIR="$tmp/s1" \
+	SIGN_KEY="$tmp/key/k.pem" SIGN_CERT="$tmp/key/c.der"
+m1=$tmp/s1/lib/modules/$SW_KREL/updates/smartwake.ko
+check "it carries one signature, by that key ($(sigof "$m1"))" signed_by "$m1" "$tmp/key/c.der"
+sh=$(sed -n 's/^CONFIG_MODULE_SIG_HASH="\(.*\)"$/\1/p' "$SW_KDIR/.config")
+check "hashed with the kernel's CONFIG_MODULE_SIG_HASH ($sh)" \
+	test "$(modinfo -F sig_hashalgo "$m1")" = "$sh"
+check "the build tree's module stays unsigned" \
+	test "$(sigof "$SW_TOP/build/$SW_KREL-headers-only/module/smartwake.ko")" = unsigned
+check "make install with DKMS's mok.key/mok.pub present: signed by it" eval \
+	'SMARTWAKE_MOK_DIR=$tmp/mok make -s -C "$SW_TOP" install KVER="$SW_KREL" \
+		KDIR="$SW_KDIR" DESTDIR="$tmp/s2" &&
+	 signed_by "$tmp/s2/lib/modules/$SW_KREL/updates/smartwake.ko" "$tmp/mok/mok.pub"'
+check "SIGN_KEY=none with mok.key present: unsigned" eval \
+	'SMARTWAKE_MOK_DIR=$tmp/mok make -s -C "$SW_TOP" install KVER="$SW_KREL" \
+		KDIR="$SW_KDIR" DESTDIR="$tmp/s3" SIGN_KEY=none &&
+	 [ "$(sigof "$tmp/s3/lib/modules/$SW_KREL/updates/smartwake.ko")" = unsigned ]'
+out=$(make -s -C "$SW_TOP" install KVER="$SW_KREL" KDIR="$SW_KDIR" DESTDIR="$tmp/s4" \
+	SIGN_KEY="$tmp/key/k.pem" 2>&1) && rc=0 || rc=$?
+check "SIGN_KEY without SIGN_CERT is refused, with a message" eval \
+	'[ "$rc" -ne 0 ] && grep -q "needs --sign-cert (SIGN_CERT)" <<<"$out"'
+check "a signed module is not signed twice" eval \
+	'! scripts/sign-module.sh --kdir "$SW_KDIR" --key "$tmp/key/k.pem" \
+		--cert "$tmp/key/c.der" "$m1" 2>/dev/null && signed_by "$m1" "$tmp/key/c.der"'
+# The Secure Boot hint: a fake EFI SecureBoot variable (attributes, value).
+mkdir -p "$tmp/efi-on" "$tmp/efi-off"
+printf '\006\000\000\000\001' >"$tmp/efi-on/SecureBoot-8be4df61-93ca-11d2-aa0d-e0a4c5c5f6d8"
+printf '\006\000\000\000\000' >"$tmp/efi-off/SecureBoot-8be4df61-93ca-11d2-aa0d-e0a4c5c5f6d8"
+hint() { sh scripts/sb-hint.sh --no-mokutil --module "$1" --efivars "$2" 2>&1; }
+check "sb-hint: Secure Boot on, unsigned module: a hint naming mokutil --import" eval \
+	'cp "$tmp/s3/lib/modules/$SW_KREL/updates/smartwake.ko" "$tmp/u.ko";
+	 grep -q "is unsigned" <<<"$(hint "$tmp/u.ko" "$tmp/efi-on")" &&
+	 grep -q "mokutil --import /var/lib/dkms/mok.pub" <<<"$(hint "$tmp/u.ko" "$tmp/efi-on")"'
+check "sb-hint: Secure Boot on, signed module: silent" test -z "$(hint "$m1" "$tmp/efi-on")"
+check "sb-hint: Secure Boot off (or no EFI): silent" eval \
+	'[ -z "$(hint "$tmp/u.ko" "$tmp/efi-off")" ] && [ -z "$(hint "$tmp/u.ko" "$tmp/none")" ]'
 check "module installed under updates/" test -f "$mod"
 check "CLI installed" test -x "$stage/usr/local/sbin/smartwake"
 check "man page installed" test -f "$stage/usr/local/share/man/man8/smartwake.8"
@@ -79,6 +146,30 @@ if command -v dkms >/dev/null; then
 		vm=$(modinfo -F vermagic "$ko" 2>/dev/null || true)
 		check "dkms built a module for $k" test "${vm%% *}" = "$k"
 	done
+	# DKMS signs by itself (dkms.conf does not): with framework.conf.d
+	# naming the test MOK key and the headers' sign-file (a private mount
+	# namespace: the host's /etc/dkms stays as it is), the default kernel's
+	# module carries exactly one signature, by that key.
+	SW_KERNEL= sw_stock_env
+	if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null && [ -d /etc/dkms/framework.conf.d ]; then
+		mkdir -p "$tmp/fw" "$tmp/sdkms"
+		printf 'sign_file=%s\nmok_signing_key=%s\nmok_certificate=%s\n' \
+			"$SW_KDIR/scripts/sign-file" "$tmp/mok/mok.key" "$tmp/mok/mok.pub" >"$tmp/fw/test.conf"
+		ds=(dkms --sourcetree "$tmp/src" --dkmstree "$tmp/sdkms")
+		# shellcheck disable=SC2016 # expanded by the inner bash
+		out=$(unshare --mount --propagation private bash -c \
+			'fw=$1 v=$2 k=$3 kd=$4; shift 4
+			 mount --bind "$fw" /etc/dkms/framework.conf.d &&
+			 "$@" add -m smartwake -v "$v" &&
+			 "$@" build -m smartwake -v "$v" -k "$k" --kernelsourcedir "$kd"' \
+			sh "$tmp/fw" "$ver" "$SW_KREL" "$SW_KDIR" "${ds[@]}" 2>&1) && rc=0 || rc=$?
+		[ "$rc" -eq 0 ] || tail -n 20 <<<"$out"
+		ko=$(find "$tmp/sdkms/smartwake/$ver/$SW_KREL" -name smartwake.ko 2>/dev/null | head -n1) || true
+		check "dkms build with a MOK key configured (rc $rc)" test "$rc" -eq 0 -a -n "$ko"
+		check "DKMS signed it once, with that key ($(sigof "${ko:-none}"))" signed_by "${ko:-none}" "$tmp/mok/mok.pub"
+	else
+		echo "DKMS signing not tested: needs root and unshare (a private /etc/dkms/framework.conf.d)"
+	fi
 else
 	not_ok "dkms not installed (make deps installs it)"
 fi
@@ -102,6 +193,9 @@ if command -v dpkg-buildpackage >/dev/null && command -v dh_dkms >/dev/null &&
 		'grep -q "usr/src/smartwake-$ver/dkms.conf$" <<<"$dl" &&
 		 grep -q "usr/src/smartwake-$ver/scripts/build-modules.sh$" <<<"$dl"'
 	check "smartwake-dkms's postinst runs DKMS (dh_dkms)" grep -q "DKMS_NAME=smartwake" <<<"$post"
+	check "smartwake-dkms's postinst prints the Secure Boot hint (sb-hint)" eval \
+		'grep -q "/usr/share/smartwake-dkms/sb-hint" <<<"$post" &&
+		 grep -q "usr/share/smartwake-dkms/sb-hint$" <<<"$dl"'
 	check "smartwake has the CLI and smartwake(8)" eval \
 		'grep -q "usr/sbin/smartwake$" <<<"$cl" &&
 		 grep -q "usr/share/man/man8/smartwake.8.gz$" <<<"$cl"'
