@@ -128,14 +128,16 @@ step_shipped() {
 		/__x86_indirect_thunk/ { print fn }
 		/call +\*/ { pend = fn }' | sort -u | tr '\n' ' ')
 	echo "functions with indirect calls: $sites"
-	# The kernel calls latency.c's tracepoint probes (and the callback of
-	# for_each_kernel_tracepoint()) through pointers: each must begin
-	# with ENDBR64, which the compiler gives a function whose address is
-	# taken and objtool must not have sealed (an IBT CPU would fault).
+	# The kernel calls latency.c's and reach.c's tracepoint probes (and the
+	# callbacks of for_each_kernel_tracepoint()) and the module parameters'
+	# set/get through pointers: each must begin with ENDBR64, which the
+	# compiler gives a function whose address is taken and objtool must
+	# not have sealed (an IBT CPU would fault).
 	local fn first addr sealed
 	sealed=$(objdump -r -j .ibt_endbr_seal module/smartwake.ko |
 		awk '$3 ~ /^\.text\+0x/ { sub(/^\.text\+0x/, "", $3); print $3 }')
-	for fn in sw_lat_wakeup sw_lat_switch sw_lat_find; do
+	for fn in sw_lat_wakeup sw_lat_switch sw_lat_find sw_reach_waking sw_reach_find \
+		sw_knob_param_set sw_knob_param_get sw_reset_param_set; do
 		first=$(objdump -d --no-show-raw-insn module/smartwake.ko |
 			awk -v f="<$fn>:" '$2 == f { getline; print $2; exit }')
 		addr=$(nm module/smartwake.ko | awk -v f="$fn" '$3 == f { print $1 }')
