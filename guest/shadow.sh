@@ -51,7 +51,7 @@ check "policy=shadow accepted" set_knob policy shadow
 check "policy reads back shadow" eq "$(knob policy)" shadow
 check "policy=shadow hooks select_task_rq_fair" hooked select_task_rq_fair
 check "policy=shadow installs the nr_running probe (race check)" \
-	grep -q '^sched_update_nr_running_tp tracepoint on' $SW_DBG/hooks
+	grep -qE '^sched_update_nr_running_tp tracepoint on needs:.* held:policy=shadow$' $SW_DBG/hooks
 check "knobs at mainline values" \
 	eval '[ "$(knob decay) $(knob wake_wide) $(knob factor) $(knob sis_filter) $(knob sis_sched_idle)" = "halve mainline llc 0 1" ]'
 

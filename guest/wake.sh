@@ -206,6 +206,8 @@ echo SIS_UTIL >$FEAT
 NEWIDLE=1
 grep -qE ' (sched_balance_newidle|newidle_balance)$' /proc/kallsyms || NEWIDLE=0
 if set_knob sib_count 1; then
+	check "sib_count=1: hooks lists it among the nr_running probe's needs, and as holding it" \
+		grep -qE '^sched_update_nr_running_tp tracepoint on needs:.*sib_count=1.* held:sib_count=1$' $SW_DBG/hooks
 	if [ $NEWIDLE = 1 ]; then
 		check "sib_count=1: both pre-handlers on" \
 			eval 'hkd sched_balance_newidle on && hkd sched_balance_domains on'

@@ -493,8 +493,7 @@ int sw_hooks_show(struct seq_file *m)
 	/* the observers that are not ftrace hooks */
 	seq_printf(m, "ttwu_queue_wakelist kretprobe %s needs:ttwu_count=1\n",
 		   sw_ttwu_probe_active() ? "on" : "off");
-	seq_printf(m, "sched_update_nr_running_tp tracepoint %s needs:sis_filter=1,sis_mask_update=enqueue|policy=shadow\n",
-		   sw_overload_active() ? "on" : "off");
+	sw_nr_probe_show(m);
 	sw_latency_hooks_show(m);
 	sw_reach_hooks_show(m);
 	return 0;

@@ -169,10 +169,45 @@ int sw_overload_init(void)
 
 /*
  * Who needs the nr_running probe (SW_PROBE_* bits): sis_filter with
- * enqueue updates, and policy=shadow, whose race check counts the
- * changes. Changed under the knob lock only.
+ * enqueue updates, policy=shadow, whose race check counts the changes,
+ * and sib_count. Changed under the knob lock only.
  */
 static unsigned int sw_probe_users;
+
+/* The knob setting behind each SW_PROBE_* bit, for the hooks file */
+static const char * const sw_probe_user_names[SW_PROBE_NR] = {
+	"sis_filter=1,sis_mask_update=enqueue",	/* SW_PROBE_FILTER */
+	"policy=shadow",			/* SW_PROBE_SHADOW */
+	"sib_count=1",				/* SW_PROBE_SIB */
+};
+
+static_assert(SW_PROBE_SIB == 1U << (SW_PROBE_NR - 1));
+
+/**
+ * sw_nr_probe_show() - the nr_running probe's line of the hooks file
+ * @m: the seq_file
+ *
+ * Its needs: every setting that takes the probe; then held: those that
+ * hold it now.
+ */
+void sw_nr_probe_show(struct seq_file *m)
+{
+	unsigned int i, users = READ_ONCE(sw_probe_users);
+	const char *sep = "";
+
+	seq_printf(m, "sched_update_nr_running_tp tracepoint %s needs:",
+		   sw_overload_active() ? "on" : "off");
+	for (i = 0; i < SW_PROBE_NR; i++)
+		seq_printf(m, "%s%s", i ? "|" : "", sw_probe_user_names[i]);
+	seq_puts(m, " held:");
+	for (i = 0; i < SW_PROBE_NR; i++) {
+		if (!(users & (1U << i)))
+			continue;
+		seq_printf(m, "%s%s", sep, sw_probe_user_names[i]);
+		sep = "|";
+	}
+	seq_puts(m, *sep ? "\n" : "none\n");
+}
 
 /**
  * sw_nr_probe_get() - register the nr_running probe for @user

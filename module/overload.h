@@ -22,9 +22,11 @@ bool sw_overload_active(void);	/* the probe is registered */
 #define SW_PROBE_FILTER	1U	/* sis_filter=1, sis_mask_update=enqueue */
 #define SW_PROBE_SHADOW	2U	/* policy=shadow: the race check */
 #define SW_PROBE_SIB	4U	/* sib_count=1: the masks */
+#define SW_PROBE_NR	3	/* the bits above */
 void sw_overload_seed(void);	/* every online CPU's bit from a snapshot */
 int sw_nr_probe_get(unsigned int user);
 void sw_nr_probe_put(unsigned int user);
+void sw_nr_probe_show(struct seq_file *m);	/* its line of the hooks file */
 int sw_overload_show(struct seq_file *m);
 const struct cpumask *sw_llc_overloaded_mask(int llc_id);
 unsigned long sw_nr_running_seq_of(int cpu);	/* nr_running changes of a CPU */

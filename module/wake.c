@@ -51,64 +51,9 @@
  * disagreement a second wake_wide/select_idle pair precedes the
  * smartwake_shadow_diff event.
  *
- * Deliberate differences from the kernel, knobs at their mainline values:
- *
- *  1. Not modelled, left to the kernel's function (fallback_original),
- *     checked before any state changes: WF_CURRENT_CPU wakeups; energy-
- *     aware placement (sched_energy_present on and the root domain not
- *     overutilized); SIS_PROP on (trees that have it: a scan limit not
- *     modelled, counted as fallback_sis_prop); asymmetric CPU capacity (sched_asym_cpucapacity on:
- *     select_idle_capacity() and asym_fits_cpu() are not re-implemented);
- *     core scheduling enabled (CONFIG_SCHED_CORE kernels); a prev_cpu
- *     the task may not use or that is not active, or an inactive waking
- *     CPU (the kernel would carry on and let select_fallback_rq() repair
- *     the answer). A domain with SD_BALANCE_WAKE before the affine one
- *     means the slow path (sched_balance_find_dst_cpu()), also not
- *     modelled: found during the domain walk, after record_wakee.
- *  2. When a wakeup goes to the kernel after the module has started on it
- *     (slow path found, answer rejected), current's wakee_flips,
- *     wakee_flip_decay_ts, last_wakee and p->recent_used_cpu are put back
- *     first, and neither the module's clear of the has_idle_cores hint
- *     nor its NUMA backoff is applied (both wait until the answer is
- *     used), so the kernel records the wakeup exactly once. The
- *     decision counters and trace events of a rejected answer (counted in
- *     invariant_violations or inactive_answers) are not taken back.
- *  3. wakee_flips saturates at UINT_MAX where the kernel wraps, and the
- *     wake_wide() products are 64-bit where the kernel's unsigned int
- *     ones wrap (policy core).
- *  4. WA_IDLE, WA_WEIGHT and WA_BIAS come from the knobs wa_idle,
- *     wa_weight and wa_bias, not from the kernel's sched_features file;
- *     SIS_UTIL is read from the kernel (sysctl_sched_features by kallsyms;
- *     the features.h default if the symbol is missing). The sync knob set
- *     to 0 ignores WF_SYNC.
- *  5. task_h_load() is computed the way update_cfs_rq_h_load() does, but
- *     read-only: a cfs_rq's h_load cached in this jiffy is used, nothing
- *     is stored. The kernel stores what it computes, so later wakeups in
- *     the same jiffy reuse those values while the module recomputes them
- *     from the current load averages: in a cgroup hierarchy the two can
- *     differ by the change of the group loads within one jiffy. In the
- *     root task group both give load_avg * L / (L + 1) from the root's
- *     load L. Hierarchies deeper than 16 levels use the stale cached
- *     h_load of the task's cfs_rq.
- *  6. The domain walk uses rcu_dereference() where for_each_domain() uses
- *     rcu_dereference_check_sched_domain(): same load, but the latter's
- *     lockdep condition names sched_domains_mutex, which is not exported.
- *  7. idle_cpu(), available_idle_cpu(), sched_idle_cpu(),
- *     cpus_share_cache(), cpus_share_resources(), cpu_load(),
- *     capacity_of() and cfs_h_nr_delayed() are re-implemented from the
- *     same struct rq fields and per-CPU sd_llc_id/sd_share_id (the
- *     kernel's are static, or calling them would go through IBT-checked
- *     pointers). vcpu_is_preempted() is the kernel's own inline (a
- *     paravirt op on x86 KVM guests, false elsewhere).
- *  8. select_idle_sibling() (sis.c) additionally requires cpu_active() of
- *     recent_used_cpu and of scanned CPUs; the kernel relies on the LLC
- *     span, which lags cpu_active_mask for a moment during hotplug.
- *  9. The scheduler's schedstats for wakeups (nr_wakeups_affine*,
- *     ttwu_move_affine) are not updated on the module's path; the
- *     module's counters replace them.
- * 10. Not mainline unless at their defaults: decay, wake_wide, factor,
- *     sis_filter (2022 filter, off by default) and sis_sched_idle (0:
- *     only truly idle CPUs count).
+ * Deliberate differences from the kernel: the one list is in
+ * Documentation/design.md, "The wakeup path and its differences from the
+ * kernel"; change it with the code.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

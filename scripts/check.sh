@@ -238,7 +238,7 @@ step_headers-only() {
 	c="a skewed projection fails to compile, naming the field"
 	tchk grep -q 'rq\.[a-z_]*: offset' <<<"$f$([ "$r" -eq 1 ] || echo ' compiled')"
 	# compat: its load-time layout check (and refusals)
-	for f in compat.sh:smp2:600 e2e.sh:smp4:600 wake.sh:smp4:900; do hguest "$d" "$f"; done
+	for f in compat.sh:smp2:600 e2e.sh:smp4:600 shadow.sh:smp4:600; do hguest "$d" "$f"; done
 	echo "$p passed, $x failed, $s skipped"
 	[ "$x" -eq 0 ]
 }
@@ -412,7 +412,7 @@ hstep() {
 }
 step_headers-only-deb13() { hstep $DEB13 compat.sh:smp2:600 e2e.sh:smp4:600; }
 step_headers-only-6.1() { hstep $K61 compat.sh:smp2:600 e2e.sh:smp4:600; }
-step_headers-only-7.2() { hstep $K72 compat.sh:smp2:600 e2e.sh:smp4:600 wake.sh:smp4:900; }
+step_headers-only-7.2() { hstep $K72 compat.sh:smp2:600 e2e.sh:smp4:600 shadow.sh:smp4:600; }
 
 # kfacts LABEL [RELEASE]: guest/kfacts.sh on that kernel (default: the
 # default one), its KFACT lines as figures.md section kfacts-LABEL: what
@@ -605,15 +605,16 @@ if [ "$repeat" -gt 0 ]; then
 fi
 
 # Host steps first; with two jobs, the debug kernel's steps (its build,
-# KUnit, the module under lockdep), Debian 13's and 7.2's kernels form a
-# second lane; 6.1's steps and headers-only-deb13 run in the first (the
-# lanes then take about as long).
+# KUnit, the module under lockdep), Debian 13's and 7.2's kernels and
+# headers-only-6.1 form a second lane; 6.1's other steps and
+# headers-only-deb13 run in the first (the lanes then take about as long:
+# figures.md, "make check").
 host=() stock=() debug=()
 for s in "${steps[@]}"; do
 	case $s in
 	style|scripts|shipped|fields|cli-host|replay-host) host+=("$s") ;;
 	headers-only-deb13) stock+=("$s") ;;
-	debug-build|kunit|*-debug|*-deb13|*-7.2) debug+=("$s") ;;
+	debug-build|kunit|*-debug|*-deb13|*-7.2|headers-only-6.1) debug+=("$s") ;;
 	*) stock+=("$s") ;;
 	esac
 done
