@@ -174,9 +174,14 @@ for ko in "${fkos[@]}"; do
 	mkdir -p "$root/lib/smartwake/foreign"
 	cp "$ko" "$root/lib/smartwake/foreign/"
 done
+# The guest scripts' workloads and the CLI: built here when out of date
+# (a step run alone, as check.sh --repeat does, has no make all before
+# it), and never left out: a guest without them only counts zeros.
+make -s -C "$SW_TOP/tools" >&2 || sw_die "tools/ did not build (make tools)"
 for t in "$SW_TOP"/tools/wakeload "$SW_TOP"/tools/udpstream "$SW_TOP"/tools/numatouch \
 	"$SW_TOP"/tools/smartwake; do
-	[ -x "$t" ] && cp "$t" "$root/bin/"
+	[ -x "$t" ] || sw_die "$t missing (make tools)"
+	cp "$t" "$root/bin/"
 done
 cp "$SW_TOP"/guest/*.sh "$root/guest/"
 # Dynamically linked programs from the host, with their libraries and loader.
