@@ -11,7 +11,6 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -22,193 +21,7 @@
 #include <linux/magic.h>
 
 #include "smartwake.h"
-
-/* ---- ab: running the command --------------------------------------------- */
-
-struct run_out {
-	char *buf;
-	size_t len, cap;
-	int status;		/* wait status */
-	bool timed_out;
-	double secs;		/* from the start to its exit */
-};
-
-/* One running command. */
-struct child {
-	pid_t pid;
-	int fd;			/* read end of its output pipe, -1 at EOF */
-	bool exited;
-	struct run_out *o;
-};
-
-/*
- * Fork @argv with stdout and stderr into a pipe, in its own process group
- * so a timeout or Ctrl-C can stop all of it. With @cg, the child first
- * joins that cgroup (its cgroup.procs); with the pipe @go it then waits
- * until the parent closes the write end, so that several children start
- * together. Returns 0, or -1 if it could not be started.
- */
-static int start_child(char **argv, const char *cg, const int *go,
-		       struct child *c)
-{
-	int pfd[2];
-	char b;
-
-	c->o->len = 0;
-	c->o->timed_out = false;
-	c->exited = false;
-	if (!c->o->buf) {
-		c->o->cap = 65536;
-		c->o->buf = sw_xmalloc(c->o->cap);
-	}
-	if (pipe2(pfd, O_CLOEXEC)) {
-		sw_err("pipe: %s", strerror(errno));
-		return -1;
-	}
-	fflush(NULL);
-	c->pid = fork();
-	if (c->pid < 0) {
-		sw_err("fork: %s", strerror(errno));
-		close(pfd[0]);
-		close(pfd[1]);
-		return -1;
-	}
-	if (!c->pid) {
-		setpgid(0, 0);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		dup2(pfd[1], STDOUT_FILENO);
-		dup2(pfd[1], STDERR_FILENO);
-		if (cg) {
-			char path[PATH_MAX], pid[32];
-			int ret;
-
-			snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
-			snprintf(pid, sizeof(pid), "%d", (int)getpid());
-			ret = write_value(path, pid);
-			if (ret) {
-				fprintf(stderr, PROG ": cannot join cgroup %s: %s\n",
-					cg, strerror(-ret));
-				_exit(126);
-			}
-		}
-		if (go) {
-			close(go[1]);
-			while (read(go[0], &b, 1) < 0 && errno == EINTR)
-				;
-		}
-		execvp(argv[0], argv);
-		fprintf(stderr, PROG ": cannot run %s: %s\n", argv[0],
-			strerror(errno));
-		_exit(127);
-	}
-	setpgid(c->pid, c->pid);
-	close(pfd[1]);
-	c->fd = pfd[0];
-	return 0;
-}
-
-/*
- * Collect the output of @n children started at @t0 (echoed to our stdout
- * with @echo) until every one has exited and closed its output; after
- * @timeout seconds (0: none) or a signal, kill them all.
- */
-static void wait_children(struct child *c, int n, double t0, double timeout,
-			  bool echo)
-{
-	double deadline = timeout > 0 ? t0 + timeout : 0;
-	bool timed_out = false;
-	int i, left, status;
-
-	for (;;) {
-		struct pollfd p[MAX_SIDES];
-		int np = 0, ms = 100;
-
-		for (left = 0, i = 0; i < n; i++) {
-			left += c[i].fd >= 0 || !c[i].exited;
-			if (c[i].fd >= 0) {
-				p[np].fd = c[i].fd;
-				p[np].revents = 0;
-				p[np++].events = POLLIN;
-				if (c[i].exited)
-					ms = 0;	/* only what is there already */
-			}
-		}
-		if (!left)
-			break;
-		if (np)
-			poll(p, np, ms);
-		else
-			usleep(10000);
-		for (i = 0; i < n; i++) {
-			struct run_out *o = c[i].o;
-			ssize_t r;
-			int j;
-
-			for (j = 0; j < np && p[j].fd != c[i].fd; j++)
-				;
-			if (c[i].fd < 0 || j == np)
-				continue;
-			if (!p[j].revents) {
-				if (c[i].exited) {
-					/* gone, and nothing more to read */
-					close(c[i].fd);
-					c[i].fd = -1;
-				}
-				continue;
-			}
-			if (o->cap - o->len < 4096)
-				o->buf = sw_xrealloc(o->buf, o->cap *= 2);
-			r = read(c[i].fd, o->buf + o->len, o->cap - o->len - 1);
-			if (r > 0) {
-				if (echo)
-					fwrite(o->buf + o->len, 1, r, stdout);
-				o->len += r;
-			} else if (r == 0 || errno != EINTR) {
-				close(c[i].fd);	/* EOF: every writer is gone */
-				c[i].fd = -1;
-			}
-		}
-		if (deadline && sw_now() > deadline && !timed_out)
-			timed_out = true;
-		for (i = 0; i < n; i++) {
-			if (c[i].exited)
-				continue;
-			if (got_signal) {
-				kill(-c[i].pid, SIGTERM);
-				kill(c[i].pid, SIGTERM);
-			}
-			if (timed_out && !c[i].o->timed_out) {
-				c[i].o->timed_out = true;
-				kill(-c[i].pid, SIGKILL);
-				kill(c[i].pid, SIGKILL);
-			}
-			if (waitpid(c[i].pid, &status, WNOHANG) == c[i].pid) {
-				c[i].exited = true;
-				c[i].o->status = status;
-				c[i].o->secs = sw_now() - t0;
-				/* sweep up helpers it left behind in its group */
-				kill(-c[i].pid, SIGKILL);
-			}
-		}
-	}
-	for (i = 0; i < n; i++)
-		c[i].o->buf[c[i].o->len] = '\0';
-}
-
-/* Run @argv (start_child(), wait_children()); 0, or -1 if not started. */
-static int run_command(char **argv, double timeout, bool echo,
-		       struct run_out *o)
-{
-	struct child c = { .o = o };
-	double t0 = sw_now();
-
-	if (start_child(argv, NULL, NULL, &c))
-		return -1;
-	wait_children(&c, 1, t0, timeout, echo);
-	return 0;
-}
+#include "child.h"
 
 /* ---- ab ------------------------------------------------------------------ */
 
@@ -271,7 +84,7 @@ static int apply_side(const struct side *s)
 	return 0;
 }
 
-static void show_tail(const struct run_out *o)
+static void show_tail(const struct sw_run_out *o)
 {
 	const char *p = o->buf + o->len;
 	int lines = 0;
@@ -305,13 +118,13 @@ struct ab {
 	bool have_shist;		/* latency_hist_scope readable */
 	struct hist sbefore, safter;	/* its snapshots */
 	double overlap;			/* worst shorter/longer run time */
-	struct run_out outs[2];
+	struct sw_run_out outs[2];
 	struct metric metric;
 	char **cmd;			/* COMMAND [ARG...] */
 	bool have_module, have_stats, have_hist;
 	struct stats before, after, first;
 	struct hist hbefore, hafter;
-	struct run_out out;
+	struct sw_run_out out;
 	FILE *csv;
 	char unit[NAME_LEN];		/* unit of the first figure */
 };
@@ -583,7 +396,7 @@ static void ab_print_plan(const struct ab *ab)
 
 /* Did run @r of side @s finish in time and with status 0? Else say why. */
 static bool ab_run_ok(const struct ab *ab, const struct side *s, int r,
-		      const struct run_out *o)
+		      const struct sw_run_out *o)
 {
 	if (o->timed_out) {
 		sw_err("ab: run %d of side %s: timed out after %g s",
@@ -608,7 +421,7 @@ static bool ab_run_ok(const struct ab *ab, const struct side *s, int r,
  * added to the module's side only).
  */
 static void ab_record(struct ab *ab, struct side *s, int r, double v,
-		      const char *u, const struct run_out *o, bool add)
+		      const char *u, const struct sw_run_out *o, bool add)
 {
 	int j;
 
@@ -639,7 +452,7 @@ static void ab_record(struct ab *ab, struct side *s, int r, double v,
  * @u (NAME_LEN bytes); false, said, if there is none.
  */
 static bool ab_figure(struct ab *ab, struct side *s, int r,
-		      const struct run_out *o, double *v, char *u)
+		      const struct sw_run_out *o, double *v, char *u)
 {
 	int j;
 
@@ -675,7 +488,8 @@ static int ab_run_one(struct ab *ab, struct side *s, int r)
 		ab->have_stats = false;
 	if (ab->have_hist && read_hist(&ab->hbefore))
 		ab->have_hist = false;
-	if (run_command(ab->cmd, ab->timeout, ab->verbose, &ab->out))
+	if (sw_run_command(ab->cmd, ab->timeout, ab->verbose, &got_signal,
+			   &ab->out))
 		return EXIT_RUNTIME;
 	if (ab->have_stats && read_stats(&ab->after))
 		ab->have_stats = false;
@@ -895,13 +709,29 @@ static void ab_snap(struct ab *ab, struct stats *st, struct hist *sh,
 		ab->have_hist = false;
 }
 
+/* In the child (sw_child_start()'s setup): join cgroup @arg. */
+static int join_cgroup(void *arg)
+{
+	const char *cg = arg;
+	char path[PATH_MAX], pid[32];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	ret = write_value(path, pid);
+	if (ret)
+		fprintf(stderr, PROG ": cannot join cgroup %s: %s\n",
+			cg, strerror(-ret));
+	return ret;
+}
+
 /*
  * Round @r of --concurrent: one instance of the command per side, each in
  * its cgroup, started together (the one forked first alternates).
  */
 static int ab_run_pair(struct ab *ab, int r)
 {
-	struct child c[2] = { { .o = &ab->outs[0] }, { .o = &ab->outs[1] } };
+	struct sw_child c[2] = { { .o = &ab->outs[0] }, { .o = &ab->outs[1] } };
 	char u[2][NAME_LEN] = { "", "" }, buf[64], path[PATH_MAX + 16];
 	int go[2], i, k, kern = !ab->mod;
 	double v[2] = { 0, 0 }, t0, lo, hi;
@@ -917,12 +747,13 @@ static int ab_run_pair(struct ab *ab, int r)
 	}
 	for (k = 0; k < 2; k++) {
 		i = (r + k) % 2;
-		if (start_child(ab->cmd, ab->cg[i], go, &c[i])) {
+		if (sw_child_start(ab->cmd, join_cgroup, ab->cg[i], go, &c[i])) {
 			close(go[0]);
 			close(go[1]);
 			if (k) {
 				kill(-c[!i].pid, SIGKILL);
-				wait_children(&c[!i], 1, sw_now(), 0, false);
+				sw_child_wait(&c[!i], 1, sw_now(), 0, false,
+					      &got_signal);
 			}
 			return EXIT_RUNTIME;
 		}
@@ -930,7 +761,7 @@ static int ab_run_pair(struct ab *ab, int r)
 	close(go[0]);
 	t0 = sw_now();
 	close(go[1]);
-	wait_children(c, 2, t0, ab->timeout, ab->verbose);
+	sw_child_wait(c, 2, t0, ab->timeout, ab->verbose, &got_signal);
 	for (i = 0; i < 2; i++) {
 		snprintf(path, sizeof(path), "%s/cgroup.kill", ab->cg[i]);
 		write_value(path, "1");

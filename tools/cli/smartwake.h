@@ -8,7 +8,7 @@
  *   stats.c   stats (--watch), reset
  *   json.c    JSON output
  *   figure.c  the figure of a run's output, medians, number format
- *   ab.c      the A/B runner
+ *   ab.c      the A/B runner (its commands: lib/child.c)
  *   latency.c the latency command, latency and locality summaries
  */
 #ifndef SMARTWAKE_H
