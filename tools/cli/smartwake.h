@@ -2,14 +2,19 @@
 /*
  * smartwake CLI - declarations shared by its source files:
  *
- *   main.c    dispatch, help, environment, signals
- *   knobs.c   debugfs files, the control interface (debugfs or module
- *             parameters), knob discovery, settings, status, set
- *   stats.c   stats (--watch), reset
- *   json.c    JSON output
- *   figure.c  the figure of a run's output, medians, number format
- *   ab.c      the A/B runner
- *   latency.c the latency command, latency and locality summaries
+ *   main.c           dispatch, help, environment, signals
+ *   knobs.c          debugfs files, the control interface (debugfs or
+ *                    module parameters), knob discovery, settings, status,
+ *                    set
+ *   stats.c          stats (--watch), reset
+ *   json.c           JSON output
+ *   figure.c         the figure of a run's output, medians, number format
+ *   ab.c             the A/B runner: options, sides, the sequential runs
+ *   ab_concurrent.c  ab --concurrent and its cgroups
+ *   ab_report.c      ab's reports (ab.h: what ab's files share)
+ *   latency.c        the latency command, latency and locality summaries
+ *
+ * The commands ab runs are started and waited for by lib/child.c.
  */
 #ifndef SMARTWAKE_H
 #define SMARTWAKE_H
@@ -167,7 +172,7 @@ bool figure_find(const struct metric *m, const char *out, double *v,
 double median(const double *v, int n, double *lo, double *hi);
 const char *fmt_num(double x, char *buf, size_t size);
 
-/* ---- ab.c ---- */
+/* ---- ab.c (ab.h: ab_concurrent.c, ab_report.c) ---- */
 int cmd_ab(int argc, char **argv);
 
 /* ---- latency.c ---- */

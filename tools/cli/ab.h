@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * smartwake CLI: the ab command's declarations, shared by its files:
+ *
+ *   ab.c            the command: options, sides, the sequential runs
+ *   ab_concurrent.c --concurrent: both sides at once, in their cgroups
+ *   ab_report.c     the reports: figures, latency, locality, counter deltas
+ *
+ * The commands run through lib/child.c.
+ */
+#ifndef SMARTWAKE_AB_H
+#define SMARTWAKE_AB_H
+
+#include "smartwake.h"
+#include "child.h"
+
+struct side {
+	char label[NAME_LEN];
+	char text[1024];		/* the settings as given */
+	struct setting sets[MAX_SETTINGS];
+	int nr_sets;
+	bool skipped;
+	double fig[MAX_RUNS];
+	int runs;
+	unsigned long long *delta;	/* per counter, summed over runs */
+	struct hist hist;		/* latency_hist deltas, summed over runs */
+};
+
+/* Everything one comparison works with. */
+struct ab {
+	struct side sides[MAX_SIDES];
+	int nr_sides;
+	bool used[MAX_SIDES];		/* while parsing: slot given */
+	int nr_extra;			/* while parsing: --side count */
+	int runs;
+	double timeout;
+	const char *metric_text, *unit_opt, *csv_path;
+	bool lower, skip_missing, verbose;
+	bool concurrent;		/* --concurrent: both sides at once */
+	const char *cg_root;		/* --cgroup-root, else the cgroup2 mount */
+	int mod;			/* concurrent: the module's side, 0 or 1 */
+	char cg_base[VALUE_LEN + 32];	/* concurrent: the sides' cgroups */
+	char cg[2][VALUE_LEN + 32 + NAME_LEN];
+	bool cg_made[3];		/* cg[0], cg[1], cg_base created */
+	bool cpu_ctl;			/* the cpu controller is on in them */
+	bool have_shist;		/* latency_hist_scope readable */
+	struct hist sbefore, safter;	/* its snapshots */
+	double overlap;			/* worst shorter/longer run time */
+	struct sw_run_out outs[2];
+	struct metric metric;
+	char **cmd;			/* COMMAND [ARG...] */
+	bool have_module, have_stats, have_hist;
+	struct stats before, after, first;
+	struct hist hbefore, hafter;
+	struct sw_run_out out;
+	FILE *csv;
+	char unit[NAME_LEN];		/* unit of the first figure */
+};
+
+#define AB_GO	(-1)	/* no exit status yet: go on */
+
+/* ---- ab.c ---- */
+int apply_side(const struct side *s);
+bool ab_run_ok(const struct ab *ab, const struct side *s, int r,
+	       const struct sw_run_out *o);
+bool ab_figure(struct ab *ab, struct side *s, int r,
+	       const struct sw_run_out *o, double *v, char *u);
+void ab_record(struct ab *ab, struct side *s, int r, double v,
+	       const char *u, const struct sw_run_out *o, bool add);
+
+/* ---- ab_concurrent.c ---- */
+int ab_concurrent_check(struct ab *ab);
+int ab_run_concurrent(struct ab *ab);
+int ab_concurrent_cleanup(struct ab *ab);
+
+/* ---- ab_report.c ---- */
+int ab_check_reached(const struct ab *ab);
+void ab_report(const struct ab *ab);
+void ab_report_locality(const struct ab *ab);
+void ab_report_deltas(const struct ab *ab);
+
+#endif /* SMARTWAKE_AB_H */
