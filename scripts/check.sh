@@ -490,7 +490,7 @@ repeat=0 rfig=
 steps=()
 while [ $# -gt 0 ]; do
 	case $1 in
-	-h|--help) sed -n '2,/^[^#]/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sw_help "$0"; exit 0 ;;
 	--list) printf '%s\n' "${steps_all[@]}"; exit 0 ;;
 	--jobs) jobs=${2:-}; shift 2 || sw_die "--jobs wants a number" ;;
 	--repeat) repeat=${2:-}; shift 2 || sw_die "--repeat wants a number" ;;

@@ -15,7 +15,7 @@
 . "$(dirname "$0")/common.sh"
 check=0
 case ${1:-} in
--h|--help) sed -n '2,/^[^#]/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+-h|--help) sw_help "$0"; exit 0 ;;
 --check) check=1 ;;
 '') ;;
 *) sw_die "usage: scripts/gen-docs.sh [--check]" ;;
