@@ -5,16 +5,74 @@
  * included with different SW_COUNTER() definitions). Names are plain
  * event counts, no units.
  */
+/*
+ * select_calls: while select_task_rq_fair is hooked (`policy` not stock,
+ * `enabled=1`). passthrough: hooked calls handed to the kernel by design
+ * (fork/exec balancing; a knob changed meanwhile). wakeups: the module's
+ * path (policy=smartwake, or its evaluation under policy=shadow); with a
+ * `scope`, only the scope's tasks. out_of_scope: wakeups (WF_TTWU, policy
+ * smartwake or shadow) of tasks outside knob `scope`'s cgroup, handed to
+ * the kernel untouched before anything else is looked at. `select_calls =
+ * passthrough + out_of_scope + wakeups`.
+ */
 SW_COUNTER(select_calls)		/* select_task_rq_fair entries seen */
 SW_COUNTER(passthrough)			/* handed to the original by design */
 SW_COUNTER(wakeups)			/* WF_TTWU calls seen in smartwake or shadow mode */
 SW_COUNTER(out_of_scope)		/* ...not counted there: the task is outside knob scope */
+
+/*
+ * reach.c, while the select hook is installed (`enabled=1`, `policy` not
+ * stock): fair-class wakeups that must reach `select_task_rq_fair`, counted
+ * by a probe on the `sched_waking` tracepoint (a static key: it counts
+ * whether or not ftrace runs). From `try_to_wake_up()`: the task's class is
+ * `fair_sched_class`, it is neither on a runqueue nor on a CPU (those are
+ * finished by `ttwu_runnable()` or queued on their CPU's wake list without
+ * placement), it may use more than one CPU and migration is not disabled
+ * (else `select_task_rq()` does not ask the class). The probe marks the
+ * task in a per-CPU slot: the placement follows on that CPU under the same
+ * `p->pi_lock`, interrupts off. fair_wakeups_reached: the ones the select
+ * hook (either `select_hook`) saw: the first thing it does is compare its
+ * task with the slot. Scope does not matter (an out-of-scope wakeup is
+ * reached too). Derived `reached_pct`: `fair_wakeups_reached /
+ * fair_wakeups`, printed once a fair wakeup was counted. 100.00 measured
+ * under `policy=smartwake` and `shadow`, both `select_hook` ways, pipe and
+ * messaging loads (`guest/control.sh`: 3000 to 41000 wakeups per run); 0.00
+ * when the hook is bypassed (the testing build's `test_no_permanent=1`,
+ * then `ftrace_enabled=0`). Below 90 over 1000 or more fair wakeups,
+ * `smartwake stats`/`status` say `its hook is bypassed
+ * (kernel.ftrace_enabled=0?)` and `smartwake ab` refuses the side. A knob
+ * flip in the middle of a count (the probe comes just before the hook and
+ * goes just after it) costs a few wakeups.
+ */
 SW_COUNTER(fair_wakeups)		/* sched_waking: fair wakeups due in select_task_rq_fair */
 SW_COUNTER(fair_wakeups_reached)	/* ...and the select hook saw them (reach.c) */
+
 SW_COUNTER(wide_waker_master)		/* wake_wide: wide, waker has the flips */
 SW_COUNTER(wide_wakee_master)		/* wake_wide: wide, wakee has the flips */
 SW_COUNTER(affine_attempts)		/* wake_affine() evaluated */
 SW_COUNTER(affine_pulls)		/* ...and it chose the waking CPU */
+
+/*
+ * select_idle_sibling() (sis.c). sis_scan_no_budget: domain scans that
+ * SIS_UTIL's budget (`nr_idle_scan`) stopped before any CPU: the kernel's
+ * "LLC overloaded, do not scan". sis_overloaded_skipped: "overloaded" is
+ * the seed's definition: more than one pullable non-idle fair task
+ * (`cfs.h_nr_runnable - cfs.idle_h_nr_running > 1`; other classes and
+ * delayed-dequeue entities do not count). sis_overloaded_stale: the masks'
+ * staleness, checked against the runqueues. Derived, Mel Gorman's SIS
+ * schedstats as in the 2022 thread: `sis_search_efficiency_pct`,
+ * `sis_domain_search_efficiency_pct`, `sis_fast_success_pct`,
+ * `sis_success_pct` (search efficiency, domain search efficiency, fast
+ * success rate, success rate). Read them for `NO_SIS_UTIL` comparisons:
+ * they predate SIS_UTIL, and a domain scan that examines no CPU (stopped by
+ * the budget, or every candidate filtered out) still counts as a search, so
+ * the efficiencies exceed 100 % when many scans examine nothing. Derived
+ * `sis_idle_per_examined_pct`: idle CPUs found per CPU a domain scan
+ * examined (`sis_idle_found / sis_cpus_scanned`); meaningful under SIS_UTIL
+ * (the default) and without. Derived `sis_budget_stopped_pct`: share of
+ * domain scans SIS_UTIL's budget stopped before any CPU
+ * (`sis_scan_no_budget / sis_domain_scans`); 0 under `NO_SIS_UTIL`.
+ */
 SW_COUNTER(sis_calls)			/* select_idle_sibling() runs */
 SW_COUNTER(sis_fast_target)		/* answered by an idle target */
 SW_COUNTER(sis_fast_prev)		/* answered by prev (idle or kthread) */
@@ -26,35 +84,89 @@ SW_COUNTER(sis_idle_found)		/* scans that found a CPU */
 SW_COUNTER(sis_scan_failed)		/* calls that found no idle CPU */
 SW_COUNTER(sis_overloaded_skipped)	/* CPUs the 2022 filter removed */
 SW_COUNTER(sis_overloaded_stale)	/* ...of which not overloaded at scan time */
+
 SW_COUNTER(numa_backoff_set)		/* 2018 backoff set after an affine cross-node pull */
+
+/*
+ * Not modelled: see the deliberate differences in design.md.
+ */
 SW_COUNTER(fallback_original)		/* a wakeup the module left to the kernel */
 SW_COUNTER(fallback_sis_prop)		/* ...of them because SIS_PROP is on (not modelled) */
+
+/*
+ * Time in the module's replacement, measured with `local_clock()` on 1 call
+ * in 64 per CPU; derived `self_ns_per_call` (indicative under emulation,
+ * where the clock is not cycles).
+ */
 SW_COUNTER(self_ns_sampled)		/* ns in the replacement, 1 call in 64 (local_clock) */
 SW_COUNTER(self_calls_sampled)		/* the calls those ns were measured on */
+
+/*
+ * invariant_violations: `p->cpus_ptr` cannot change under the `pi_lock` the
+ * path holds; the kernel's answer is used instead. Stays 0 in every test.
+ * inactive_answers: the CPU was deactivated by CPU hotplug while the module
+ * chose it (every CPU the path names is checked active when it is looked
+ * at, but `sched_cpu_deactivate()` can clear the bit at any moment): the
+ * kernel's answer is used instead. Only during CPU offlining; the kernel's
+ * own answers have the same race, which `select_task_rq()` repairs.
+ * reverts: by the watchdog (`revert_on=violation`) after an invariant
+ * violation. discarded_decisions: decision counts (`wide_*`, `affine_*`,
+ * `sis_*`, `numa_backoff_set`) of answers the module refused (an
+ * `invariant_violations` or `inactive_answers` case) or abandoned for the
+ * kernel's slow path: taken back from those counters, so they describe
+ * answers that were used, and summed here. The module's trace events for
+ * such a wakeup were already emitted; the state it changed (wakee flips,
+ * `recent_used_cpu`, the NUMA backoff, the LLC's `has_idle_cores` hint) is
+ * put back before the kernel decides.
+ */
 SW_COUNTER(invariant_violations)	/* module answer outside p->cpus_ptr: a bug */
 SW_COUNTER(inactive_answers)		/* answer's CPU went inactive meanwhile */
 SW_COUNTER(reverts)			/* revert_on: policy set back to stock by a violation */
 SW_COUNTER(discarded_decisions)		/* decision counts of refused answers, taken back */
+
+/*
+ * Knob ttwu_count (ttwu.c). Queued: on the target's wake list, and an IPI
+ * sent. Not queued: the waker activates the task under the remote rq lock
+ * (or locally).
+ */
 SW_COUNTER(ttwu_wakelist_calls)		/* ttwu_queue_wakelist() calls (kretprobe) */
 SW_COUNTER(ttwu_queued_same_llc)	/* ...queued by IPI, waker and target share the LLC */
 SW_COUNTER(ttwu_queued_cross_llc)	/* ...queued by IPI, different LLCs */
 SW_COUNTER(ttwu_not_queued)		/* ...not queued: remote-lock (or local) path */
 SW_COUNTER(ttwu_forced_lock)		/* ttwu_queue=lock answered "do not queue" */
+
+/*
+ * Knob numa_retry (numa.c). numa_retry_due: the kernel's own gate opened.
+ * numa_backoff_evicted: see design.md.
+ */
 SW_COUNTER(numa_migrate_seen)		/* task_numa_migrate() calls (numa_retry != off) */
 SW_COUNTER(numa_retry_deferred)		/* ...skipped: migration retry deferred by numa_retry */
 SW_COUNTER(numa_retry_allowed)		/* ...let through */
 SW_COUNTER(numa_retry_due)		/* ...of the calls: no live 2018 backoff (a due retry) */
 SW_COUNTER(numa_retry_due_deferred)	/* ...of which skipped (as-merged: all, corrected: none) */
 SW_COUNTER(numa_backoff_evicted)	/* backoffs lost to a full table bucket */
+
+/*
+ * Knob sib_count (sib.c). sib_opportunities: a task the 2022 sched-idle
+ * balance would have pulled at once; 0 without SCHED_IDLE tasks.
+ * sib_newidle_overloaded: where the patch made the newly-idle balance try
+ * harder; the kernel pulls there already.
+ */
 SW_COUNTER(sib_checks)			/* sib_count: periodic balances of a sched-idle CPU */
 SW_COUNTER(sib_opportunities)		/* ...with an overloaded CPU in its LLC */
 SW_COUNTER(sib_newidle_checks)		/* sib_count: newly-idle balances */
 SW_COUNTER(sib_newidle_overloaded)	/* ...with an overloaded CPU in its LLC */
 /*
  * policy=shadow (wake.c): the module's answer against the kernel's. A
- * disagreement is counted once, as raced, raced_aba or disagree; a
- * disagree is also counted under the stage that decided it (see
- * sw_shadow_stage()).
+ * disagreement is counted once, as raced, raced_aba or disagree; a disagree
+ * is also counted under the stage that decided it (see sw_shadow_stage()).
+ * shadow_raced is the shadow window race; shadow_raced_aba its ABA form: a
+ * runqueue of the two LLCs changed `nr_running` during the window.
+ * shadow_diff_wide: recomputed from the flips the kernel's record_wakee
+ * left; shadow_diff_affine: the kernel answered outside the LLC of the
+ * module's wake_affine target; shadow_diff_idle: otherwise (an affine
+ * difference inside one LLC counts here). Derived `shadow_agree_pct`: agree
+ * / compared; printed only once something was compared.
  */
 SW_COUNTER(shadow_compared)		/* wakeups answered by both */
 SW_COUNTER(shadow_agree)		/* ...the same CPU */
@@ -65,15 +177,26 @@ SW_COUNTER(shadow_diff_wide)		/* disagree: wake_wide differed from the kernel's 
 SW_COUNTER(shadow_diff_affine)		/* disagree: wake_affine picked another LLC */
 SW_COUNTER(shadow_diff_idle)		/* disagree: select_idle_sibling differed */
 /*
- * Wakeup latency (latency.c, knob latency): the histogram itself is
- * debugfs latency_hist, its percentiles the derived latency_p*_ns lines.
+ * Wakeup latency (latency.c, knob latency): the histogram itself is debugfs
+ * latency_hist, its percentiles the derived latency_p*_ns lines.
+ * latency_slot_taken: a few per thousand samples with thousands of runnable
+ * tasks. Derived `latency_samples`, `latency_p50_ns`, `latency_p90_ns`,
+ * `latency_p99_ns`: latency_hist's number of samples and three percentiles
+ * of the wakeup latency in ns (interpolated inside the log2 bucket),
+ * printed only once there is a sample.
  */
 SW_COUNTER(latency_slot_taken)		/* a pending wakeup lost to another task's in its slot */
 /*
  * Placement locality (locality.c), in the order of enum sw_loc: every
  * answer of the module's path, relative to the wakee's prev CPU and to the
- * waking CPU; then, under policy=shadow, the kernel's answers. Each
- * family of five adds up to the answers counted (see locality.c).
+ * waking CPU; then, under policy=shadow, the kernel's answers. Each family
+ * of five adds up to the answers counted (see locality.c). The module's
+ * answers are used under `policy=smartwake` and compared under
+ * `policy=shadow`; the first class that applies counts. The five loc_prev_*
+ * add up to `wakeups - fallback_original - invariant_violations -
+ * inactive_answers` under `policy=smartwake`, to `shadow_compared` under
+ * `policy=shadow`; so do the loc_waker_*; each kernel_loc_* family adds up
+ * to `shadow_compared`.
  */
 SW_COUNTER(loc_prev_same_cpu)		/* module answer: prev itself */
 SW_COUNTER(loc_prev_smt)		/* ...an SMT sibling of prev */

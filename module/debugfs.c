@@ -1,17 +1,37 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * debugfs layout, under /sys/kernel/debug/smartwake/:
- *   stats    one "name value" line per counter, summed over CPUs, then
- *            the derived SIS metrics (percentages with two decimals)
- *   reset    write anything to zero the counters
- *   knobs    every knob: value, accepted values, help
- *   hooks    every ftrace hook: target, kind, state
- *   calls    every kernel function called through a pointer: address,
- *            first four bytes, IBT verdict (0400: holds addresses)
- *   overloaded  sis_filter's masks: "LLC-id CPU-list" per non-empty one
- *   latency_hist  the wakeup-latency histogram (knob latency): "lower-bound-ns
- *            count" per log2 bucket; reset zeroes it too
- *   <knob>   one file per knob (see knobs.c)
+ * debugfs layout, under /sys/kernel/debug/smartwake/ (Documentation/usage.md's
+ * table is generated from this one by scripts/gen-docs.sh):
+ *   stats    counters, `name value` per line, summed over CPUs, then the
+ *            derived lines (two decimals; see counters.h)
+ *   reset    write anything: zero all counters and the wakeup-latency
+ *            histograms
+ *   knobs    every knob with value, accepted values and help (knobs.c)
+ *   hooks    every hook and observer: function, kind (redirect, observe,
+ *            kretprobe, tracepoint), on/off, `needs:` the knob setting that
+ *            installs it (`unregister-failed` if its removal failed; more
+ *            below)
+ *   calls    every kernel function the module calls through a pointer:
+ *            address, first four bytes, `endbr64` (0400, root only: it
+ *            holds addresses)
+ *   overloaded
+ *            `sis_filter`'s masks: one line per LLC with overloaded CPUs,
+ *            `LLC-id CPU-list`
+ *   latency_hist
+ *            the wakeup-latency histogram (knob `latency`, latency.c): 40
+ *            lines `lower-bound-ns count`, log2 buckets 0, 2, 4, ... 2^39
+ *            ns, summed over CPUs (see "Wakeup latency and placement
+ *            locality" in usage.md)
+ *   latency_hist_scope
+ *            the part of `latency_hist` from tasks inside knob `scope`'s
+ *            cgroup (when switched in), same format; stands still while
+ *            `scope=all` (see "Scope" in usage.md)
+ *   <knob>   read: current value; write: new value (under lockdown neither:
+ *            the same knob in `/sys/module/smartwake/parameters/`; knobs.c)
+ *
+ * In `hooks`, the `sched_update_nr_running_tp` line lists every setting
+ * that takes that probe, then `held:` those that hold it now (`none` when
+ * off); `sched_waking tracepoint` is the probe of `fair_wakeups`.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -17,8 +17,8 @@
 . "$(dirname "$0")/common.sh"
 
 case ${1:-} in
--h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-'') sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+-h|--help) sw_help "$0"; exit 0 ;;
+'') sw_help "$0" >&2; exit 2 ;;
 esac
 dir=$1
 [ -s "$dir/results.csv" ] || sw_die "no $dir/results.csv"

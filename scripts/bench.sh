@@ -45,7 +45,7 @@ runs=3 secs=2 topos=smp4,numa2 out= install=1 overhead=1 icount=()
 workloads=hackbench,perf-msg,perf-pipe,iperf3-udp,wl-msg,wl-disp,udp-llc,udp-xsock
 ko=()
 extra=()
-usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
+usage() { sw_help "$0"; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	--runs) runs=$2; shift 2 ;;

@@ -11,7 +11,7 @@
 #
 # Usage: scripts/build-deb.sh
 . "$(dirname "$0")/common.sh"
-case ${1:-} in -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1:-} in -h|--help) sw_help "$0"; exit 0 ;; esac
 command -v dpkg-buildpackage >/dev/null && command -v dh_dkms >/dev/null ||
 	sw_die "dpkg-buildpackage or dh_dkms missing (apt install dpkg-dev debhelper dh-dkms)"
 ver=$(cat "$SW_TOP/VERSION")

@@ -23,7 +23,7 @@
 recipe=2
 frag=$SW_TOP/scripts/debug-kernel.config
 
-usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sw_help "$0"; }
 
 print_dir=0
 while [ $# -gt 0 ]; do

@@ -12,7 +12,7 @@
 #
 # Usage: scripts/build-debug-modules.sh
 . "$(dirname "$0")/common.sh"
-case ${1:-} in -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1:-} in -h|--help) sw_help "$0"; exit 0 ;; esac
 
 bdir=$("$SW_TOP/scripts/build-debug-kernel.sh" --print-dir) ||
 	sw_die "debug kernel not built (make debug-kernel)"

@@ -90,7 +90,7 @@ while [ $# -gt 0 ]; do
 	--btf) btf=${2:-}; shift 2 || sw_die "--btf wants a file" ;;
 	--kdir) kdirarg=${2:-}; hdronly=1; shift 2 || sw_die "--kdir wants a directory" ;;
 	--host-kbuild) hostkb=${2:-}; shift 2 || sw_die "--host-kbuild wants a directory" ;;
-	-h|--help) sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sw_help "$0"; exit 0 ;;
 	*) sw_die "unknown argument: $1 (try --help)" ;;
 	esac
 done

@@ -18,7 +18,7 @@
 set +e
 
 case ${1:-} in
--h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+-h|--help) sw_help "$0"; exit 0 ;;
 esac
 
 G=$SW_TOP/scripts/check-fields.sh

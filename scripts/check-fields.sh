@@ -12,7 +12,7 @@
 #               nowhere is not looked for)
 #
 # Prints one line per problem, naming the field, and exits non-zero.
-#
+
 # How: each module/*.c is compiled again with the very command kbuild used
 # (module/.NAME.o.cmd), plus -fdump-tree-original-raw. GCC's dump holds the
 # body of every function of the translation unit, member accesses typed by
@@ -43,7 +43,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--tree) tree=${2:-}; shift 2 || sw_die "--tree wants a directory" ;;
 	--verbose) verbose=1; shift ;;
-	-h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sw_help "$0"; exit 0 ;;
 	-*) sw_die "unknown argument: $1 (try --help)" ;;
 	*) only+=("$1"); shift ;;
 	esac

@@ -25,7 +25,7 @@
 #              printed whole when it ends
 . "$(dirname "$0")/common.sh"
 
-steps_all=(style scripts shipped fields cli-host replay-host safety-stock e2e-stock lockdown-stock compat-stock headers-only install wake-smp4 wake-numa2
+steps_all=(style scripts docs shipped fields cli-host replay-host safety-stock e2e-stock lockdown-stock compat-stock headers-only install wake-smp4 wake-numa2
 	ttwu-smp4 ttwu-numa2 numa-numa2 latency-smp4 scope-smp4 control-stock reliability cli-guest shadow-smp4 shadow-numa2 shadow-flat4
 	shadow-smt8 shadow-numa-smt compat-6.1 e2e-6.1 wake-6.1 reliability-6.1 shadow-6.1 ttwu-6.1 numa-6.1
 	debug-build kunit compat-debug safety-debug kasan-debug e2e-debug sig-debug wake-debug reliability-debug
@@ -100,6 +100,20 @@ step_scripts() {
 	done
 	echo "--help of every script: $([ $rc -eq 0 ] && echo ok || echo FAILED)"
 	return "$rc"
+}
+
+# Documentation/usage.md's knob, counter and debugfs tables are generated
+# from the code (scripts/gen-docs.sh); a stale one prints its diff.
+step_docs() {
+	local c="usage.md's generated tables (gen-knobs, gen-counters, gen-debugfs) match the code"
+	if scripts/gen-docs.sh --check; then
+		echo "ok   - $c"
+		echo "1 passed, 0 failed, 0 skipped"
+	else
+		echo "FAIL - $c: run scripts/gen-docs.sh"
+		echo "0 passed, 1 failed, 0 skipped"
+		return 1
+	fi
 }
 
 # The module users load has no test-only code: no test_ parameter, no
@@ -476,7 +490,7 @@ repeat=0 rfig=
 steps=()
 while [ $# -gt 0 ]; do
 	case $1 in
-	-h|--help) sed -n '2,/^[^#]/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sw_help "$0"; exit 0 ;;
 	--list) printf '%s\n' "${steps_all[@]}"; exit 0 ;;
 	--jobs) jobs=${2:-}; shift 2 || sw_die "--jobs wants a number" ;;
 	--repeat) repeat=${2:-}; shift 2 || sw_die "--repeat wants a number" ;;
@@ -612,7 +626,7 @@ fi
 host=() stock=() debug=()
 for s in "${steps[@]}"; do
 	case $s in
-	style|scripts|shipped|fields|cli-host|replay-host) host+=("$s") ;;
+	style|scripts|docs|shipped|fields|cli-host|replay-host) host+=("$s") ;;
 	headers-only-deb13) stock+=("$s") ;;
 	debug-build|kunit|*-debug|*-deb13|*-7.2|headers-only-6.1) debug+=("$s") ;;
 	*) stock+=("$s") ;;

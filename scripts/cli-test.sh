@@ -21,7 +21,7 @@
 set +e
 
 case ${1:-} in
--h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+-h|--help) sw_help "$0"; exit 0 ;;
 esac
 
 make -s -C "$SW_TOP/tools" smartwake >/dev/null || sw_die "cannot build tools/smartwake"

@@ -41,6 +41,10 @@ SW_KERNEL=${SMARTWAKE_KERNEL:-${KERNEL:-}}
 
 sw_log() { printf '[smartwake] %s\n' "$*" >&2; }
 sw_die() { printf '[smartwake] error: %s\n' "$*" >&2; exit 1; }
+# sw_help SCRIPT: the script's --help, the comment block at its top: from
+# line 2 up to the first line that does not start with '#', without the
+# '# ' (scripts/sb-hint.sh, plain sh and installed alone, has its own copy).
+sw_help() { awk 'NR == 1 { next } !/^#/ { exit } { sub(/^# ?/, ""); print }' "$1"; }
 
 # sw_timed OUT RES TEE CMD...: run CMD with its output in OUT (also on
 # stdout when TEE is 1), then write "PASS SECONDS" or "FAIL SECONDS" to

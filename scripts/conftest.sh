@@ -15,7 +15,7 @@
 # The header is kept when its key (trees, arguments, this script) has not
 # changed; all tests run in one kbuild invocation (make -k).
 . "$(dirname "$0")/common.sh"
-case ${1:-} in -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1:-} in -h|--help) sw_help "$0"; exit 0 ;; esac
 [ $# -ge 3 ] || sw_die "usage: scripts/conftest.sh KDIR KSRC OUT [MAKE-ARGS...]"
 kdir=$(realpath "$1") ksrc=$(realpath "$2") out=$3
 shift 3

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/common.sh"
 topo=smp4
 case ${1:-} in
--h|--help) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+-h|--help) sw_help "$0"; exit 0 ;;
 --topo) topo=$2; shift 2 ;;
 esac
 exec "$SW_TOP/scripts/guest-run.sh" --topo "$topo" --timeout 600 demo.sh "${1:-3}"

@@ -8,7 +8,7 @@
 #   SECTION  a name such as overhead, make-check, shadow
 #   FILE     markdown to put in that section ("-" for standard input)
 . "$(dirname "$0")/common.sh"
-case ${1:-} in -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1:-} in -h|--help) sw_help "$0"; exit 0 ;; esac
 [ $# -eq 2 ] || sw_die "usage: scripts/figures.sh SECTION FILE"
 sec=$1 src=$2
 [[ $sec =~ ^[a-z0-9.-]+$ ]] || sw_die "section names are lower-case words: $sec"

@@ -48,7 +48,7 @@ kos=()
 tkos=()
 fkos=()
 bins=()
-usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
+usage() { sw_help "$0"; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;

@@ -15,7 +15,7 @@
 # Usage: scripts/headers-only-test.sh RELEASE
 . "$(dirname "$0")/common.sh"
 . "$SW_TOP/scripts/testlib.sh"
-case ${1:-} in -h|--help|'') sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1:-} in -h|--help|'') sw_help "$0"; exit 0 ;; esac
 
 SW_KERNEL=$1
 [ "$SW_KERNEL" != "$SW_DEFAULT_KREL" ] || sw_die "the default kernel's checks are make check step headers-only"

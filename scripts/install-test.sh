@@ -17,7 +17,7 @@
 # Usage: scripts/install-test.sh
 . "$(dirname "$0")/common.sh"
 . "$SW_TOP/scripts/testlib.sh"
-case ${1:-} in -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1:-} in -h|--help) sw_help "$0"; exit 0 ;; esac
 
 SW_KERNEL= sw_stock_env
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/smartwake-install.XXXXXX")

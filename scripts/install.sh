@@ -34,7 +34,7 @@
 cmd=${1:-}
 case $cmd in
 install|uninstall) shift ;;
--h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+-h|--help) sw_help "$0"; exit 0 ;;
 *) sw_die "usage: scripts/install.sh install|uninstall [options] (try --help)" ;;
 esac
 kver=$(uname -r) kdir= destdir= prefix=/usr/local sign_key= sign_cert=

@@ -6,7 +6,7 @@
 #
 # Usage: scripts/kunit.sh
 . "$(dirname "$0")/common.sh"
-case ${1:-} in -h|--help) sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1:-} in -h|--help) sw_help "$0"; exit 0 ;; esac
 # The debug kernel is built from the default kernel's source, whatever
 # KERNEL says.
 SW_KERNEL=

@@ -18,7 +18,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--list) list=1; shift ;;
 	--only) only=${2:-}; shift 2 || sw_die "--only wants RELEASE,..." ;;
-	-h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sw_help "$0"; exit 0 ;;
 	*) sw_die "unknown argument: $1 (try --help)" ;;
 	esac
 done

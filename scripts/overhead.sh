@@ -39,7 +39,7 @@ while [ $# -gt 0 ]; do
 	--testing) testing=(--ko build/testing/module/smartwake.ko); shift ;;
 	--report) report=$2; shift 2 ;;
 	--loads) loads=$2; shift 2 ;;
-	-h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sw_help "$0"; exit 0 ;;
 	*) sw_die "unknown argument: $1 (try --help)" ;;
 	esac
 done

@@ -20,7 +20,7 @@
 . "$(dirname "$0")/common.sh"
 
 runs=3 secs=2 out= figures=1
-usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
+usage() { sw_help "$0"; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	--runs) runs=${2:-}; shift 2 ;;

@@ -22,7 +22,7 @@ while [ $# -gt 0 ]; do
 	--cert) cert=$2; shift 2 ;;
 	--efivars) efivars=$2; shift 2 ;;
 	--no-mokutil) mokutil=; shift ;;
-	-h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) awk 'NR == 1 { next } !/^#/ { exit } { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
 	*) echo "sb-hint.sh: unknown argument $1" >&2; exit 0 ;;
 	esac
 done

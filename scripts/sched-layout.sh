@@ -20,7 +20,7 @@
 #               .BTF section of its cached image); it names the fields and
 #               enumerators to list
 #   --from-btf  print the BTF's listing, not a build's
-#
+
 # How: a small C file asks the compiler for each value (offsetof, sizeof,
 # the enumerators) as asm-offsets.c does, compiled with the very command
 # kbuild used for module/compat.o, so with the same "sched.h" the build
@@ -34,7 +34,7 @@ while [ $# -gt 0 ]; do
 	--from-btf) frombtf=1; shift ;;
 	--kernel-release) SW_KERNEL=${2:-}; shift 2 || sw_die "--kernel-release wants a release"
 		[ "$SW_KERNEL" != "$SW_DEFAULT_KREL" ] || SW_KERNEL= ;;
-	-h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sw_help "$0"; exit 0 ;;
 	-*) sw_die "unknown argument: $1 (try --help)" ;;
 	*) tree=$1; shift ;;
 	esac

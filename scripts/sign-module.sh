@@ -20,7 +20,7 @@
 # tree of the kernel's source, usage.md) provides DIR/scripts/sign-file.
 . "$(dirname "$0")/common.sh"
 
-usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sw_help "$0"; }
 
 marker='~Module signature appended~'
 

@@ -23,7 +23,7 @@ jobs=$(($(nproc) > 1 ? 2 : 1))
 only=
 while [ $# -gt 0 ]; do
 	case $1 in
-	-h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+	-h|--help) sw_help "$0"; exit 0 ;;
 	--quick) div=10; shift ;;
 	--jobs) jobs=$2; shift 2 ;;
 	--only) only=$2; shift 2 ;;

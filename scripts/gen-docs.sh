@@ -1,0 +1,223 @@
+#!/usr/bin/env bash
+# Regenerate the reference tables of Documentation/usage.md from the code:
+# the sections between "<!-- BEGIN gen-NAME -->" and "<!-- END gen-NAME -->"
+#   gen-knobs     module/knob_table.h: one SW_KNOB() row per knob, its help
+#                 string, the comment above it (seed:, default:, details);
+#                 values and defaults from the names lists
+#                 (include/smartwake/enums.h) and the variables (module/*.c)
+#   gen-counters  module/counters.h: SW_COUNTER(name) /* what it counts */,
+#                 the block comments between them as notes
+#   gen-debugfs   module/debugfs.c: the table of files in its first comment
+#
+# Usage: scripts/gen-docs.sh [--check]
+#   --check  change nothing: print a unified diff of each stale section and
+#            exit 1 if any is stale (0 if all are current)
+. "$(dirname "$0")/common.sh"
+check=0
+case ${1:-} in
+-h|--help) sw_help "$0"; exit 0 ;;
+--check) check=1 ;;
+'') ;;
+*) sw_die "usage: scripts/gen-docs.sh [--check]" ;;
+esac
+[ $# -le 1 ] || sw_die "usage: scripts/gen-docs.sh [--check]"
+cd "$SW_TOP" || exit
+python3 - "$check" <<'PY'
+import difflib, glob, re, sys
+
+check = sys.argv[1] == '1'
+DOC = 'Documentation/usage.md'
+
+
+def comment_text(body):
+    """The text of a /* */ comment: ' * ' prefixes gone, lines joined."""
+    lines = []
+    for ln in body.split('\n'):
+        ln = re.sub(r'^\s*/?\*+/?', '', ln).rstrip()
+        ln = re.sub(r'\*/$', '', ln).strip()
+        lines.append(ln)
+    return lines
+
+
+def join(lines):
+    return ' '.join(x for x in lines if x).strip()
+
+
+def cell(s):
+    return s.replace('|', '\\|')
+
+
+def generated(src):
+    return f'Generated from {src} by scripts/gen-docs.sh; do not edit by hand.\n\n'
+
+
+# ---- knobs ------------------------------------------------------------------
+def enum_lists():
+    text = open('include/smartwake/enums.h').read()
+    lists = {}
+    for m in re.finditer(r'#define (\w+)\(EM, EMe\)((?:.*\\\n)*.*)', text):
+        lists[m.group(1)] = re.findall(r'EMe?\((\w+), "([^"]*)"\)', m.group(2))
+    return lists
+
+
+def knobs():
+    lists = enum_lists()
+    ids = {i: n for l in lists.values() for i, n in l}
+    names, defaults = {}, {}
+    for f in sorted(glob.glob('module/*.c')):
+        t = open(f).read()
+        for m in re.finditer(r'(\w+_names)\[\w*\] = \{\s*(\w+)\(SW_ENUM_NAME', t):
+            names[m.group(1)] = [n for _, n in lists[m.group(2)]]
+        for m in re.finditer(r'^int (sw_\w+)(?: = (\w+))?;', t, re.M):
+            defaults[m.group(1)] = m.group(2) or '0'
+    text = open('module/knob_table.h').read()
+    rows, details = [], []
+    pos = 0
+    for m in re.finditer(r'(?:^/\*((?:(?!\*/).)*)\*/\n)?^SW_KNOB\(', text, re.S | re.M):
+        # the row runs to its balanced closing parenthesis
+        depth, i = 1, m.end()
+        while depth:
+            c = text[i]
+            if c == '"':
+                i = text.index('"', i + 1)
+            depth += (c == '(') - (c == ')')
+            i += 1
+        args = text[m.end():i - 1]
+        cmt = comment_text(m.group(1)) if m.group(1) else []
+        name = re.match(r'\s*"([^"]+)"', args).group(1)
+        rest = args[re.match(r'\s*"[^"]+"\s*,', args).end():]
+        hm = re.match(r'\s*((?:"[^"]*"\s*)+)', rest)
+        help_ = ''.join(re.findall(r'"([^"]*)"', hm.group(1)))
+        fields = rest[hm.end():]
+        tags, body = {}, []
+        for ln in cmt:
+            t = re.match(r'(seed|default): (.*)', ln)
+            if t:
+                tags[t.group(1)] = t.group(2)
+            else:
+                body.append(ln)
+        var = re.search(r'(?:\.val = &|SW_BOOL\()(\w+)', fields)
+        nm = re.search(r'\.names = (\w+)', fields)
+        rng = re.search(r'\.min = (\d+), \.max = (\d+)', fields)
+        fixed = re.search(r'\.fixed_idx = (\w+)', fields)
+        acc = re.search(r'\.accepted = "([^"]*)"', fields)
+        vals = []
+        if nm:
+            vals = ['`%s`' % n for n in names[nm.group(1)]
+                    if not fixed or n != ids[fixed.group(1)]]
+        if 'SW_BOOL(' in fields:
+            vals = ['0', '1']
+        elif rng:
+            vals.append('%s..%s' % rng.groups())
+        if acc:
+            vals = ['`%s`' % v for v in acc.group(1).split('|')]
+        dflt = tags.get('default')
+        if dflt is None:
+            d = defaults.get(var.group(1)) if var else None
+            if d is None:
+                sys.exit(f'gen-docs: knob {name}: no default in module/*.c '
+                         'and no "default:" in its comment')
+            if d in ids:
+                dflt = ids[d]
+            elif nm and d.isdigit():
+                dflt = names[nm.group(1)][int(d)]
+            else:
+                dflt = d
+        rows.append('| `%s` | %s | %s | %s | %s |' % (
+            name, ', '.join(vals), cell(dflt), cell(help_),
+            tags.get('seed', '-')))
+        if join(body):
+            details.append('- `%s`: %s' % (name, join(body)))
+    out = generated('module/knob_table.h')
+    out += '| knob | values | default | what it switches | seed |\n'
+    out += '|---|---|---|---|---|\n' + '\n'.join(rows) + '\n'
+    if details:
+        out += '\n' + '\n'.join(details) + '\n'
+    return out
+
+
+# ---- counters ---------------------------------------------------------------
+def counters():
+    text = open('module/counters.h').read()
+    rows, notes = [], []
+    note, covered = None, []
+
+    def flush():
+        if note and covered:
+            who = covered[0] if len(covered) == 1 else (
+                '%s, %s' % tuple(covered) if len(covered) == 2 else
+                '%s ... %s' % (covered[0], covered[-1]))
+            notes.append('- `%s`: %s' % (who.replace(', ', '`, `')
+                                         .replace(' ... ', '` ... `'), note))
+    # the file's own header (the first comment after SPDX) is not a note;
+    # a note covers the counters after it up to a blank line or the next one
+    header = True
+    for m in re.finditer(r'^/\*((?:(?!\*/).)*)\*/\n|^SW_COUNTER\((\w+)\)\s*/\*(.*?)\*/|^\n',
+                         text, re.S | re.M):
+        if m.group(2):
+            rows.append('| `%s` | %s |' % (m.group(2), cell(m.group(3).strip())))
+            covered.append(m.group(2))
+        elif m.group(1) is not None and 'SPDX' in m.group(1):
+            continue
+        elif m.group(1) is not None and header:
+            header = False
+        else:
+            flush()
+            note, covered = None, []
+            if m.group(1) is not None:
+                note = join(comment_text(m.group(1)))
+    flush()
+    out = generated('module/counters.h')
+    out += '| counter | counts |\n|---|---|\n' + '\n'.join(rows) + '\n'
+    if notes:
+        out += '\n' + '\n'.join(notes) + '\n'
+    return out
+
+
+# ---- debugfs ----------------------------------------------------------------
+def debugfs():
+    text = open('module/debugfs.c').read()
+    head = re.search(r'/\*(.*?)\*/', text, re.S).group(1)
+    files, notes, in_notes = [], [], False
+    for ln in head.split('\n')[1:]:
+        m = re.match(r' \*   (\S+)(?:\s+(.*))?$', ln)
+        c = re.match(r' \*    +(\S.*)$', ln)
+        if in_notes or (files and ln.strip() == '*'):
+            # after the table, a blank comment line: notes, a paragraph
+            in_notes = True
+            notes.append(re.sub(r'^\s*\*\s?', '', ln).strip())
+        elif m:
+            files.append([m.group(1), m.group(2) or ''])
+        elif c and files:
+            files[-1][1] += ' ' + c.group(1)
+    rows = ['| `%s` | %s |' % (n, cell(d.strip())) for n, d in files]
+    note = join(notes)
+    out = generated('module/debugfs.c')
+    out += '| file | meaning |\n|---|---|\n' + '\n'.join(rows) + '\n'
+    return out + ('\n' + note + '\n' if note else '')
+
+
+gens = {'gen-knobs': knobs, 'gen-counters': counters, 'gen-debugfs': debugfs}
+doc = open(DOC).read()
+new, stale = doc, 0
+for sec, fn in gens.items():
+    pat = re.compile(r'(<!-- BEGIN %s -->\n)(.*?)(<!-- END %s -->)' % (sec, sec), re.S)
+    m = pat.search(new)
+    if not m:
+        sys.exit(f'gen-docs: {DOC} has no <!-- BEGIN {sec} --> ... <!-- END {sec} -->')
+    body = fn()
+    if m.group(2) != body:
+        stale += 1
+        if check:
+            sys.stdout.writelines(difflib.unified_diff(
+                m.group(2).splitlines(True), body.splitlines(True),
+                f'{DOC} ({sec})', f'{sec} generated from the code'))
+        new = new[:m.start(2)] + body + new[m.end(2):]
+if check:
+    print(f'gen-docs: {stale} of {len(gens)} sections stale' if stale else
+          f'gen-docs: {len(gens)} sections current')
+    sys.exit(1 if stale else 0)
+if new != doc:
+    open(DOC, 'w').write(new)
+print(f'gen-docs: {stale} of {len(gens)} sections regenerated')
+PY
