@@ -35,7 +35,7 @@
 SHELL := /bin/bash
 TOP := $(CURDIR)
 
-.PHONY: all module testing tools deps host-tools fetch kernels debug-kernel debug-modules replay \
+.PHONY: all module testing tools deps check-start host-tools fetch kernels debug-kernel debug-modules replay \
 	demo check bench stress matrix install uninstall clean help
 
 # KERNEL=<release> reaches the scripts (scripts/common.sh) as SMARTWAKE_KERNEL.
@@ -98,8 +98,16 @@ debug-modules: debug-kernel
 demo: deps all
 	@scripts/demo.sh
 
-check: deps all testing kernels
-	@scripts/check.sh
+# check-start (first, make runs prerequisites in order): the time and what
+# the cache held, for the duration check.sh writes to figures.md.
+check: check-start deps all testing kernels
+	@SMARTWAKE_MAKE_CHECK_START=build/make-check.start scripts/check.sh
+
+check-start:
+	@mkdir -p build; . scripts/common.sh; \
+	d=$$(ls -d "$$SW_CACHE"/debug-*/.complete 2>/dev/null | wc -l); \
+	k=$$(ls -d "$$SW_CACHE"/*/.complete 2>/dev/null | wc -l); \
+	echo "$$(date +%s) $$((k - d)) $$d" >build/make-check.start
 
 bench: deps all
 	@scripts/bench.sh

@@ -673,6 +673,13 @@ if [ ${#steps[@]} -eq ${#steps_all[@]} ]; then
 		echo
 		echo "scripts/check.sh, all steps, $jobs lane(s), $(nproc) host CPUs: ${total} s in all;"
 		echo "$tp passed, $tf failed, $tk skipped."
+		# make check's own start (Makefile, check-start): with the
+		# fetches and builds before check.sh, and what the cache held
+		if [ -n "${SMARTWAKE_MAKE_CHECK_START:-}" ] &&
+			read -r ms mk md 2>/dev/null <"$SW_TOP/$SMARTWAKE_MAKE_CHECK_START"; then
+			echo
+			echo "make check in all (fetches and builds included): $(($(date +%s) - ms)) s; at its start the cache held $mk fetched kernels and $md debug-kernel builds$([ "$mk$md" = 00 ] && echo ': an empty cache')."
+		fi
 		echo
 		echo "$table"
 	} | scripts/figures.sh make-check - || true
