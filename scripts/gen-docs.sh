@@ -47,8 +47,12 @@ def cell(s):
     return s.replace('|', '\\|')
 
 
-def generated(src):
-    return f'Generated from {src} by scripts/gen-docs.sh; do not edit by hand.\n\n'
+def table(src, heads, rows, notes):
+    """One generated section: its source line, the table, then the notes."""
+    out = f'Generated from {src} by scripts/gen-docs.sh; do not edit by hand.\n\n'
+    out += '| ' + ' | '.join(heads) + ' |\n|' + '---|' * len(heads) + '\n'
+    out += '\n'.join(rows) + '\n'
+    return out + ('\n' + '\n'.join(notes) + '\n' if notes else '')
 
 
 # ---- knobs ------------------------------------------------------------------
@@ -128,12 +132,9 @@ def knobs():
             tags.get('seed', '-')))
         if join(body):
             details.append('- `%s`: %s' % (name, join(body)))
-    out = generated('module/knob_table.h')
-    out += '| knob | values | default | what it switches | seed |\n'
-    out += '|---|---|---|---|---|\n' + '\n'.join(rows) + '\n'
-    if details:
-        out += '\n' + '\n'.join(details) + '\n'
-    return out
+    return table('module/knob_table.h',
+                 ['knob', 'values', 'default', 'what it switches', 'seed'],
+                 rows, details)
 
 
 # ---- counters ---------------------------------------------------------------
@@ -167,11 +168,7 @@ def counters():
             if m.group(1) is not None:
                 note = join(comment_text(m.group(1)))
     flush()
-    out = generated('module/counters.h')
-    out += '| counter | counts |\n|---|---|\n' + '\n'.join(rows) + '\n'
-    if notes:
-        out += '\n' + '\n'.join(notes) + '\n'
-    return out
+    return table('module/counters.h', ['counter', 'counts'], rows, notes)
 
 
 # ---- debugfs ----------------------------------------------------------------
@@ -192,9 +189,8 @@ def debugfs():
             files[-1][1] += ' ' + c.group(1)
     rows = ['| `%s` | %s |' % (n, cell(d.strip())) for n, d in files]
     note = join(notes)
-    out = generated('module/debugfs.c')
-    out += '| file | meaning |\n|---|---|\n' + '\n'.join(rows) + '\n'
-    return out + ('\n' + note + '\n' if note else '')
+    return table('module/debugfs.c', ['file', 'meaning'], rows,
+                 [note] if note else [])
 
 
 gens = {'gen-knobs': knobs, 'gen-counters': counters, 'gen-debugfs': debugfs}
