@@ -157,7 +157,7 @@ SW_COUNTER(sib_opportunities)		/* ...with an overloaded CPU in its LLC */
 SW_COUNTER(sib_newidle_checks)		/* sib_count: newly-idle balances */
 SW_COUNTER(sib_newidle_overloaded)	/* ...with an overloaded CPU in its LLC */
 /*
- * policy=shadow (wake.c): the module's answer against the kernel's. A
+ * policy=shadow (shadow.c): the module's answer against the kernel's. A
  * disagreement is counted once, as raced, raced_aba or disagree; a disagree
  * is also counted under the stage that decided it (see sw_shadow_stage()).
  * shadow_raced is the shadow window race; shadow_raced_aba its ABA form: a

@@ -7,7 +7,7 @@
 
 /* wake.c: an answer of the module's path, used (policy=smartwake) */
 void sw_locality_count(int prev_cpu, int waker_cpu, int cpu);
-/* wake.c, policy=shadow: the module's answer and the kernel's */
+/* shadow.c, policy=shadow: the module's answer and the kernel's */
 void sw_locality_shadow(int prev_cpu, int waker_cpu, int mine, int theirs);
 
 #endif /* _SMARTWAKE_LOCALITY_H */

@@ -88,7 +88,7 @@ static void sw_overload_update(int cpu)
 
 /*
  * Changes of each runqueue's nr_running, counted under that runqueue's
- * lock: policy=shadow (wake.c) compares sums of them to tell whether any
+ * lock: policy=shadow (shadow.c) compares sums of them to tell whether any
  * runqueue it looked at changed while the module and the kernel decided.
  */
 static DEFINE_PER_CPU(unsigned long, sw_nr_running_seq);

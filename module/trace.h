@@ -107,7 +107,7 @@ TRACE_EVENT(smartwake_select_idle,
 /*
  * policy=shadow: one wakeup where the module's answer (module) and the
  * kernel's (kernel) differ and the module's re-evaluation confirmed its
- * own. stage is enum sw_shadow_stage (wake.c): the module's stage that
+ * own. stage is enum sw_shadow_stage (shadow.c): the module's stage that
  * decided the difference.
  */
 TRACE_EVENT(smartwake_shadow_diff,

@@ -10,46 +10,7 @@
  * policy core (include/smartwake/policy.h) for every decision; fork and
  * exec balancing stay with the kernel.
  *
- * policy=shadow (differential mode): every wakeup the module models (the
- * same gating as policy=smartwake) is decided by the module under the
- * current knobs, then by the kernel's function, and the KERNEL's answer
- * is returned; placement is the kernel's. The module's evaluation leaves
- * no trace the kernel would not have left: current's wakee_flips,
- * wakee_flip_decay_ts and last_wakee and p->recent_used_cpu are saved
- * before it and restored before the kernel runs, the NUMA backoff is
- * counted but not stored (numa.c), and the LLC's has_idle_cores hint is
- * read but never cleared (struct sw_idle_cores_copy), so the kernel
- * records the wakeup exactly once. Then:
- *  - same CPU: shadow_agree;
- *  - different CPUs: the module decides the same wakeup once more with
- *    the same bookkeeping inputs (the saved wakee_flips, last_wakee,
- *    recent_used_cpu, and the has_idle_cores it read the first time) but
- *    the live runqueues; if that hint has changed since (another CPU went
- *    idle or cleared it, or the kernel's own search cleared it), a third
- *    time with the hint as it is now. Afterwards the state the kernel
- *    left (the real state now) is put back. If a re-evaluation's answer
- *    differs from the first, the module's own inputs moved between the
- *    two evaluations: the "shadow window race" (another CPU's
- *    nr_running, idle state or idle-core hint changed while the two
- *    functions ran one after the other), counted as shadow_raced.
- *    The re-evaluation misses a change that is undone in time (a CPU
- *    busy only while the kernel looked, idle again for the second look:
- *    the "ABA" form of the race). So every nr_running change of the CPUs
- *    of the waking CPU's and prev's LLCs is counted (overload.c's
- *    tracepoint probe); a stable re-evaluation with such a change between
- *    the start of the module's evaluation and the end of its last one is
- *    counted as shadow_raced_aba.
- *    Otherwise it is a disagreement: shadow_disagree, one of
- *    shadow_diff_{wide,affine,idle} (sw_shadow_stage()), and the trace
- *    event smartwake_shadow_diff.
- * Decision counters and trace events in shadow mode: the first
- * evaluation's counters (wide_*, affine_*, sis_*, numa_backoff_set) and
- * its smartwake_wake_wide/smartwake_select_idle events are kept and
- * describe the module's WOULD-BE decisions, not the placement. The race
- * re-evaluation leaves no counters (this CPU's counters are stashed and
- * put back around it), but its two trace events are emitted: on a
- * disagreement a second wake_wide/select_idle pair precedes the
- * smartwake_shadow_diff event.
+ * policy=shadow (differential mode): shadow.c, on the same path.
  *
  * Deliberate differences from the kernel: the one list is in
  * Documentation/design.md, "The wakeup path and its differences from the
@@ -77,6 +38,7 @@
 #include "stats.h"
 #include "symbols.h"
 #include "wake.h"
+#include "wake_path.h"
 #include "testing.h"
 #include "trace.h"
 #include "watchdog.h"
@@ -90,41 +52,14 @@ typedef int (*sw_select_fn)(struct task_struct *p, int prev_cpu, int wake_flags)
  * sibling calls): the hook tells our calls from the kernel's by the return
  * address, and a jump would leave the kernel's caller there and loop.
  */
-static noinline int sw_orig_select(struct task_struct *p, int prev_cpu,
-				   int wake_flags)
+noinline int sw_orig_select(struct task_struct *p, int prev_cpu,
+			    int wake_flags)
 {
 	int cpu = ((sw_select_fn)sw_sym_select_task_rq_fair)(p, prev_cpu,
 							      wake_flags);
 
 	barrier();
 	return cpu;
-}
-
-/*
- * What the module's path may change before it commits to an answer
- * (has_idle_cores aside: see struct sw_idle_cores_copy).
- */
-struct sw_saved {
-	unsigned int wakee_flips;
-	unsigned long wakee_flip_decay_ts;
-	struct task_struct *last_wakee;
-	int recent_used_cpu;
-};
-
-static void sw_save(struct sw_saved *sv, struct task_struct *p)
-{
-	sv->wakee_flips = sw_task(current, wakee_flips);
-	sv->wakee_flip_decay_ts = sw_task(current, wakee_flip_decay_ts);
-	sv->last_wakee = sw_task(current, last_wakee);
-	sv->recent_used_cpu = sw_task(p, recent_used_cpu);
-}
-
-static void sw_restore(const struct sw_saved *sv, struct task_struct *p)
-{
-	sw_task(current, wakee_flips) = sv->wakee_flips;
-	sw_task(current, wakee_flip_decay_ts) = sv->wakee_flip_decay_ts;
-	sw_task(current, last_wakee) = sv->last_wakee;
-	sw_task(p, recent_used_cpu) = sv->recent_used_cpu;
 }
 
 /**
@@ -313,12 +248,6 @@ static int sw_do_wake_affine(struct sched_domain *sd, struct task_struct *p,
 	return this_cpu;
 }
 
-/* How sw_wake() got to its answer, for policy=shadow's classification. */
-struct sw_wake_info {
-	bool want_affine;	/* wake_wide() said no, cpu allowed */
-	int target;		/* wake_affine()'s choice: select_idle_sibling's target */
-};
-
 /**
  * sw_wake() - the fast path of select_task_rq_fair() for one wakeup
  * @p:          the wakee
@@ -329,8 +258,8 @@ struct sw_wake_info {
  *
  * Return: the CPU for @p, or -1 if the kernel's slow path would run.
  */
-static int sw_wake(struct task_struct *p, int prev_cpu, int wake_flags,
-		   int cpu, struct sw_wake_info *info)
+int sw_wake(struct task_struct *p, int prev_cpu, int wake_flags, int cpu,
+	    struct sw_wake_info *info)
 {
 	bool sync = READ_ONCE(sw_sync) && (wake_flags & WF_SYNC) &&
 		    !(sw_task(current, flags) & PF_EXITING);
@@ -383,185 +312,6 @@ static int sw_wake(struct task_struct *p, int prev_cpu, int wake_flags,
 	new_cpu = sw_select_idle_sibling(p, prev_cpu, new_cpu);
 	rcu_read_unlock();
 	return new_cpu;
-}
-
-/**
- * sw_shadow_stage() - classify a shadow disagreement
- * @p:        the wakee
- * @prev_cpu: its previous CPU
- * @cpu:      the waking CPU
- * @mi:       the module's intermediate decisions
- * @theirs:   the kernel's answer
- *
- * Called after the kernel ran, with the state it left: current's
- * wakee_flips are the kernel's record_wakee() result, so the kernel's
- * wake_wide() is recomputed exactly (mainline test, factor sd_llc_size of
- * the waking CPU). The kernel's wake_affine() result is not observable,
- * but its select_idle_sibling() answers inside its target's LLC.
- *
- * Return: SW_SHADOW_WIDE when the two wake_wide() outcomes (affine wanted
- * or not) differ and could matter (cpu != prev_cpu); else SW_SHADOW_AFFINE
- * when the kernel's answer is outside the LLC of the module's
- * select_idle_sibling() target, so the kernel's wake_affine() chose the
- * other CPU; else SW_SHADOW_IDLE. A different wake_affine() choice
- * between two CPUs of one LLC cannot be told from a select_idle_sibling()
- * difference and counts as SW_SHADOW_IDLE.
- */
-static enum sw_shadow_stage sw_shadow_stage(struct task_struct *p,
-					    int prev_cpu, int cpu,
-					    const struct sw_wake_info *mi,
-					    int theirs)
-{
-	bool kernel_affine =
-		sw_wake_wide(SW_WIDE_MAINLINE, sw_task(current, wakee_flips),
-			     sw_task(p, wakee_flips), sw_llc_size(cpu)) ==
-		SW_WIDE_NO && cpumask_test_cpu(cpu, sw_task(p, cpus_ptr));
-
-	if (cpu != prev_cpu && kernel_affine != mi->want_affine)
-		return SW_SHADOW_WIDE;
-	if (!sw_cpus_share_cache(theirs, mi->target))
-		return SW_SHADOW_AFFINE;
-	return SW_SHADOW_IDLE;
-}
-
-/* Has the has_idle_cores hint the first evaluation read changed since? */
-static bool sw_idle_cores_moved(const struct sw_idle_cores_copy *cc)
-{
-	const struct sched_domain_shared *sds = cc->sds;
-
-	return cc->have && READ_ONCE(sw_sds(sds, has_idle_cores)) != cc->seen;
-}
-
-/* nr_running changes so far of the CPUs of @cpu's and @prev's LLCs */
-static unsigned long sw_rq_seq(int cpu, int prev)
-{
-	struct sched_domain *a, *b;
-	unsigned long sum = 0;
-	int i;
-
-	rcu_read_lock();
-	a = sw_sd_llc(cpu);
-	b = sw_sd_llc(prev);
-	if (a) {
-		for_each_cpu(i, sched_domain_span(a))
-			sum += sw_nr_running_seq_of(i);
-	} else {
-		sum += sw_nr_running_seq_of(cpu);
-	}
-	if (b && b != a) {
-		for_each_cpu(i, sched_domain_span(b))
-			sum += sw_nr_running_seq_of(i);
-	} else if (!b && prev != cpu) {
-		sum += sw_nr_running_seq_of(prev);
-	}
-	rcu_read_unlock();
-	return sum;
-}
-
-/* This CPU's counters, kept aside while the race re-evaluation runs. */
-static DEFINE_PER_CPU(struct sw_pcpu_stats, sw_shadow_stash);
-
-/* sw_wake() on the has_idle_cores copy: the hint is never written */
-static int sw_wake_shadow(struct task_struct *p, int prev_cpu, int wake_flags,
-			  int cpu, struct sw_wake_info *info)
-{
-	struct sw_idle_cores_copy *cc = this_cpu_ptr(&sw_idle_cores_copy);
-	int ret;
-
-	cc->active = true;
-	ret = sw_wake(p, prev_cpu, wake_flags, cpu, info);
-	cc->active = false;
-	return ret;
-}
-
-/**
- * sw_shadow() - policy=shadow: decide, let the kernel decide, compare
- * @p:          the wakee
- * @prev_cpu:   its previous CPU
- * @wake_flags: WF_* flags, WF_TTWU among them
- * @cpu:        the waking CPU
- *
- * See the top of this file. Runs with p->pi_lock held and IRQs off, so
- * the per-CPU stash and has_idle_cores copy are not shared.
- *
- * Return: the kernel's answer, or -1 (an unmodelled case: the kernel's
- * function is still to run).
- */
-static int sw_shadow(struct task_struct *p, int prev_cpu, int wake_flags,
-		     int cpu)
-{
-	static const enum sw_counter stage_counter[] = {
-		[SW_SHADOW_WIDE] = SW_C_shadow_diff_wide,
-		[SW_SHADOW_AFFINE] = SW_C_shadow_diff_affine,
-		[SW_SHADOW_IDLE] = SW_C_shadow_diff_idle,
-	};
-	struct sw_idle_cores_copy *cc = this_cpu_ptr(&sw_idle_cores_copy);
-	struct sw_pcpu_stats *mine_stats = this_cpu_ptr(&sw_stats);
-	struct sw_pcpu_stats *stash = this_cpu_ptr(&sw_shadow_stash);
-	struct sw_wake_info mi = { .target = prev_cpu }, ri = mi;
-	struct sw_saved before, after;
-	enum sw_shadow_stage stage;
-	int mine, theirs, again;
-	unsigned long seq;
-
-	seq = sw_rq_seq(cpu, prev_cpu);
-	sw_save(&before, p);
-	cc->have = false;
-	mine = sw_wake_shadow(p, prev_cpu, wake_flags, cpu, &mi);
-	if (mine < 0) {
-		sw_restore(&before, p);
-		sw_count(SW_C_fallback_original);
-		return -1;
-	}
-	/* testing builds: test_shadow_leak leaves the writes, to be seen */
-	if (likely(!sw_testing_shadow_leak()))
-		sw_restore(&before, p);
-	/* still a bug of the module, even if its answer is not used */
-	if ((unsigned int)mine >= nr_cpu_ids ||
-	    !cpumask_test_cpu(mine, sw_task(p, cpus_ptr))) {
-		sw_count(SW_C_invariant_violations);
-		sw_watchdog_violation();
-	}
-
-	theirs = sw_orig_select(p, prev_cpu, wake_flags);
-	sw_locality_shadow(prev_cpu, cpu, mine, theirs);
-	sw_count(SW_C_shadow_compared);
-	if (theirs == mine) {
-		sw_count(SW_C_shadow_agree);
-		return theirs;
-	}
-
-	/*
-	 * The shadow window race: re-evaluate with the same bookkeeping
-	 * inputs as the first time, then put back what the kernel left.
-	 */
-	sw_save(&after, p);
-	*stash = *mine_stats;
-	sw_restore(&before, p);
-	again = sw_wake_shadow(p, prev_cpu, wake_flags, cpu, &ri);
-	if (again == mine && sw_idle_cores_moved(cc)) {
-		/* and with the hint as it is now, whoever changed it */
-		sw_restore(&before, p);
-		cc->have = false;
-		again = sw_wake_shadow(p, prev_cpu, wake_flags, cpu, &ri);
-	}
-	*mine_stats = *stash;
-	sw_restore(&after, p);
-	if (again != mine) {
-		sw_count(SW_C_shadow_raced);
-		return theirs;
-	}
-	if (sw_rq_seq(cpu, prev_cpu) != seq) {
-		sw_count(SW_C_shadow_raced_aba);
-		return theirs;
-	}
-
-	stage = sw_shadow_stage(p, prev_cpu, cpu, &mi, theirs);
-	sw_count(SW_C_shadow_disagree);
-	sw_count(stage_counter[stage]);
-	trace_smartwake_shadow_diff(sw_task(p, pid), prev_cpu, cpu, mine, theirs,
-				    stage);
-	return theirs;
 }
 
 /*

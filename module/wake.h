@@ -31,7 +31,7 @@ enum sw_sis_how {
 	SW_SIS_HOWS(SW_ENUM_ID, SW_ENUM_ID)
 };
 
-/* the stage a policy=shadow disagreement is put down to (wake.c) */
+/* the stage a policy=shadow disagreement is put down to (shadow.c) */
 enum sw_shadow_stage {
 	SW_SHADOW_STAGES(SW_ENUM_ID, SW_ENUM_ID)
 };
