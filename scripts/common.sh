@@ -3,7 +3,12 @@
 #
 # Everything slow to produce (kernel packages, extracted sources, the debug
 # kernel build) lives in a cache outside the clone, keyed by version:
-#   $SW_CACHE/<debian-version>/          stock image, headers, source
+#   $SW_CACHE/<debian-version>/          stock cloud image, headers, source
+#   $SW_CACHE/<debian-version>+<flavour>/  another flavour of that version
+#                                        (e.g. +amd64, the generic one):
+#                                        its image and headers; source/ is
+#                                        a link to the cloud set's when that
+#                                        is cached, else its own copy
 #   $SW_CACHE/debug-<key>/               debug/KUnit kernel build
 # Override the cache with SMARTWAKE_CACHE=/path.
 
@@ -17,7 +22,8 @@ SW_PREFERRED_VERSION=${SMARTWAKE_KERNEL_VERSION:-6.12.117-1~deb12u1}
 
 # The supported kernels, one per line (Documentation/usage.md, "Kernels"):
 #   release  Debian-version  suite  source-package  [kbuild-package]
-# The packages of a release R (ABI A = R without "-cloud-amd64"):
+# The packages of a release R (ABI A = R without its flavour, "-cloud-amd64"
+# or "-amd64", the generic bare-metal flavour: sw_abi_of_rel):
 #   linux-image-R-unsigned linux-headers-R linux-headers-A-common
 #   KBUILD-PACKAGE (default linux-kbuild-A; 6.1's is per series,
 #   linux-kbuild-6.1) SOURCE-PACKAGE, all of the row's Debian version.
@@ -28,6 +34,7 @@ SW_PREFERRED_VERSION=${SMARTWAKE_KERNEL_VERSION:-6.12.117-1~deb12u1}
 # --kernel-release R), pinned to their row's version, built in build/R/.
 SW_KERNEL_TABLE='
 6.12.117+deb12-cloud-amd64 6.12.117-1~deb12u1 bookworm linux-source-6.12
+6.12.117+deb12-amd64       6.12.117-1~deb12u1 bookworm linux-source-6.12
 6.12.117+deb13-cloud-amd64 6.12.117-1         trixie   linux-source-6.12
 6.1.0-57-cloud-amd64       6.1.192-3          bookworm linux-source-6.1 linux-kbuild-6.1
 7.2.13+deb14-cloud-amd64   7.2.13-1           sid      linux-source-7.2
@@ -38,6 +45,44 @@ SW_DEFAULT_KREL=6.12.117+deb12-cloud-amd64
 # The kernel chosen by release; empty means the default kernel.
 SW_KERNEL=${SMARTWAKE_KERNEL:-${KERNEL:-}}
 [ "$SW_KERNEL" != "$SW_DEFAULT_KREL" ] || SW_KERNEL=
+
+# The flavours of the table, the longer suffix first ("-amd64" ends
+# "-cloud-amd64" too). The cloud flavour keeps the plain per-version cache
+# directory; the others get <version>+<flavour> (sw_kcache_dir).
+SW_FLAVOURS='cloud-amd64 amd64'
+SW_DEFAULT_FLAVOUR=cloud-amd64
+
+# sw_flavour_of RELEASE: its flavour ("cloud-amd64", "amd64").
+sw_flavour_of() {
+	local f
+	for f in $SW_FLAVOURS; do
+		case $1 in *-"$f") printf '%s\n' "$f"; return 0 ;; esac
+	done
+	printf '[smartwake] error: %s\n' "release $1 has no known flavour ($SW_FLAVOURS)" >&2
+	exit 1
+}
+
+# sw_abi_of_rel RELEASE: its ABI name, the release without its flavour
+# (6.12.117+deb12-amd64 -> 6.12.117+deb12).
+sw_abi_of_rel() {
+	local f
+	f=$(sw_flavour_of "$1") || exit 1
+	printf '%s\n' "${1%-"$f"}"
+}
+
+# sw_kcache_dir VERSION RELEASE: the cache directory of that release's
+# image and headers: $SW_CACHE/VERSION for the cloud flavour (as always),
+# $SW_CACHE/VERSION+FLAVOUR for another, so two flavours of one Debian
+# version neither collide nor take each other's .complete.
+sw_kcache_dir() {
+	local f
+	f=$(sw_flavour_of "$2") || exit 1
+	if [ "$f" = "$SW_DEFAULT_FLAVOUR" ]; then
+		printf '%s/%s\n' "$SW_CACHE" "$1"
+	else
+		printf '%s/%s+%s\n' "$SW_CACHE" "$1" "$f"
+	fi
+}
 
 sw_log() { printf '[smartwake] %s\n' "$*" >&2; }
 sw_die() { printf '[smartwake] error: %s\n' "$*" >&2; exit 1; }
@@ -67,7 +112,7 @@ sw_timed() {
 sw_abi_of() {
 	local v=$1 rel ver _
 	while read -r rel ver _; do
-		[ "$ver" = "$v" ] && { printf '%s\n' "${rel%-cloud-amd64}"; return; }
+		[ "$ver" = "$v" ] && { sw_abi_of_rel "$rel"; return; }
 	done <<<"$SW_KERNEL_TABLE"
 	[[ $v =~ ~deb([0-9]+)u ]] || sw_die "no ABI known for Debian version $v"
 	printf '%s+deb%s\n' "${v%%-*}" "${BASH_REMATCH[1]}"
@@ -80,7 +125,7 @@ sw_kernel_row() {
 	while read -r rel ver suite src kb; do
 		[ -n "$rel" ] && [ "$rel" = "$1" ] || continue
 		SW_ROW_VERSION=$ver SW_ROW_SUITE=$suite SW_ROW_SRCPKG=$src
-		SW_ROW_KBUILD=${kb:-linux-kbuild-${rel%-cloud-amd64}}
+		SW_ROW_KBUILD=${kb:-linux-kbuild-$(sw_abi_of_rel "$rel")}
 		return 0
 	done <<<"$SW_KERNEL_TABLE"
 	sw_die "kernel $1 is not supported; supported: $(sw_kernels | tr '\n' ' ')"
@@ -94,7 +139,8 @@ sw_kernels() { awk 'NF { print $1 }' <<<"$SW_KERNEL_TABLE"; }
 # Debian 13; from 7.x (sid) that name is a metapackage and the image is
 # linux-binary-unsigned-R (fetch-kernel.sh asks the archive which).
 sw_kernel_pkgs() {
-	local abi=${1%-cloud-amd64}
+	local abi
+	abi=$(sw_abi_of_rel "$1")
 	echo "${4:-linux-image-$1-unsigned} linux-headers-$1 linux-headers-$abi-common" \
 		"${3:-linux-kbuild-$abi} $2"
 }
@@ -105,7 +151,8 @@ sw_current_file() { printf '%s/current-version\n' "$SW_CACHE"; }
 
 # Print the variables describing the cached stock kernel (the default one,
 # or the one chosen by release, $SW_KERNEL):
-# SW_VERSION, SW_ABI, SW_KREL, SW_VMLINUZ, SW_KDIR, SW_KSRC, and SW_BUILD:
+# SW_VERSION, SW_ABI, SW_KREL, SW_VMLINUZ, SW_KDIR, SW_KSRC, SW_KCACHE (the
+# release's cache directory, sw_kcache_dir), and SW_BUILD:
 # where its builds go, "" for the default kernel (module/, build/testing/),
 # else build/<release>/ (shipped) and build/<release>-testing/.
 sw_stock_env() {
@@ -114,24 +161,26 @@ sw_stock_env() {
 		sw_kernel_row "$SW_KERNEL"
 		SW_VERSION=$SW_ROW_VERSION
 		src=$SW_ROW_SRCPKG
-		[ -f "$SW_CACHE/$SW_VERSION/.complete" ] ||
+		SW_KCACHE=$(sw_kcache_dir "$SW_VERSION" "$SW_KERNEL")
+		[ -f "$SW_KCACHE/.complete" ] ||
 			sw_die "kernel $SW_KERNEL not fetched; run scripts/fetch-kernel.sh --kernel $SW_KERNEL"
 		SW_KREL=$SW_KERNEL
-		SW_ABI=${SW_KREL%-cloud-amd64}
+		SW_ABI=$(sw_abi_of_rel "$SW_KREL")
 		SW_BUILD=$SW_KREL
 	else
 		f=$(sw_current_file)
 		[ -s "$f" ] || sw_die "no cached kernel; run scripts/fetch-kernel.sh"
 		SW_VERSION=$(cat "$f")
 		SW_ABI=$(sw_abi_of "$SW_VERSION")
-		SW_KREL="$SW_ABI-cloud-amd64"
+		SW_KREL="$SW_ABI-$SW_DEFAULT_FLAVOUR"
+		SW_KCACHE=$SW_CACHE/$SW_VERSION
 		SW_BUILD=
 	fi
-	local d="$SW_CACHE/$SW_VERSION"
+	local d=$SW_KCACHE
 	SW_VMLINUZ="$d/image/boot/vmlinuz-$SW_KREL"
 	SW_KDIR="$d/headers/usr/src/linux-headers-$SW_KREL"
 	SW_KSRC="$d/source/$src"
-	export SW_VERSION SW_ABI SW_KREL SW_VMLINUZ SW_KDIR SW_KSRC SW_BUILD
+	export SW_VERSION SW_ABI SW_KREL SW_VMLINUZ SW_KDIR SW_KSRC SW_KCACHE SW_BUILD
 }
 
 # sw_kcc_args: make arguments for building against $SW_KDIR when the
@@ -172,10 +221,10 @@ sw_kcc_args() {
 # want glibc 2.38, Debian 12 has 2.36): the same programs built once from
 # the kernel's own
 # source ($SW_KSRC, modules_prepare with the headers' .config) into
-# $SW_CACHE/<version>/host-kbuild/. Prints nothing when they run.
+# $SW_KCACHE/host-kbuild/. Prints nothing when they run.
 # Call after sw_stock_env; KCC is sw_kcc_args's output.
 sw_kbuild_host_args() {
-	local kcc=$1 d="$SW_CACHE/$SW_VERSION/host-kbuild"
+	local kcc=$1 d="$SW_KCACHE/host-kbuild"
 	! sw_kbuild_runs "$SW_KDIR" || return 0
 	if [ ! -f "$d/.complete" ]; then
 		sw_log "$SW_KREL's objtool and modpost need a newer glibc: building them from $SW_KSRC into $d"
@@ -272,12 +321,12 @@ sw_btf_file() {
 # sw_kernel_btf: the BTF of the cached kernel (after sw_stock_env): the
 # headers' BTF-only vmlinux where the package ships one (Debian's 6.12
 # since 6.12.16-1, sid's 7.2), else the .BTF section of the image, unpacked
-# once into $SW_CACHE/<version>/btf/vmlinux.btf (Debian 12's 6.1).
+# once into $SW_KCACHE/btf/vmlinux.btf (Debian 12's 6.1).
 sw_kernel_btf() {
 	if [ -f "$SW_KDIR/vmlinux" ]; then
 		printf '%s\n' "$SW_KDIR/vmlinux"
 		return 0
 	fi
-	sw_image_btf "$SW_VMLINUZ" "$SW_CACHE/$SW_VERSION/btf/vmlinux.btf"
-	printf '%s\n' "$SW_CACHE/$SW_VERSION/btf/vmlinux.btf"
+	sw_image_btf "$SW_VMLINUZ" "$SW_KCACHE/btf/vmlinux.btf"
+	printf '%s\n' "$SW_KCACHE/btf/vmlinux.btf"
 }

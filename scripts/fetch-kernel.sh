@@ -2,15 +2,18 @@
 # Fetch a Debian stock 6.12 cloud kernel image, its headers (flavour, common,
 # kbuild) and the matching linux-source-6.12, all of ONE Debian version, and
 # extract them with dpkg -x into the cache (see common.sh). Nothing is
-# installed. The default kernel: prefers 6.12.117-1~deb12u1 and falls back to
-# the newest version for which all five packages exist, and says so. Another
-# supported kernel (--kernel, or KERNEL=): its table row's version, from its
+# installed. A flavour other than cloud-amd64 (the generic -amd64) goes to
+# its own directory, <version>+<flavour>, and shares the version's source
+# with the cloud set when that is cached (not downloaded again). The default
+# kernel: prefers 6.12.117-1~deb12u1 and falls back to the newest version
+# for which all five packages exist, and says so. Another supported kernel (--kernel, or KERNEL=): its table row's version, from its
 # suite; a suite other than the host's comes through a private apt sources
 # list and state under the cache (the host's apt configuration is untouched).
 #
 # Usage: scripts/fetch-kernel.sh [--kernel RELEASE] [--version VERSION] [--print]
 #   --kernel R  a release of the table in scripts/common.sh
-#               (e.g. 6.12.117+deb13-cloud-amd64); default: the default kernel
+#               (e.g. 6.12.117+deb13-cloud-amd64, 6.12.117+deb12-amd64);
+#               default: the default kernel
 #   --print     only print the version that is (or would be) used
 #   --list      print the supported releases, the default first
 . "$(dirname "$0")/common.sh"
@@ -52,7 +55,7 @@ pkgs_for() {
 	fi
 	local abi
 	abi=$(sw_abi_of "$1")
-	sw_kernel_pkgs "$abi-cloud-amd64" linux-source-6.12
+	sw_kernel_pkgs "$abi-$SW_DEFAULT_FLAVOUR" linux-source-6.12
 }
 
 apt_cache() { apt-cache "${apt_opts[@]}" "$@"; }
@@ -111,8 +114,14 @@ complete_triple() {
 	done
 }
 
+# The release fetched: the one chosen, or the default kernel's flavour.
+krel_of() { # version
+	if [ -n "$SW_KERNEL" ]; then echo "$SW_KERNEL"; else echo "$(sw_abi_of "$1")-$SW_DEFAULT_FLAVOUR"; fi
+}
+
 cache_complete() {
-	local d="$SW_CACHE/$1"
+	local d
+	d=$(sw_kcache_dir "$1" "$(krel_of "$1")")
 	[ -f "$d/.complete" ]
 }
 
@@ -153,7 +162,8 @@ if [ $print_only -eq 1 ]; then
 	exit 0
 fi
 
-d="$SW_CACHE/$ver"
+krel=$(krel_of "$ver")
+d=$(sw_kcache_dir "$ver" "$krel")
 mkdir -p "$SW_CACHE"
 if cache_complete "$ver"; then
 	sw_log "kernel $ver cached in $d"
@@ -162,11 +172,20 @@ if cache_complete "$ver"; then
 	exit 0
 fi
 
-if [ -n "$SW_KERNEL" ]; then abi=${SW_KERNEL%-cloud-amd64}; else abi=$(sw_abi_of "$ver"); fi
+abi=$(sw_abi_of_rel "$krel")
+# Another flavour of a version whose cloud set is cached: that set's
+# source, through a link (source/ -> ../<version>/source), not a second
+# download. $srcpkg is the last of pkgs_for's packages.
+shared_src=
+c="$SW_CACHE/$ver"
+if [ "$d" != "$c" ] && [ -f "$c/.complete" ] && [ -f "$c/source/$srcpkg/kernel/sched/sched.h" ]; then
+	shared_src=$c/source
+fi
 rm -rf "$d.tmp"
 mkdir -p "$d.tmp/debs"
-sw_log "downloading kernel packages $ver (about 200 MB)"
+sw_log "downloading kernel packages $ver for $krel (about 200 MB)"
 for p in $(pkgs_for "$ver"); do
+	[ -z "$shared_src" ] || [ "$p" != "$srcpkg" ] || continue
 	pv=$(pkg_version "$p" "$ver")
 	[ "$pv" = "$ver" ] || sw_log "$p is not in the archive at $ver: taking $pv"
 	(cd "$d.tmp/debs" && apt-get "${apt_opts[@]}" download -qq "$p=$pv")
@@ -177,22 +196,27 @@ for deb in "$d.tmp"/debs/linux-image-*.deb "$d.tmp"/debs/linux-binary-*.deb; do
 	[ -f "$deb" ] && dpkg -x "$deb" "$d.tmp/image"
 done
 # The split packaging keeps the image as usr/lib/modules/R/vmlinuz.unsigned.
-v="$d.tmp/image/usr/lib/modules/$abi-cloud-amd64/vmlinuz.unsigned"
-if [ ! -f "$d.tmp/image/boot/vmlinuz-$abi-cloud-amd64" ] && [ -f "$v" ]; then
+v="$d.tmp/image/usr/lib/modules/$krel/vmlinuz.unsigned"
+if [ ! -f "$d.tmp/image/boot/vmlinuz-$krel" ] && [ -f "$v" ]; then
 	mkdir -p "$d.tmp/image/boot"
-	mv "$v" "$d.tmp/image/boot/vmlinuz-$abi-cloud-amd64"
+	mv "$v" "$d.tmp/image/boot/vmlinuz-$krel"
 fi
 for deb in "$d.tmp"/debs/linux-headers-*.deb "$d.tmp"/debs/linux-kbuild-*.deb; do
 	dpkg -x "$deb" "$d.tmp/headers"
 done
-dpkg -x "$d.tmp"/debs/linux-source-*.deb "$d.tmp/srcpkg"
-mkdir -p "$d.tmp/source"
-[ -f "$d.tmp/srcpkg/usr/src/$srcpkg.tar.xz" ] || sw_die "no usr/src/$srcpkg.tar.xz in the $srcpkg package"
-tar -C "$d.tmp/source" -xf "$d.tmp/srcpkg/usr/src/$srcpkg.tar.xz"
+if [ -n "$shared_src" ]; then
+	sw_log "source: $srcpkg of $c (shared with the cloud flavour)"
+	ln -s "../$ver/source" "$d.tmp/source"
+else
+	dpkg -x "$d.tmp"/debs/linux-source-*.deb "$d.tmp/srcpkg"
+	mkdir -p "$d.tmp/source"
+	[ -f "$d.tmp/srcpkg/usr/src/$srcpkg.tar.xz" ] || sw_die "no usr/src/$srcpkg.tar.xz in the $srcpkg package"
+	tar -C "$d.tmp/source" -xf "$d.tmp/srcpkg/usr/src/$srcpkg.tar.xz"
+fi
 rm -rf "$d.tmp/srcpkg" "$d.tmp/debs"
 
 # Point the flavour's absolute include, and the kbuild symlinks, at the copy.
-hdr="$d.tmp/headers/usr/src/linux-headers-$abi-cloud-amd64"
+hdr="$d.tmp/headers/usr/src/linux-headers-$krel"
 [ -f "$hdr/Makefile" ] || sw_die "headers Makefile missing in $hdr"
 sed -i "s|^include /usr/src/linux-headers-$abi-common/Makefile|include $d/headers/usr/src/linux-headers-$abi-common/Makefile|" \
 	"$hdr/Makefile"
@@ -205,7 +229,7 @@ for l in "$hdr/scripts" "$hdr/tools"; do
 		case $t in /usr/*) ln -sfn "$d/headers$t" "$l" ;; esac
 	fi
 done
-[ -f "$d.tmp/image/boot/vmlinuz-$abi-cloud-amd64" ] || sw_die "vmlinuz missing from image package"
+[ -f "$d.tmp/image/boot/vmlinuz-$krel" ] || sw_die "vmlinuz missing from image package"
 [ -f "$d.tmp/source/$srcpkg/kernel/sched/sched.h" ] || sw_die "sched.h missing from source"
 
 rm -rf "$d"

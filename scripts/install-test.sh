@@ -138,7 +138,7 @@ if command -v dkms >/dev/null; then
 			check "dkms build for $k without runnable kbuild programs: refused, with a message" eval \
 				'[ "$rc" -ne 0 ] && grep -qs "need a newer glibc than this host" \
 					"$tmp/dkms/smartwake/$ver/build/make.log"'
-			how+=("SMARTWAKE_HOST_KBUILD=$SW_CACHE/$SW_VERSION/host-kbuild")
+			how+=("SMARTWAKE_HOST_KBUILD=$SW_KCACHE/host-kbuild")
 			what+=", kbuild programs from host-kbuild/"
 		fi
 		check "dkms build for $k ($what)" env "${how[@]}" "${db[@]}"
