@@ -105,8 +105,8 @@ check: check-start deps all testing kernels
 
 check-start:
 	@mkdir -p build; . scripts/common.sh; \
-	d=$$(ls -d "$$SW_CACHE"/debug-*/.complete 2>/dev/null | wc -l); \
-	k=$$(ls -d "$$SW_CACHE"/*/.complete 2>/dev/null | wc -l); \
+	d=$$(ls -d "$$SW_CACHE"/debug-*/.complete 2>/dev/null | wc -l || true); \
+	k=$$(ls -d "$$SW_CACHE"/*/.complete 2>/dev/null | wc -l || true); \
 	echo "$$(date +%s) $$((k - d)) $$d" >build/make-check.start
 
 bench: deps all
