@@ -185,6 +185,15 @@ member() {
 		sed 's/[[:space:]]\+/ /g; s/^ //; s/ *\/\*.*//; s/ *$//' || true
 }
 
+# newconf OLD NEW: config options and static keys NEW's body reads and
+# OLD's does not (a feature such as CONFIG_SCHED_CACHE entering the path)
+newconf() {
+	local x
+	x=$(comm -13 <(ids "$1") <(ids "$2") | tr '\n' ' ')
+	[ -z "$x" ] || printf ' new: %s' "${x% }"
+}
+ids() { { grep -oE 'CONFIG_[A-Z0-9_]+|sched_[a-z_]*(enabled|active|present)\b|static_branch_[a-z]+\([a-z_&]+' "$1" || true; } | sort -u; }
+
 old=$(tree "$1") || exit 1
 new=$(tree "$2") || exit 1
 ver_of() { make -s -C "$1" kernelversion 2>/dev/null || basename "$1"; }
@@ -223,8 +232,9 @@ while read -r f n; do
 		nsame=$((nsame + 1))
 	else
 		diff -u -w -B --label "old/$fo:$lo $n" --label "new/$fn:$ln $n" "$tmp/o" "$tmp/n" >"$tmp/$n.diff" || true
-		printf '%-10s %-24s %s (+%d -%d lines)\n' CHANGED "$n" "$fo:$lo -> $fn:$ln" \
-			"$(grep -c '^+[^+]' "$tmp/$n.diff")" "$(grep -c '^-[^-]' "$tmp/$n.diff")"
+		printf '%-10s %-24s %s (+%d -%d lines)%s\n' CHANGED "$n" "$fo:$lo -> $fn:$ln" \
+			"$(grep -c '^+[^+]' "$tmp/$n.diff")" "$(grep -c '^-[^-]' "$tmp/$n.diff")" \
+			"$(newconf "$tmp/o" "$tmp/n")"
 		nchg=$((nchg + 1))
 	fi
 done <<<"$PORT_FUNCS"
