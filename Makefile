@@ -18,7 +18,7 @@
 #                   install the module (updates/, depmod), the CLI and its
 #                   man page (KVER=, KDIR=, DESTDIR=, PREFIX=); signed with
 #                   SIGN_KEY= SIGN_CERT=, else DKMS's /var/lib/dkms/mok.key if
-#                   present, else unsigned (usage.md, Secure Boot); make uninstall
+#                   present, else unsigned (install.md, Secure Boot); make uninstall
 #   make deb        the Debian packages smartwake-dkms and smartwake (build/deb/)
 #   make matrix     every Debian cloud kernel of the supported series in the
 #                   archive: fetch, build, boot, short e2e (not part of check)

@@ -398,12 +398,12 @@ step_numa-6.1() { kstep $K61 numa2 600 numa.sh; }
 # there, the default (cloud) build is refused; e2e and shadow (0
 # disagreements at mainline knobs). The guest needs no driver module of
 # the flavour: console on the 8250 UART, initramfs without disk or
-# network, as on the cloud kernel (Documentation/usage.md, "Kernels").
+# network, as on the cloud kernel (Documentation/install.md, "Kernels").
 KGEN=6.12.117+deb12-amd64
 step_compat-generic() { kstep $KGEN smp2 600 --foreign-ko module/smartwake.ko compat.sh; }
 step_e2e-generic() { kstep $KGEN smp4 600 e2e.sh; }
 step_shadow-generic() { kstep $KGEN smp4 600 shadow.sh; }
-# Debian unstable's 7.2 (Documentation/kernel-7.2.md): built with the
+# Debian unstable's 7.2 (Documentation/studies/kernel-7.2.md): built with the
 # host's gcc (the kernel's gcc-16 is not in Debian 12)
 K72=7.2.13+deb14-cloud-amd64
 step_compat-7.2() { kstep $K72 smp2 600 --foreign-ko module/smartwake.ko compat.sh; }

@@ -20,7 +20,7 @@ SW_CACHE=${SMARTWAKE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/smartwake}
 # falls back to the newest complete image/headers/source triple.
 SW_PREFERRED_VERSION=${SMARTWAKE_KERNEL_VERSION:-6.12.117-1~deb12u1}
 
-# The supported kernels, one per line (Documentation/usage.md, "Kernels"):
+# The supported kernels, one per line (Documentation/install.md, "Kernels"):
 #   release  Debian-version  suite  source-package  [kbuild-package]
 # The packages of a release R (ABI A = R without its flavour, "-cloud-amd64"
 # or "-amd64", the generic bare-metal flavour: sw_abi_of_rel):

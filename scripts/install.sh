@@ -24,7 +24,7 @@
 # (/var/lib/dkms/mok.key and mok.pub, the one DKMS signs its modules with
 # and mokutil enrols) when both exist; otherwise the module is installed
 # unsigned (the default on a machine without that key), which a kernel
-# under Secure Boot refuses to load (usage.md, "Secure Boot").
+# under Secure Boot refuses to load (install.md, "Secure Boot").
 # SMARTWAKE_MOK_DIR=DIR looks for mok.key/mok.pub in DIR instead (tests).
 # A kernel the module cannot serve is refused here, at build time (a
 # missing BTF, a layout the generator cannot map), or at load time by the

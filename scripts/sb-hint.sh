@@ -43,7 +43,7 @@ fi
 
 [ -n "$mod" ] || mod=$(modinfo -n smartwake 2>/dev/null) || true
 [ -n "$mod" ] && [ -f "$mod" ] || exit 0
-doc="Documentation/usage.md, section \"Secure Boot\""
+doc="Documentation/install.md, section \"Secure Boot\""
 tail=$(tail -c 28 "$mod" | head -c 27 | tr -d '\000')
 if [ "$tail" != "~Module signature appended~" ]; then
 	cat <<EOF

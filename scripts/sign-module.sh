@@ -17,7 +17,7 @@
 # A module that already carries a signature is refused (no double signing).
 # Where the headers' sign-file does not run on this host (Debian 13's or
 # sid's kbuild programs need glibc 2.38), SMARTWAKE_HOST_KBUILD=DIR (a build
-# tree of the kernel's source, usage.md) provides DIR/scripts/sign-file.
+# tree of the kernel's source, install.md) provides DIR/scripts/sign-file.
 . "$(dirname "$0")/common.sh"
 
 usage() { sw_help "$0"; }
