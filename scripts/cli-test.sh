@@ -113,6 +113,18 @@ for c in "--help" "help" "help status" "help set" "help stats" "help reset" "hel
 	run $SW $c
 	check "smartwake $c: exit 0 with usage text" eval '[ $rc -eq 0 ] && has "^usage: smartwake"'
 done
+# every command of the main help's list (its command table) has its own
+# help, the same from "help CMD" and "CMD --help"
+cmds=$($SW --help | sed -n '/^Commands:/,/^$/s/^  \([a-z]*\) .*/\1/p')
+check "--help lists the 7 commands" [ "$cmds" = "$(printf '%s\n' status set stats reset latency ab help)" ]
+for c in $cmds; do
+	[ "$c" = help ] && continue
+	run $SW help "$c"
+	cp "$out" "$out.help"
+	check "help $c: its own usage" has "^usage: smartwake $c( |$)"
+	run $SW "$c" --help
+	check "$c --help: the same text as help $c" cmp -s "$out" "$out.help"
+done
 run $SW
 check "no command: exit 2" [ $rc -eq 2 ]
 run $SW frobnicate

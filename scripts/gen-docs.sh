@@ -8,6 +8,11 @@
 #   gen-counters  module/counters.h: SW_COUNTER(name) /* what it counts */,
 #                 the block comments between them as notes
 #   gen-debugfs   module/debugfs.c: the table of files in its first comment
+#   gen-cli       tools/cli/main.c's command table (cmds[]) and each
+#                 command's struct cli_cmd (name, args, summary): the CLI's
+#                 command list, in usage.md and, between the roff comments
+#                 '.\" BEGIN gen-cli' and '.\" END gen-cli', in the
+#                 SYNOPSIS of Documentation/smartwake.8
 #
 # Usage: scripts/gen-docs.sh [--check]
 #   --check  change nothing: print a unified diff of each stale section and
@@ -193,27 +198,88 @@ def debugfs():
                  [note] if note else [])
 
 
-gens = {'gen-knobs': knobs, 'gen-counters': counters, 'gen-debugfs': debugfs}
-doc = open(DOC).read()
-new, stale = doc, 0
-for sec, fn in gens.items():
-    pat = re.compile(r'(<!-- BEGIN %s -->\n)(.*?)(<!-- END %s -->)' % (sec, sec), re.S)
-    m = pat.search(new)
-    if not m:
-        sys.exit(f'gen-docs: {DOC} has no <!-- BEGIN {sec} --> ... <!-- END {sec} -->')
-    body = fn()
-    if m.group(2) != body:
-        stale += 1
-        if check:
-            sys.stdout.writelines(difflib.unified_diff(
-                m.group(2).splitlines(True), body.splitlines(True),
-                f'{DOC} ({sec})', f'{sec} generated from the code'))
-        new = new[:m.start(2)] + body + new[m.end(2):]
+# ---- CLI command list -------------------------------------------------------
+def c_string(lits):
+    """The value of adjacent C string literals (the escapes the CLI uses)."""
+    s = ''.join(re.findall(r'"((?:[^"\\]|\\.)*)"', lits))
+    return re.sub(r'\\(.)', lambda m: {'n': '\n', 't': '\t'}.get(m.group(1), m.group(1)), s)
+
+
+def cli_cmds():
+    """(name, args, summary) of each command, in the order of main.c's table."""
+    descs = {}
+    for f in sorted(glob.glob('tools/cli/*.c')):
+        for m in re.finditer(r'struct cli_cmd (\w+) = \{(.*?)\n\};', open(f).read(), re.S):
+            fields = dict(re.findall(r'\.(\w+) = ((?:"(?:[^"\\]|\\.)*"\s*)+)', m.group(2)))
+            descs[m.group(1)] = tuple(c_string(fields[k]) for k in ('name', 'args', 'summary'))
+    tbl = re.search(r'cmds\[\] = \{(.*?)\};', open('tools/cli/main.c').read(), re.S)
+    if not tbl:
+        sys.exit('gen-docs: tools/cli/main.c has no cmds[] table')
+    names = re.findall(r'&(\w+)', tbl.group(1))
+    missing = [n for n in names if n not in descs]
+    if missing:
+        sys.exit('gen-docs: no struct cli_cmd %s in tools/cli/*.c' % ', '.join(missing))
+    return [descs[n] for n in names]
+
+
+def cli_usage():
+    rows = ['| `smartwake %s` | %s |' % (cell((n + ' ' + a).strip()), cell(s))
+            for n, a, s in cli_cmds()]
+    return table("tools/cli/main.c's command table", ['command', 'what it does'],
+                 rows, [])
+
+
+def roff_args(args):
+    """A command's arguments in roff: options bold, METAVARIABLES italic."""
+    def word(m):
+        w = m.group(0)
+        if w.startswith('-'):
+            return '\\fB' + w.replace('-', '\\-') + '\\fR'
+        return '\\fI' + w + '\\fR'
+    out = re.sub(r'--?[a-z-]*|\b[A-Z][A-Z_]*\b', word, args)
+    return '\\&' + out if out[:1] in ('.', "'") else out
+
+
+def cli_man():
+    out = ['.\\" Generated from tools/cli/main.c\'s command table by scripts/gen-docs.sh;',
+           '.\\" do not edit by hand.']
+    for i, (n, a, _) in enumerate(cli_cmds()):
+        if i:
+            out.append('.br')
+        out.append('.B smartwake ' + n)
+        if a:
+            out.append(roff_args(a))
+    return '\n'.join(out) + '\n'
+
+
+# each document: its sections, and the comment syntax of their markers
+docs = [(DOC, '<!-- %s %s -->', {'gen-knobs': knobs, 'gen-counters': counters,
+                                 'gen-debugfs': debugfs, 'gen-cli': cli_usage}),
+        ('Documentation/smartwake.8', '.\\" %s %s', {'gen-cli': cli_man})]
+stale = total = 0
+for path, mark, gens in docs:
+    doc = open(path).read()
+    new = doc
+    for sec, fn in gens.items():
+        total += 1
+        begin, end = mark % ('BEGIN', sec), mark % ('END', sec)
+        pat = re.compile('(%s\n)(.*?)(%s)' % (re.escape(begin), re.escape(end)), re.S)
+        m = pat.search(new)
+        if not m:
+            sys.exit(f'gen-docs: {path} has no {begin} ... {end}')
+        body = fn()
+        if m.group(2) != body:
+            stale += 1
+            if check:
+                sys.stdout.writelines(difflib.unified_diff(
+                    m.group(2).splitlines(True), body.splitlines(True),
+                    f'{path} ({sec})', f'{sec} generated from the code'))
+            new = new[:m.start(2)] + body + new[m.end(2):]
+    if new != doc and not check:
+        open(path, 'w').write(new)
 if check:
-    print(f'gen-docs: {stale} of {len(gens)} sections stale' if stale else
-          f'gen-docs: {len(gens)} sections current')
+    print(f'gen-docs: {stale} of {total} sections stale' if stale else
+          f'gen-docs: {total} sections current')
     sys.exit(1 if stale else 0)
-if new != doc:
-    open(DOC, 'w').write(new)
-print(f'gen-docs: {stale} of {len(gens)} sections regenerated')
+print(f'gen-docs: {stale} of {total} sections regenerated')
 PY

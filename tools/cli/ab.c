@@ -2,7 +2,7 @@
 /*
  * smartwake CLI: the ab command. Runs a command alternately under two or
  * more sides (sets of settings), takes one figure from each run's output
- * (figure.c) and the module's counter deltas, and reports medians, ranges
+ * (lib/figure.c) and the module's counter deltas, and reports medians, ranges
  * and ratios. Every knob and feature touched is restored afterwards.
  *
  * This file: options, sides and the sequential runs; --concurrent is in
@@ -17,6 +17,67 @@
 #include <sys/wait.h>
 
 #include "ab.h"
+#include "cmd.h"
+
+static const char help[] =
+	"usage: smartwake ab --a 'SETTINGS' --b 'SETTINGS' [options] -- COMMAND [ARG...]\n"
+	"\n"
+	"Run COMMAND alternately under setting A and setting B (A B A B ...), parse\n"
+	"one figure from each run's output, and print per side the median and the\n"
+	"min..max of the figure, the ratio of the medians B/A, and each side's\n"
+	"counter deltas (summed over its runs) for the counters that changed.\n"
+	"With the knob latency at 1 (set it on both sides or beforehand), each side\n"
+	"also gets the p50 and p99 wakeup latency of its runs (from latency_hist\n"
+	"deltas, summed over the side's runs); with locality counts, the share of\n"
+	"each side's answers on prev's CPU, an SMT sibling, prev's LLC, its node,\n"
+	"another node.\n"
+	"A side whose knobs make the module decide (enabled=1, policy=smartwake or\n"
+	"shadow) but whose select hook reached under 90 % of 1000 or more fair\n"
+	"wakeups (fair_wakeups_reached against fair_wakeups: the hook was bypassed,\n"
+	"e.g. kernel.ftrace_enabled=0) is not reported: ab says so and exits 1.\n"
+	"Every knob and feature touched is restored to its value from before the\n"
+	"comparison afterwards (also on error or Ctrl-C).\n"
+	"\n"
+	"SETTINGS is a space-separated list of KNOB=VALUE and feature:[NO_]NAME\n"
+	"(may be empty: ''). A knob or feature set by one side only takes its\n"
+	"original value on the other side.\n"
+	"\n"
+	"Options:\n"
+	"  --a SETTINGS, --b SETTINGS   the two sides (A is the reference)\n"
+	"  --side NAME:SETTINGS   a further side, compared with the first (repeatable;\n"
+	"                         sides run in the order given, A and B first)\n"
+	"  --runs N               runs per side (default 5)\n"
+	"  --metric KEY|REGEX     the figure: KEY (letters, digits, _) takes the number\n"
+	"                         after 'KEY=', 'KEY:' or 'KEY '; anything else is an\n"
+	"                         extended regex, the figure is the number at its first\n"
+	"                         parenthesised group, else the first number from the\n"
+	"                         match on. Default: the first key=number whose key ends\n"
+	"                         in _per_sec or mbps, else the last number printed.\n"
+	"  --unit NAME            unit to print (default: the key, else the word after\n"
+	"                         the number)\n"
+	"  --lower-is-better      note that smaller figures are better (times)\n"
+	"  --skip-missing         skip a side naming a knob or feature this kernel or\n"
+	"                         module lacks (reported), instead of failing\n"
+	"  --csv FILE             write one row per run: side,run,figure,unit,secs and\n"
+	"                         every raw counter's delta\n"
+	"  --timeout SECS         kill a run (its process group) after SECS\n"
+	"  --verbose              show each run's output\n"
+	"  --concurrent           run A and B at the same time, one instance of COMMAND\n"
+	"                         each, in two new cgroups: the side that sets\n"
+	"                         policy=smartwake or shadow runs under the module (knob\n"
+	"                         scope selects its cgroup), the other (no settings, or\n"
+	"                         policy=stock) under the kernel. Features, ttwu_queue\n"
+	"                         and numa_retry are refused (they act on both sides).\n"
+	"                         Latency columns: the module's side from\n"
+	"                         latency_hist_scope, the other from the rest\n"
+	"  --cgroup-root DIR      --concurrent: make the cgroups under DIR (default: the\n"
+	"                         cgroup2 mount point)\n"
+	"\n"
+	"Examples:\n"
+	"  smartwake ab --a 'wake_wide=mainline' --b 'wake_wide=off' --runs 3 \\\n"
+	"      -- wakeload disp -w 6 -t 2\n"
+	"  smartwake ab --concurrent --a '' --b 'policy=smartwake wake_wide=off' \\\n"
+	"      --runs 3 -- wakeload disp -w 6 -t 2\n";
 
 /* ---- ab ------------------------------------------------------------------ */
 
@@ -187,7 +248,7 @@ static int ab_parse_opts(struct ab *ab, int argc, char **argv)
 			ab->cg_root = optarg;
 			break;
 		case 'h':
-			usage_cmd("ab", stdout);
+			fputs(help, stdout);
 			return EXIT_OK;
 		default:
 			if (optopt && strchr("absnmuctR", optopt))
@@ -517,7 +578,7 @@ static void ab_free(struct ab *ab)
 	metric_free(&ab->metric);
 }
 
-int cmd_ab(int argc, char **argv)
+static int do_ab(int argc, char **argv)
 {
 	static struct ab ab = { .runs = 5 };
 	int rc;
@@ -547,3 +608,11 @@ int cmd_ab(int argc, char **argv)
 	ab_free(&ab);
 	return rc;
 }
+
+const struct cli_cmd cmd_ab = {
+	.name = "ab",
+	.args = "--a '...' --b '...' -- CMD",
+	.summary = "A/B comparison of a command (--concurrent: at once)",
+	.help = help,
+	.run = do_ab,
+};

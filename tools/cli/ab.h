@@ -11,8 +11,11 @@
 #ifndef SMARTWAKE_AB_H
 #define SMARTWAKE_AB_H
 
-#include "smartwake.h"
 #include "child.h"
+#include "figure.h"
+#include "hist.h"
+#include "knobs.h"
+#include "stats.h"
 
 struct side {
 	char label[NAME_LEN];

@@ -1,74 +1,115 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * smartwake CLI: the stats command (once, or every --watch seconds with
- * per-second rates) and reset.
+ * smartwake stats: the module's counters, once (text, --json,
+ * --openmetrics) or every --watch seconds with per-second rates.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "smartwake.h"
+#include "cmd.h"
+#include "json.h"
+#include "stats.h"
+#include "watch.h"
 
-/* ---- stats --------------------------------------------------------------- */
+static const char help[] =
+	"usage: smartwake stats [--json | --openmetrics] [--watch SECONDS [--count N]]\n"
+	"\n"
+	"Print the module's counters (\"name value\" lines; derived lines such as\n"
+	"percentages are shown as the module prints them). When the module printed\n"
+	"shadow_agree_pct (policy=shadow compared wakeups), a last line sums up the\n"
+	"agreement: \"shadow: P% agree (compared N, agree N, disagree N, raced N,\n"
+	"raced_aba N)\". With reached_pct, a line \"reached: P% of fair wakeups\n"
+	"reached the select hook (fair_wakeups N, reached N)\", ending in \": its hook\n"
+	"is bypassed (kernel.ftrace_enabled=0?)\" below 90 % of 1000 or more.\n"
+	"With latency percentiles (knob latency) a line \"latency:\n"
+	"p50 X  p90 Y  p99 Z ns (N samples)\", and with locality counts one line per\n"
+	"family: where the answers of the module (and, under policy=shadow, of the\n"
+	"kernel) lie relative to the wakee's prev CPU and to the waking CPU, in %.\n"
+	"  --json            one JSON object {\"name\": value, ...}\n"
+	"  --openmetrics     the OpenMetrics text format (node-exporter's textfile\n"
+	"                    collector): counters as smartwake_NAME_total, derived\n"
+	"                    lines as gauges, then \"# EOF\"\n"
+	"  --watch SECONDS   every SECONDS, print each value and, for raw counters\n"
+	"                    (integers), the per-second rate over the interval;\n"
+	"                    with --json one object per line:\n"
+	"                    {\"time\":..,\"interval\":..,\"values\":{..},\"rates\":{..}}\n"
+	"  --count N         with --watch: stop after N intervals (default: until\n"
+	"                    interrupted)\n";
 
-
-/*
- * A derived line (a ratio, a mean, a percentile) is a gauge: no rate, no
- * delta, no _total, even when its value is an integer.
- */
-bool stat_gauge_name(const char *name)
-{
-	size_t n = strlen(name);
-
-	return (n > 4 && !strcmp(name + n - 4, "_pct")) ||
-	       (n > 9 && !strcmp(name + n - 9, "_per_call")) ||
-	       (!strncmp(name, "latency_p", 9) && n > 3 &&
-		!strcmp(name + n - 3, "_ns"));
-}
-
-/* Read the stats file; 0, or -errno. */
-int read_stats(struct stats *st)
-{
-	char path[PATH_MAX], *buf, *line, *save = NULL;
-
-	path_of(path, sizeof(path), "stats");
-	buf = read_file(path);
-	if (!buf)
-		return -errno;
-	st->n = 0;
-	for (line = strtok_r(buf, "\n", &save); line && st->n < MAX_STATS;
-	     line = strtok_r(NULL, "\n", &save)) {
-		struct stat_line *s = &st->l[st->n];
-
-		if (sscanf(line, "%63s %63s", s->name, s->value) != 2)
-			continue;
-		s->counter = all_digits(s->value) && !stat_gauge_name(s->name);
-		s->v = s->counter ? strtoull(s->value, NULL, 10) : 0;
-		st->n++;
-	}
-	free(buf);
-	return 0;
-}
-
-const struct stat_line *find_stat(const struct stats *st, const char *name)
+/* The "name": value members of one stats snapshot, @sep between them. */
+static void print_json_members(const struct stats *st, const char *sep)
 {
 	int i;
 
-	for (i = 0; i < st->n; i++)
-		if (!strcmp(st->l[i].name, name))
-			return &st->l[i];
-	return NULL;
+	for (i = 0; i < st->n; i++) {
+		printf("%s", i ? sep : "");
+		json_string(stdout, st->l[i].name);
+		printf(": ");
+		json_value(stdout, st->l[i].value);
+	}
 }
 
-/* Per-second rate of counter @c since @p, @dt ago (after a reset: since 0). */
-double stat_rate(const struct stat_line *c, const struct stat_line *p,
-		 double dt)
+static void print_stats_json(const struct stats *st)
 {
-	return c->v >= p->v ? (c->v - p->v) / dt : c->v / dt;
+	printf("{\n  ");
+	print_json_members(st, ",\n  ");
+	printf("\n}\n");
+}
+
+/*
+ * The stats in the OpenMetrics text format (Prometheus node-exporter's
+ * textfile collector reads it): one family per line of the stats file,
+ * counters as NAME_total, derived lines as gauges, then "# EOF".
+ */
+static void print_stats_openmetrics(const struct stats *st)
+{
+	int i;
+
+	for (i = 0; i < st->n; i++) {
+		const struct stat_line *l = &st->l[i];
+		bool gauge = stat_is_gauge(l);
+
+		printf("# TYPE smartwake_%s %s\n", l->name,
+		       gauge ? "gauge" : "counter");
+		printf("smartwake_%s%s %s\n", l->name, gauge ? "" : "_total",
+		       l->value);
+	}
+	printf("# EOF\n");
+}
+
+/*
+ * One --watch interval as one line:
+ * {"time":..,"interval":..,"values":{..},"rates":{..}}
+ */
+static void print_watch_json(const struct stats *cur, const struct stats *prev,
+			     double dt)
+{
+	struct timespec rt;
+	bool first = true;
+	int i;
+
+	clock_gettime(CLOCK_REALTIME, &rt);
+	printf("{\"time\": %.3f, \"interval\": %.3f, \"values\": {",
+	       rt.tv_sec + rt.tv_nsec / 1e9, dt);
+	print_json_members(cur, ", ");
+	printf("}, \"rates\": {");
+	for (i = 0; i < cur->n; i++) {
+		const struct stat_line *p;
+		const struct stat_line *c = &cur->l[i];
+
+		p = find_stat(prev, c->name);
+		if (!c->counter || !p || !p->counter)
+			continue;
+		printf("%s", first ? "" : ", ");
+		first = false;
+		json_string(stdout, c->name);
+		printf(": %.2f", stat_rate(c, p, dt));
+	}
+	printf("}}\n");
 }
 
 /* One --watch interval as a table. */
@@ -119,7 +160,7 @@ static int watch_stats(double every, long count, bool json)
 	return watch(&w, &a, &b, every, count, json ? NULL : "rates are per second");
 }
 
-int cmd_stats(int argc, char **argv)
+static int do_stats(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -152,7 +193,7 @@ int cmd_stats(int argc, char **argv)
 				return ret;
 			break;
 		case 'h':
-			usage_cmd("stats", stdout);
+			fputs(help, stdout);
 			return EXIT_OK;
 		default:
 			return bad_usage("stats", "unknown option '%s'",
@@ -201,86 +242,10 @@ int cmd_stats(int argc, char **argv)
 	return EXIT_OK;
 }
 
-/*
- * policy=shadow's agreement, one line, when the module printed
- * shadow_agree_pct (it does so only once a wakeup was compared).
- * Returns whether it printed.
- */
-bool print_shadow(const struct stats *st, const char *label)
-{
-	static const char * const parts[] = {
-		"shadow_compared", "shadow_agree", "shadow_disagree",
-		"shadow_raced", "shadow_raced_aba",
-	};
-	const struct stat_line *pct = find_stat(st, "shadow_agree_pct");
-	unsigned int i;
-
-	if (!pct)
-		return false;
-	printf("%s%s%% agree (", label, pct->value);
-	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
-		const struct stat_line *l = find_stat(st, parts[i]);
-
-		if (l)
-			printf("%s%s %s", i ? ", " : "", parts[i] + 7, l->value);
-	}
-	printf(")\n");
-	return true;
-}
-
-/*
- * The select hook's reached share, one line, when the module printed
- * reached_pct (once its sched_waking probe counted a fair wakeup); a share
- * below REACH_MIN_PCT over REACH_MIN_WAKEUPS or more says the hook is
- * bypassed. Returns whether it printed.
- */
-bool print_reached(const struct stats *st, const char *label)
-{
-	const struct stat_line *pct = find_stat(st, "reached_pct");
-	const struct stat_line *all = find_stat(st, "fair_wakeups");
-	const struct stat_line *seen = find_stat(st, "fair_wakeups_reached");
-
-	if (!pct || !all || !seen)
-		return false;
-	printf("%s%s%% of fair wakeups reached the select hook (fair_wakeups %s, reached %s)",
-	       label, pct->value, all->value, seen->value);
-	if (all->v >= REACH_MIN_WAKEUPS && strtod(pct->value, NULL) < REACH_MIN_PCT)
-		printf(": its hook is bypassed (kernel.ftrace_enabled=0?)");
-	printf("\n");
-	return true;
-}
-
-/* status: the shadow agreement and the reached share, if stats has them */
-void status_shadow(void)
-{
-	static struct stats st;
-
-	if (!read_stats(&st)) {
-		print_shadow(&st, "shadow   ");
-		print_reached(&st, "reached  ");
-	}
-}
-
-/* ---- reset --------------------------------------------------------------- */
-
-int cmd_reset(int argc, char **argv)
-{
-	int ret;
-
-	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		usage_cmd("reset", stdout);
-		return EXIT_OK;
-	}
-	if (argc > 1)
-		return bad_usage("reset", "unexpected argument '%s'", argv[1]);
-	ret = check_module(true);
-	if (ret)
-		return ret;
-	ret = ctl_write("reset", "1");
-	if (ret) {
-		sw_err("cannot reset the counters: %s", strerror(-ret));
-		return EXIT_RUNTIME;
-	}
-	return EXIT_OK;
-}
-
+const struct cli_cmd cmd_stats = {
+	.name = "stats",
+	.args = "[--json] [--watch SECS]",
+	.summary = "counters, rates",
+	.help = help,
+	.run = do_stats,
+};

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "smartwake.h"
+#include "figure.h"
 
 /* ---- figure extraction --------------------------------------------------- */
 
@@ -208,7 +208,6 @@ const char *fmt_num(double x, char *buf, size_t size)
 		snprintf(buf, size, "%.4f", x);
 	return buf;
 }
-
 
 /*
  * Set up @m for --metric @text (NULL: the default figure): a KEY, or an
