@@ -38,6 +38,7 @@ SW_KERNEL_TABLE='
 6.12.117+deb13-cloud-amd64 6.12.117-1         trixie   linux-source-6.12
 6.1.0-57-cloud-amd64       6.1.192-3          bookworm linux-source-6.1 linux-kbuild-6.1
 7.2.13+deb14-cloud-amd64   7.2.13-1           sid      linux-source-7.2
+7.3.4+deb13-cloud-amd64    7.3.4-1~bpo13+1    trixie-backports linux-source-7.3
 '
 # scripts/matrix.sh adds every other release of the archive for its run.
 SW_KERNEL_TABLE+=${SMARTWAKE_MATRIX_KERNELS:-}

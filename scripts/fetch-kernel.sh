@@ -76,8 +76,8 @@ private_lists() {
 	[ -s "$a/sources.list" ] || {
 		printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian %s main\n' \
 			"$SW_ROW_SUITE"
-		# unstable has no security suite
-		[ "$SW_ROW_SUITE" = sid ] ||
+		# unstable and the backports suites have no security suite
+		case $SW_ROW_SUITE in sid|*-backports) ;; *) false ;; esac ||
 			printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian-security %s-security main\n' \
 				"$SW_ROW_SUITE"
 	} >"$a/sources.list"
