@@ -39,6 +39,11 @@ HAVE_LLC=0
 # the LLC flag: SD_SHARE_LLC, SD_SHARE_PKG_RESOURCES before 6.10 (6.1)
 grep -Eqs "SD_SHARE_LLC|SD_SHARE_PKG_RESOURCES" /sys/kernel/debug/sched/domains/cpu0/domain*/flags && HAVE_LLC=1
 echo "topology: $NCPU CPUs, cpu0 thread siblings $SIBS, LLC domain $HAVE_LLC, nodes $(ls -d /sys/devices/system/node/node* 2>/dev/null | wc -l)"
+# 7.x's cache-aware load balancing (CONFIG_SCHED_CACHE): active with more
+# than one LLC while this reads 1; it is not on the wakeup path the
+# module copies, and shadow's agreement with it on shows that
+LLCB=/sys/kernel/debug/sched/llc_balancing/enabled
+[ ! -r $LLCB ] || echo "sched_cache: llc_balancing/enabled $(cat $LLCB)"
 if [ $WANT_SMT -eq 1 ]; then
 	check "SMT: cpu0 has 2 thread siblings ($SIBS)" eq "$NSIB" 2
 fi
