@@ -408,7 +408,7 @@ static void check_value(struct kunit *test, const struct sw_knob *k,
 		len = 0;
 		memcpy(buf, m->prefix, m->plen);
 		len += m->plen;
-		for (r = 0; r < m->rep && len + vlen < sizeof(buf); r++) {
+		for (r = 0; r < m->rep && len + vlen + m->slen <= sizeof(buf); r++) {
 			memcpy(buf + len, v, vlen);
 			len += vlen;
 		}
@@ -428,6 +428,18 @@ static void check_value(struct kunit *test, const struct sw_knob *k,
 		expect_refused(test, k, v, vlen - 1);
 }
 
+/* @n accepted: the value itself, or with names the fixed slot and @n */
+static void check_number(struct kunit *test, const struct sw_knob *k, int n)
+{
+	char v[16];
+
+	snprintf(v, sizeof(v), "%d", n);
+	if (k->nr_names)
+		check_value(test, k, v, k->fixed_idx, n, false);
+	else
+		check_value(test, k, v, n, UNTOUCHED, false);
+}
+
 static void knob_desc(const struct sw_knob *k, char *desc)
 {
 	strscpy(desc, k->name, KUNIT_PARAM_DESC_SIZE);
@@ -438,7 +450,6 @@ KUNIT_ARRAY_PARAM(knob, sw_knobs, knob_desc);
 static void knob_table_row_test(struct kunit *test)
 {
 	const struct sw_knob *k = test->param_value;
-	int fixed = k->nr_names ? k->fixed_idx : 0;
 	char v[16];
 	int i;
 
@@ -464,13 +475,9 @@ static void knob_table_row_test(struct kunit *test)
 		}
 		return;
 	}
-	/* the bounds, in and out, as a number selects them */
-	snprintf(v, sizeof(v), "%d", k->min);
-	check_value(test, k, v, k->nr_names ? fixed : k->min,
-		    k->nr_names ? k->min : UNTOUCHED, false);
-	snprintf(v, sizeof(v), "%d", k->max);
-	check_value(test, k, v, k->nr_names ? fixed : k->max,
-		    k->nr_names ? k->max : UNTOUCHED, false);
+	/* the bounds, in and out */
+	check_number(test, k, k->min);
+	check_number(test, k, k->max);
 	snprintf(v, sizeof(v), "%d", k->min - 1);
 	expect_refused(test, k, v, strlen(v));
 	snprintf(v, sizeof(v), "%d", k->max + 1);
