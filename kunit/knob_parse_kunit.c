@@ -278,7 +278,10 @@ static const struct parse_case parse_cases[] = {
 	REJECT("scope", "/a\n\n"),
 	REJECT("scope", "/a\t"),
 	REJECT("scope", "/a\0"),
-	REJECT("scope", "/a\377"),
+	REJECT("scope", "/a\x80"),
+	REJECT("scope", "/a\xa0"),
+	/* the kernel's ctype is Latin-1: 0xa1..0xff are graphic; scope.c judges */
+	ACCEPT_STR("/a\xff", 3),
 };
 
 static void parse_case_desc(const struct parse_case *c, char *desc)
