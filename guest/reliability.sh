@@ -111,7 +111,13 @@ else
 	skip "kmemleak: not in this kernel"
 fi
 
-# ---- knob fuzzing ------------------------------------------------------------
+# ---- bad writes -----------------------------------------------------------------
+# Which bytes each knob refuses (every value with its near misses, blanks,
+# signs, NUL bytes, overflow) is the KUnit suite smartwake_knob_parse (step
+# kunit). Here, per knob file: the writes debugfs refuses before the
+# parser (overlong, at an offset) and one refused value, the value kept;
+# scope, whose bytes scope.c judges once the parser has passed them, keeps
+# the whole fuzz.
 sw_insmod
 big=$(head -c 65536 /dev/zero | tr '\0' 'a')
 # The checker can fail: a valid value, written through bad_write, is an
@@ -121,36 +127,41 @@ check "bad_write reports an accepted write (sync 0 through it)" eval '! bad_writ
 set_knob sync 1
 for k in $knobs; do
 	bad=0
-	total=0
+	total=1
+	min=3
 	eval "vs=\$vals_$k"
-	for v in $vs; do
-		for w in " $v" "$v " "$v\n\n" "\t$v" "$v\t" "$v\0" "\0$v" "$v," \
-			"$v;" "$v#" "${v}x" "x${v}" "-$v" "+$v" "$v$v$v$v$v$v$v$v$v$v$v$v"; do
+	set -- $vs
+	bad_write "$k" "${1}x" && bad=$((bad + 1))
+	if [ "$k" = scope ]; then
+		min=50
+		for v in $vs; do
+			for w in " $v" "$v " "$v\n\n" "\t$v" "$v\t" "$v\0" "\0$v" "$v," \
+				"$v;" "$v#" "${v}x" "x${v}" "-$v" "+$v" "$v$v$v$v$v$v$v$v$v$v$v$v"; do
+				total=$((total + 1))
+				bad_write "$k" "$w" && bad=$((bad + 1))
+			done
+		done
+		for w in '\n' ' ' '\t' '-1' '-0' '+0' '0x1' '0X1' '1e3' '1.0' '1.5' \
+			'99999999999' '4294967296' '-2147483649' '9223372036854775808' \
+			'\001' '\377\376' 'none none' 'stock\nsmartwake' '0 1' 'on' 'off?' \
+			'true' 'NULL' '%%s' '\033[0m' 'ZZZ' '\\' '""' "''"; do
 			total=$((total + 1))
 			bad_write "$k" "$w" && bad=$((bad + 1))
 		done
-	done
-	for w in '\n' ' ' '\t' '-1' '-0' '+0' '0x1' '0X1' '1e3' '1.0' '1.5' \
-		'99999999999' '4294967296' '-2147483649' '9223372036854775808' \
-		'\001' '\377\376' 'none none' 'stock\nsmartwake' '0 1' 'on' 'off?' \
-		'true' 'NULL' '%%s' '\033[0m' 'ZZZ' '\\' '""' "''"; do
-		total=$((total + 1))
-		bad_write "$k" "$w" && bad=$((bad + 1))
-	done
+	fi
 	total=$((total + 1))
 	bad_write "$k" "$big" && bad=$((bad + 1))
 	# A write at an offset: the first byte lands at position 1.
 	before=$(knob "$k")
 	total=$((total + 1))
-	set -- $vs
 	if ! printf '%s' "$1" |
 		dd of=$SW_DBG/$k bs=1 seek=1 conv=notrunc 2>/dev/null &&
 		[ "$(knob "$k")" = "$before" ]; then
 		bad=$((bad + 1))
 	fi
 	echo "  $k: $bad of $total bad writes refused"
-	check "knob $k refuses all $total (>= 50) bad writes" \
-		eval '[ $bad -eq $total ] && [ $total -ge 50 ]'
+	check "knob $k refuses all $total (>= $min) bad writes" \
+		eval '[ $bad -eq $total ] && [ $total -ge $min ]'
 done
 
 # ---- concurrent writers and readers while wakeups run -------------------------

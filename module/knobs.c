@@ -20,7 +20,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/ctype.h>
 #include <linux/err.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
@@ -32,6 +31,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include "hooks.h"
+#include "knob_parse.h"
 #include "knobs.h"
 #include "latency.h"
 #include "numa.h"
@@ -45,9 +45,6 @@
 
 /* Where the module parameters are, the knobs' interface under lockdown. */
 #define SW_PARAMS_DIR	"/sys/module/" KBUILD_MODNAME "/parameters/"
-
-/* Longest accepted write, newline included. */
-#define SW_KNOB_MAX_LEN 32
 
 int sw_enabled = 1;
 int sw_policy = SW_POLICY_STOCK;
@@ -108,85 +105,6 @@ struct sw_knob_pending {
 
 static struct sw_knob_pending sw_pending[ARRAY_SIZE(sw_knobs)];
 static unsigned int sw_pending_seq;
-
-static int sw_parse_number(const char *s, size_t len, int *out)
-{
-	char tmp[SW_KNOB_MAX_LEN];
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (!isdigit(s[i]))
-			return -EINVAL;
-	/* canonical form only: "0" but not "00" or "01" */
-	if (len > 1 && s[0] == '0')
-		return -EINVAL;
-	memcpy(tmp, s, len);
-	tmp[len] = '\0';
-	/* kstrtoint reports overflow as -ERANGE; all bad input is -EINVAL. */
-	return kstrtoint(tmp, 10, out) ? -EINVAL : 0;
-}
-
-/**
- * sw_knob_parse() - parse one write to a knob
- * @k:   the knob
- * @buf: the bytes written (not NUL-terminated)
- * @len: their number
- * @val: the new value on success
- * @num: the new number for a names+number knob that selected a number
- *
- * Return: 0 or -EINVAL; @val and @num are untouched on error.
- */
-static int sw_knob_parse(const struct sw_knob *k, const char *buf, size_t len,
-			 int *val, int *num)
-{
-	int i, n;
-
-	if (len && buf[len - 1] == '\n')
-		len--;
-	if (!len || len >= SW_KNOB_MAX_LEN)
-		return -EINVAL;
-	for (i = 0; i < len; i++)
-		if (!isgraph(buf[i]))
-			return -EINVAL;
-
-	for (i = 0; i < k->nr_names; i++) {
-		if (strlen(k->names[i]) == len && !memcmp(k->names[i], buf, len)) {
-			if (k->numeric && i == k->fixed_idx)
-				continue;	/* that slot is spelled as a number */
-			*val = i;
-			return 0;
-		}
-	}
-	if (!k->numeric || sw_parse_number(buf, len, &n))
-		return -EINVAL;
-	if (n < k->min || n > k->max)
-		return -EINVAL;
-	if (k->nr_names) {
-		*val = k->fixed_idx;
-		*num = n;
-	} else {
-		*val = n;
-	}
-	return 0;
-}
-
-/*
- * A string knob's bytes: the byte rules of sw_knob_parse(), a longer
- * limit. Drops one trailing newline from *@len. Return: 0 or -EINVAL.
- */
-static int sw_knob_check_str(const char *buf, size_t *len)
-{
-	size_t i;
-
-	if (*len && buf[*len - 1] == '\n')
-		(*len)--;
-	if (!*len || *len >= SW_KNOB_STR_MAX)
-		return -EINVAL;
-	for (i = 0; i < *len; i++)
-		if (!isgraph(buf[i]))
-			return -EINVAL;
-	return 0;
-}
 
 /* Apply a parsed value: the apply callback, then the variables. */
 static int sw_knob_commit(const struct sw_knob *k, int val, int num)
