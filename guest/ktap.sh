@@ -27,6 +27,7 @@ KTAP_N=0 KTAP_PASS=0 KTAP_FAIL=0 KTAP_SKIP=0 KTAP_PLAN= KTAP_BEGUN=
 
 # ktap_begin [N]: the header, and with N the plan; the first result
 # prints the header itself when nobody did.
+# shellcheck disable=SC2120 # N is optional: the guest scripts know none
 ktap_begin() {
 	KTAP_N=0 KTAP_PASS=0 KTAP_FAIL=0 KTAP_SKIP=0 KTAP_PLAN=${1:-} KTAP_BEGUN=1
 	echo "KTAP version 1"
