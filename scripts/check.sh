@@ -270,6 +270,7 @@ ktap_read() {
 
 check_style() {
 	sw_stock_env
+	ktap_begin 2
 	local cp=$SW_KSRC/scripts/checkpatch.pl out files
 	files=$(git ls-files 'module/*.[ch]' 'include/*.h' 'kunit/*.c' | grep -vE 'trace\.h$|enums\.h$|sched_fields\.h$')
 	# shellcheck disable=SC2086
@@ -292,29 +293,27 @@ check_style() {
 	out+=$(perl "$cp" --strict --no-tree --terse --show-types \
 		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,COMPLEX_MACRO,MACRO_ARG_REUSE,MACRO_ARG_PRECEDENCE \
 		-f module/sched_fields.h 2>&1 | grep -E ': (ERROR|WARNING|CHECK):') || true
-	if [ -n "$out" ]; then
-		printf '%s\n' "$out"
-		return 1
-	fi
-	echo "checkpatch --strict: clean"
+	[ -z "$out" ] || printf '%s\n' "$out"
+	ktap_check "checkpatch --strict: clean" [ -z "$out" ]
 	# shell: bash scripts and the guest's busybox sh scripts (.shellcheckrc)
 	out=$(shellcheck -S warning -f gcc scripts/*.sh .ci/run 2>&1) || true
 	out+=$(shellcheck -S warning -s sh -f gcc guest/*.sh 2>&1) || true
-	if [ -n "$out" ]; then
-		printf '%s\n' "$out"
-		return 1
-	fi
-	echo "shellcheck: clean"
+	[ -z "$out" ] || printf '%s\n' "$out"
+	ktap_check "shellcheck: clean" [ -z "$out" ]
+	ktap_end
 }
 
 check_scripts() {
 	local f rc=0
+	ktap_begin 2
 	for f in scripts/*.sh .ci/run; do
 		bash -n "$f" || rc=1
 	done
 	for f in guest/*.sh; do
 		busybox sh -n "$f" || rc=1
 	done
+	ktap_check "syntax of every script (bash -n, guest: busybox sh -n)" [ "$rc" -eq 0 ]
+	rc=0
 	# Every user-facing script answers --help with prose and a Usage
 	# line, not with its own code (a help range that runs past the
 	# comment block prints source lines).
@@ -333,8 +332,8 @@ check_scripts() {
 			echo "$f --help prints code:"; grep -E '^\. |\$\(|sw_(die|log|stock_env)' <<<"$h"; rc=1
 		fi
 	done
-	echo "--help of every script: $([ $rc -eq 0 ] && echo ok || echo FAILED)"
-	return "$rc"
+	ktap_check "--help of every script" [ "$rc" -eq 0 ]
+	ktap_end
 }
 
 # Documentation/usage.md's knob, counter and debugfs tables and
@@ -358,16 +357,13 @@ check_docs() {
 # kernel through a pointer must be in ibt.c's guarded table.
 check_shipped() {
 	local rc=0 p sites
+	ktap_begin
 	p=$(modinfo -p module/smartwake.ko | grep -c '^test_' || true)
-	echo "module/smartwake.ko: $p test_ parameters"
-	[ "$p" -eq 0 ] || rc=1
-	if ls module/testing/*.ko 2>/dev/null; then
-		echo "plain make built test-only modules"; rc=1
-	fi
+	ktap_check "module/smartwake.ko: $p test_ parameters (none)" [ "$p" -eq 0 ]
+	ktap_check "plain make built no test-only module" eval '! ls module/testing/*.ko 2>/dev/null'
 	p=$(modinfo -p build/testing/module/smartwake.ko | grep -c '^test_' || true)
-	echo "build/testing/module/smartwake.ko (make testing): $p test_ parameters"
-	[ "$p" -ge 7 ] || rc=1
-	[ -f build/testing/module/testing/sw_conflict.ko ] || { echo "testing build lacks sw_conflict.ko"; rc=1; }
+	ktap_check "build/testing/module/smartwake.ko (make testing): $p test_ parameters (at least 7)" [ "$p" -ge 7 ]
+	ktap_check "the testing build has sw_conflict.ko" [ -f build/testing/module/testing/sw_conflict.ko ]
 	# Functions holding an indirect call (a retpoline thunk, or call *
 	# other than a paravirt op: pv_ops entries are address-taken kernel
 	# functions, patched to direct calls at load).
@@ -390,12 +386,9 @@ check_shipped() {
 		first=$(objdump -d --no-show-raw-insn module/smartwake.ko |
 			awk -v f="<$fn>:" '$2 == f { getline; print $2; exit }')
 		addr=$(nm module/smartwake.ko | awk -v f="$fn" '$3 == f { print $1 }')
-		echo "$fn starts with: ${first:-nothing}"
-		[ "$first" = endbr64 ] || rc=1
-		if [ -z "$addr" ] || grep -qx "$addr" <<<"$sealed"; then
-			echo "$fn is missing or in .ibt_endbr_seal (its ENDBR would be sealed at load)"
-			rc=1
-		fi
+		ktap_check "$fn starts with: ${first:-nothing} (endbr64)" [ "$first" = endbr64 ]
+		ktap_check "$fn is present and not in .ibt_endbr_seal (its ENDBR would be sealed at load)" \
+			eval '[ -n "$addr" ] && ! grep -qx "$addr" <<<"$sealed"'
 	done
 	for f in $sites; do
 		case $f in
@@ -412,7 +405,8 @@ check_shipped() {
 		*) echo "unexpected indirect call in $f: add it to ibt.c's table or here"; rc=1 ;;
 		esac
 	done
-	return "$rc"
+	ktap_check "every indirect call is in a known function" [ "$rc" -eq 0 ]
+	ktap_end
 }
 
 # Issue 18: the module built from the kernel headers alone (no kernel
