@@ -20,7 +20,7 @@ rc=0
 sed -n '/SMARTWAKE-KTAP-BEGIN/,/SMARTWAKE-KTAP-END/p' "$log" | sed '1d;$d' >"$ktap"
 # The guest script's KTAP, then the suites' own (without the kernel log's
 # timestamps), for make check's one KTAP reader (scripts/check.sh).
-sed -n '/^SMARTWAKE-GUEST-START/,$p' "$log" | sed '/SMARTWAKE-KTAP-BEGIN/,/SMARTWAKE-KTAP-END/d'
+sed -n '/SMARTWAKE-GUEST-START/,$p' "$log" | sed '/SMARTWAKE-KTAP-BEGIN/,/SMARTWAKE-KTAP-END/d'
 sed 's/^\[[ 0-9.]*\] //' "$ktap"
 prc=0
 python3 "$SW_KSRC/tools/testing/kunit/kunit.py" parse "$ktap" >"$ktap.parsed" 2>&1 || prc=$?
