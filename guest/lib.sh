@@ -1,17 +1,17 @@
 # Guest-side test helpers (busybox sh). Sourced by the guest scripts.
-# Every check counts; summary prints the one "N passed, N failed" line.
+# Every check is a KTAP result (guest/ktap.sh, the reporter the host tests
+# share); summary prints the totals and the "N passed, N failed" line.
+. ./ktap.sh
 SW_DBG=/sys/kernel/debug/smartwake
-SW_PASS=0
-SW_FAIL=0
-SW_SKIP=0
+ktap_begin
 
 # Guest uptime in seconds, without forking (TCG makes forks costly).
 uptime_s() { read -r _up _ </proc/uptime; echo "${_up%.*}"; }
-ok() { SW_PASS=$((SW_PASS + 1)); read -r _up _ </proc/uptime; echo "ok   - $* [${_up%.*}s]"; }
-not_ok() { SW_FAIL=$((SW_FAIL + 1)); read -r _up _ </proc/uptime; echo "FAIL - $* [${_up%.*}s]"; }
+ok() { read -r _up _ </proc/uptime; ktap_ok "$* [${_up%.*}s]"; }
+not_ok() { read -r _up _ </proc/uptime; ktap_not_ok "$* [${_up%.*}s]"; }
 # skip DESCRIPTION: a check that could not run here, counted and printed
 # (never a pass)
-skip() { SW_SKIP=$((SW_SKIP + 1)); echo "skip - $*"; }
+skip() { ktap_skip "$@"; }
 # check DESCRIPTION COMMAND...: passes when COMMAND succeeds
 check() {
 	_d=$1
@@ -92,11 +92,4 @@ sw_insmod_test() {
 	[ -f $SW_TKO/smartwake.ko ] || { echo "  no testing build in the guest" >&2; return 2; }
 	insmod $SW_TKO/smartwake.ko "$@"
 }
-summary() {
-	if [ "$SW_SKIP" -gt 0 ]; then
-		echo "$SW_PASS passed, $SW_FAIL failed, $SW_SKIP skipped"
-	else
-		echo "$SW_PASS passed, $SW_FAIL failed"
-	fi
-	[ "$SW_FAIL" -eq 0 ] && [ "$SW_PASS" -gt 0 ]
-}
+summary() { ktap_end; }

@@ -10,7 +10,8 @@
 # adding up every step's checks; fails if any step failed.
 #
 # Usage: scripts/check.sh [--jobs N] [--only STEP,...] [STEP...]
-#              (default: all steps; --list prints them)
+#              (default: all steps; --list prints them, --table their
+#              rows of the step table, as scripts/gen-docs.sh reads them)
 #        scripts/check.sh --repeat N STEP...
 #   --repeat N each named step N times in a row, one at a time (a check
 #              that can fail by chance shows here); prints each run's
@@ -24,18 +25,254 @@
 #              side (each TCG guest uses one host CPU); a step's output is
 #              printed whole when it ends
 . "$(dirname "$0")/common.sh"
+# shellcheck source=guest/ktap.sh
+. "$SW_TOP/guest/ktap.sh"
 
-steps_all=(style scripts docs shipped fields cli-host replay-host safety-stock e2e-stock lockdown-stock compat-stock headers-only install wake-smp4 wake-numa2
-	ttwu-smp4 ttwu-numa2 numa-numa2 latency-smp4 scope-smp4 control-stock reliability cli-guest shadow-smp4 shadow-numa2 shadow-flat4
-	shadow-smt8 shadow-numa-smt compat-6.1 e2e-6.1 wake-6.1 reliability-6.1 shadow-6.1 ttwu-6.1 numa-6.1
-	compat-generic e2e-generic shadow-generic
-	debug-build kunit compat-debug safety-debug kasan-debug e2e-debug sig-debug wake-debug reliability-debug
-	shadow-debug scope-debug compat-deb13 e2e-deb13 wake-deb13 reliability-deb13 shadow-deb13 ttwu-deb13
-	numa-deb13 compat-7.2 e2e-7.2 wake-7.2 reliability-7.2 shadow-7.2 ttwu-7.2 numa-7.2
-	kfacts-stock kfacts-6.1 kfacts-deb13 kfacts-7.2 headers-only-6.1 headers-only-deb13 headers-only-7.2)
+# The steps, one row each, in make check's order (scripts/gen-docs.sh
+# makes Documentation/testing.md's step table from these rows):
+#   NAME LANE KERNEL TOPO TIMEOUT RUN...
+# LANE: host (first; a failure there boots no guest), or 1 and 2, the two
+# lanes --jobs 2 runs side by side (each TCG guest keeps one host CPU;
+# the lanes take about as long: figures.md, "make check"). KERNEL: stock
+# (the default kernel), debug, or the label of a kernel of common.sh's
+# table (sw_klabel: 6.1, deb13, generic, 7.2); - for host steps. RUN:
+# guest-run.sh's options and a guest script (booted on KERNEL, TOPO,
+# TIMEOUT), a host command (scripts/...; TOPO and TIMEOUT are its own:
+# -), or @FUNCTION ARGS (called with NAME KERNEL TOPO TIMEOUT ARGS).
+# Steps of one kernel in both lanes are safe: make check's "make
+# kernels" has built every module first, and build-modules.sh leaves an
+# up-to-date build untouched.
+steps_table='
+style              host -     -        -    @check_style
+scripts            host -     -        -    @check_scripts
+docs               host -     -        -    @check_docs
+shipped            host -     -        -    @check_shipped
+# the fields the module reads are exactly module/fields.h
+fields             host -     -        -    scripts/check-fields-test.sh
+cli-host           host -     -        -    scripts/cli-test.sh
+# make replay verdict rules on synthetic logs (make replay itself: scripts/replay.sh)
+replay-host        host -     -        -    scripts/replay-test.sh
+# IBT: the bytes at every pointer-call target; failed loads leave nothing
+safety-stock       1    stock smp2     600  safety.sh
+e2e-stock          1    stock smp4     600  e2e.sh
+# lockdown=integrity: knobs through /sys/module/smartwake/parameters
+lockdown-stock     1    stock smp2     600  lockdown.sh
+# refusal of a kernel the module was not built for (release, BTF layout)
+compat-stock       1    stock smp2     600  compat.sh
+headers-only       1    stock -        -    @headers_only compat.sh:smp2:600 e2e.sh:smp4:600 shadow.sh:smp4:600
+# make install into a staging directory, uninstall, DKMS in private trees
+install            1    -     -        -    scripts/install-test.sh
+wake-smp4          1    stock smp4     900  wake.sh
+wake-numa2         1    stock numa2    1200 wake.sh
+ttwu-smp4          1    stock smp4     600  ttwu.sh
+ttwu-numa2         1    stock numa2    600  ttwu.sh
+numa-numa2         1    stock numa2    600  @numa_figures numa.sh
+latency-smp4       1    stock smp4     600  @latency_figures latency.sh
+scope-smp4         1    stock smp4     900  @scope_figures scope.sh
+control-stock      1    stock smp4     600  control.sh
+# the short form of the reliability runs (make stress runs the long form)
+reliability        1    stock smp4     900  reliability.sh 30 10
+cli-guest          1    stock -        -    scripts/cli-test.sh --guest
+# policy=shadow against the kernel (issue 13); smt: the topology has SMT siblings
+shadow-smp4        1    stock smp4     600  shadow.sh
+shadow-numa2       1    stock numa2    600  shadow.sh
+shadow-flat4       1    stock flat4    600  shadow.sh
+shadow-smt8        1    stock smt8     900  shadow.sh smt
+shadow-numa-smt    1    stock numa-smt 900  shadow.sh smt
+# The other kernels of common.sh, each with the module built for it
+# (kernel_ready); compat: that build loads, the default one is refused;
+# reliability: the short form, 10 cycles and 4 hotplug rounds
+compat-6.1         1    6.1   smp2     600  --foreign-ko module/smartwake.ko compat.sh
+e2e-6.1            1    6.1   smp4     600  e2e.sh
+wake-6.1           1    6.1   smp4     900  wake.sh
+reliability-6.1    1    6.1   smp4     900  reliability.sh 10 4
+shadow-6.1         1    6.1   smp4     600  shadow.sh
+ttwu-6.1           1    6.1   numa2    600  ttwu.sh
+numa-6.1           1    6.1   numa2    600  numa.sh
+# the generic (bare-metal) flavour: console on the 8250 UART, no driver module
+compat-generic     1    generic smp2   600  --foreign-ko module/smartwake.ko compat.sh
+e2e-generic        1    generic smp4   600  e2e.sh
+shadow-generic     1    generic smp4   600  shadow.sh
+debug-build        2    debug -        -    @debug_build
+kunit              2    debug -        -    scripts/kunit.sh
+compat-debug       2    debug smp2     600  compat.sh
+safety-debug       2    debug smp2     900  safety.sh
+# KASAN is live: a deliberate out-of-bounds read fails the log check
+kasan-debug        2    debug smp2     600  kasan.sh
+e2e-debug          2    debug smp4     900  e2e.sh 10
+# signatures enforced as under Secure Boot (issue 28)
+sig-debug          2    debug smp2     300  @sig_debug sigenforce.sh
+wake-debug         2    debug smp4     1200 wake.sh
+reliability-debug  2    debug smp4     1200 reliability.sh 10 4
+shadow-debug       2    debug smp4     900  shadow.sh
+# knob scope under lockdep (RCU-sched readers, the cgroup reference) and KASAN
+scope-debug        2    debug smp4     1200 scope.sh
+compat-deb13       2    deb13 smp2     600  --foreign-ko module/smartwake.ko compat.sh
+e2e-deb13          2    deb13 smp4     600  e2e.sh
+wake-deb13         2    deb13 smp4     900  wake.sh
+reliability-deb13  2    deb13 smp4     900  reliability.sh 10 4
+shadow-deb13       2    deb13 smp4     600  shadow.sh
+ttwu-deb13         2    deb13 numa2    600  ttwu.sh
+numa-deb13         2    deb13 numa2    600  numa.sh
+# Debian unstable 7.2 (Documentation/studies/kernel-7.2.md), built with the gcc of the host
+compat-7.2         2    7.2   smp2     600  --foreign-ko module/smartwake.ko compat.sh
+e2e-7.2            2    7.2   smp4     600  e2e.sh
+wake-7.2           2    7.2   smp4     900  wake.sh
+reliability-7.2    2    7.2   smp4     900  reliability.sh 10 4
+shadow-7.2         2    7.2   smp4     600  shadow.sh
+ttwu-7.2           2    7.2   numa2    600  ttwu.sh
+numa-7.2           2    7.2   numa2    600  numa.sh
+# what each kernel offers the module, as figures.md sections kfacts-*
+kfacts-stock       1    stock smp2     300  @kfacts kfacts.sh
+kfacts-6.1         1    6.1   smp2     300  @kfacts kfacts.sh
+kfacts-deb13       2    deb13 smp2     300  @kfacts kfacts.sh
+kfacts-7.2         2    7.2   smp2     300  @kfacts kfacts.sh
+# issue 18 on the other kernels: scripts/headers-only-test.sh, then guests
+headers-only-6.1   2    6.1   -        -    @hstep compat.sh:smp2:600 e2e.sh:smp4:600
+headers-only-deb13 2    deb13 -        -    @hstep compat.sh:smp2:600 e2e.sh:smp4:600
+headers-only-7.2   2    7.2   -        -    @hstep compat.sh:smp2:600 e2e.sh:smp4:600 shadow.sh:smp4:600
+'
 
-step_style() {
+# sw_klabel RELEASE: a kernel's label in step names: generic for the
+# default version's other flavour, debN for another Debian build of the
+# default kernel's major.minor, else its major.minor (6.1, 7.2).
+sw_klabel() {
+	local mm
+	mm=$(cut -d. -f1,2 <<<"$1")
+	if [ "$(sw_flavour_of "$1")" != "$SW_DEFAULT_FLAVOUR" ]; then
+		echo generic
+	elif [ "$mm" = "$(cut -d. -f1,2 <<<"$SW_DEFAULT_KREL")" ]; then
+		sed -n 's/.*+\(deb[0-9]*\)-.*/\1/p' <<<"$1"
+	else
+		echo "$mm"
+	fi
+}
+# krel LABEL: the release of common.sh's kernel table with that label
+krel() {
+	local r
+	for r in $(sw_kernels); do
+		[ "$r" = "$SW_DEFAULT_KREL" ] || [ "$(sw_klabel "$r")" != "$1" ] || { echo "$r"; return 0; }
+	done
+	sw_die "no kernel of common.sh's table has the label $1"
+}
+# step_row NAME: that step's row in the array ROW; fails if there is none
+step_row() {
+	local l
+	while read -r l; do
+		[[ $l =~ ^[^#] ]] || continue
+		read -r -a ROW <<<"$l"
+		[ "${ROW[0]}" != "$1" ] || return 0
+	done <<<"$steps_table"
+	return 1
+}
+steps_all=()
+while read -r l; do
+	[[ $l =~ ^[^#] ]] && steps_all+=("${l%% *}")
+done <<<"$steps_table"
+
+g() { scripts/guest-run.sh "$@"; }
+# The other kernels are fetched and built for by make check's
+# dependencies (make kernels); kernel_ready redoes that, cheaply once
+# done, so a step also runs alone.
+kernel_ready() {
+	scripts/fetch-kernel.sh --kernel "$1" &&
+		scripts/build-modules.sh --kernel-release "$1" &&
+		scripts/build-modules.sh --kernel-release "$1" --testing
+}
+# guest KERNEL TOPO TIMEOUT GUEST-RUN-ARGS...: a guest test on that kernel
+guest() {
+	local k=$1 topo=$2 t=$3
+	shift 3
+	case $k in
+	stock) g --topo "$topo" --timeout "$t" "$@" ;;
+	debug) g --kernel debug --topo "$topo" --timeout "$t" "$@" ;;
+	*) k=$(krel "$k") && kernel_ready "$k" && g --kernel-release "$k" --topo "$topo" --timeout "$t" "$@" ;;
+	esac
+}
+# run_row NAME: runs step NAME as its row says
+run_row() {
+	step_row "$1" || return 1
+	local name=${ROW[0]} kernel=${ROW[2]} topo=${ROW[3]} t=${ROW[4]} run=("${ROW[@]:5}")
+	case ${run[0]} in
+	@*) "${run[0]#@}" "$name" "$kernel" "$topo" "$t" "${run[@]:1}" ;;
+	scripts/*) "${run[@]}" ;;
+	*) guest "$kernel" "$topo" "$t" "${run[@]}" ;;
+	esac
+}
+
+# ktap_read STEP FILE: the one reader of every step's results, the KTAP
+# documents of its output (guest/ktap.sh; KUnit's, nested, from
+# scripts/kunit.sh). Prints "PASSED FAILED SKIPPED DOCUMENTS", then one
+# line per fault. Counted are the results without subtests (KUnit's
+# cases and parameters); a document is complete when its declared plan is
+# met or, without a plan, when its "# Totals:" line came (guest/ktap.sh
+# prints it last) and agrees with the results; anything else is a script
+# that died halfway, one failure more.
+ktap_read() {
+	awk -v step="$1" '
+	function fault(m) { faults = faults step ": " m "\n"; x++ }
+	function kv(s, k) {
+		if (!match(s, " " k ":[0-9]+")) return "?"
+		return substr(s, RSTART + length(k) + 2, RLENGTH - length(k) - 2)
+	}
+	function close_doc() {
+		if (!open) return
+		open = 0
+		if (plan[0] != "" && plan[0] != kids[0])
+			fault("plan 1.." plan[0] " but " kids[0] " results: the script died after result " kids[0])
+		else if (plan[0] == "" && !tot)
+			fault("no plan and no totals line after " kids[0] " results: the script died after result " kids[0])
+		else if (plan[0] == "" && tot != dp " " dx " " dk)
+			fault("totals pass fail skip " tot " but the results say " dp " " dx " " dk)
+	}
+	{ sub(/\r$/, "") }
+	/^KTAP version [0-9]+$/ {
+		close_doc()
+		open = 1; docs++; tot = ""; dp = dx = dk = 0
+		split("", kids); split("", plan); split("", x0)
+		next
+	}
+	!open { next }
+	# the totals line of guest/ktap.sh (KUnit prints one per suite, in a
+	# document with a plan: there the plan decides)
+	/^# Totals: / { tot = kv($0, "pass") " " kv($0, "fail") " " kv($0, "skip"); next }
+	{
+		match($0, /^ */)
+		if (RLENGTH % 4) next
+		d = RLENGTH / 4; l = substr($0, RLENGTH + 1)
+	}
+	d > 0 && l ~ /^KTAP version / { kids[d] = 0; plan[d] = ""; x0[d] = x; next }
+	l ~ /^1\.\.[0-9]+/ { sub(/^1\.\./, "", l); plan[d] = l + 0; next }
+	l !~ /^(not )?ok [0-9]+/ { next }
+	{
+		bad = l ~ /^not ok /
+		split(l, f, " ")
+		num = bad ? f[3] : f[2]
+		if (!kids[d]) x0[d] = x
+		if (num != kids[d] + 1)
+			fault("result " num " after result " kids[d] (d ? " of a subtest" : ""))
+		kids[d]++
+		if (kids[d + 1]) {
+			# a test with subtests: its own line is their verdict
+			if (plan[d + 1] != "" && plan[d + 1] != kids[d + 1])
+				fault("subtest " num ": plan 1.." plan[d + 1] " but " kids[d + 1] " results")
+			if (bad && x == x0[d + 1]) x++
+			kids[d + 1] = 0; plan[d + 1] = ""
+		} else if (l ~ /[^\\]# [Ss][Kk][Ii][Pp]/) {
+			k++
+		} else if (bad) {
+			x++
+		} else {
+			p++
+		}
+		if (!d) { if (l ~ /[^\\]# [Ss][Kk][Ii][Pp]/) dk++; else if (bad) dx++; else dp++ }
+	}
+	END { close_doc(); printf "%d %d %d %d\n%s", p, x, k, docs, faults }' "$2"
+}
+
+check_style() {
 	sw_stock_env
+	ktap_begin 2
 	local cp=$SW_KSRC/scripts/checkpatch.pl out files
 	files=$(git ls-files 'module/*.[ch]' 'include/*.h' 'kunit/*.c' | grep -vE 'trace\.h$|enums\.h$|sched_fields\.h$')
 	# shellcheck disable=SC2086
@@ -58,29 +295,27 @@ step_style() {
 	out+=$(perl "$cp" --strict --no-tree --terse --show-types \
 		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,COMPLEX_MACRO,MACRO_ARG_REUSE,MACRO_ARG_PRECEDENCE \
 		-f module/sched_fields.h 2>&1 | grep -E ': (ERROR|WARNING|CHECK):') || true
-	if [ -n "$out" ]; then
-		printf '%s\n' "$out"
-		return 1
-	fi
-	echo "checkpatch --strict: clean"
+	[ -z "$out" ] || printf '%s\n' "$out"
+	ktap_check "checkpatch --strict: clean" [ -z "$out" ]
 	# shell: bash scripts and the guest's busybox sh scripts (.shellcheckrc)
 	out=$(shellcheck -S warning -f gcc scripts/*.sh .ci/run 2>&1) || true
 	out+=$(shellcheck -S warning -s sh -f gcc guest/*.sh 2>&1) || true
-	if [ -n "$out" ]; then
-		printf '%s\n' "$out"
-		return 1
-	fi
-	echo "shellcheck: clean"
+	[ -z "$out" ] || printf '%s\n' "$out"
+	ktap_check "shellcheck: clean" [ -z "$out" ]
+	ktap_end
 }
 
-step_scripts() {
+check_scripts() {
 	local f rc=0
+	ktap_begin 2
 	for f in scripts/*.sh .ci/run; do
 		bash -n "$f" || rc=1
 	done
 	for f in guest/*.sh; do
 		busybox sh -n "$f" || rc=1
 	done
+	ktap_check "syntax of every script (bash -n, guest: busybox sh -n)" [ "$rc" -eq 0 ]
+	rc=0
 	# Every user-facing script answers --help with prose and a Usage
 	# line, not with its own code (a help range that runs past the
 	# comment block prints source lines).
@@ -99,22 +334,22 @@ step_scripts() {
 			echo "$f --help prints code:"; grep -E '^\. |\$\(|sw_(die|log|stock_env)' <<<"$h"; rc=1
 		fi
 	done
-	echo "--help of every script: $([ $rc -eq 0 ] && echo ok || echo FAILED)"
-	return "$rc"
+	ktap_check "--help of every script" [ "$rc" -eq 0 ]
+	ktap_end
 }
 
-# Documentation/usage.md's knob, counter and debugfs tables are generated
-# from the code (scripts/gen-docs.sh); a stale one prints its diff.
-step_docs() {
-	local c="usage.md's generated tables (gen-knobs, gen-counters, gen-debugfs) match the code"
+# Documentation/usage.md's knob, counter and debugfs tables and
+# testing.md's step table are generated from the code
+# (scripts/gen-docs.sh); a stale one prints its diff.
+check_docs() {
+	ktap_begin 1
+	local c="usage.md's generated tables (gen-knobs, gen-counters, gen-debugfs) and testing.md's (gen-steps) match the code"
 	if scripts/gen-docs.sh --check; then
-		echo "ok   - $c"
-		echo "1 passed, 0 failed, 0 skipped"
+		ktap_ok "$c"
 	else
-		echo "FAIL - $c: run scripts/gen-docs.sh"
-		echo "0 passed, 1 failed, 0 skipped"
-		return 1
+		ktap_not_ok "$c: run scripts/gen-docs.sh"
 	fi
+	ktap_end
 }
 
 # The module users load has no test-only code: no test_ parameter, no
@@ -122,18 +357,15 @@ step_docs() {
 # livepatches); the testing build has both. And every indirect call site
 # in the shipped .ko is in a function known to make one: a call into the
 # kernel through a pointer must be in ibt.c's guarded table.
-step_shipped() {
+check_shipped() {
 	local rc=0 p sites
+	ktap_begin
 	p=$(modinfo -p module/smartwake.ko | grep -c '^test_' || true)
-	echo "module/smartwake.ko: $p test_ parameters"
-	[ "$p" -eq 0 ] || rc=1
-	if ls module/testing/*.ko 2>/dev/null; then
-		echo "plain make built test-only modules"; rc=1
-	fi
+	ktap_check "module/smartwake.ko: $p test_ parameters (none)" [ "$p" -eq 0 ]
+	ktap_check "plain make built no test-only module" eval '! ls module/testing/*.ko 2>/dev/null'
 	p=$(modinfo -p build/testing/module/smartwake.ko | grep -c '^test_' || true)
-	echo "build/testing/module/smartwake.ko (make testing): $p test_ parameters"
-	[ "$p" -ge 7 ] || rc=1
-	[ -f build/testing/module/testing/sw_conflict.ko ] || { echo "testing build lacks sw_conflict.ko"; rc=1; }
+	ktap_check "build/testing/module/smartwake.ko (make testing): $p test_ parameters (at least 7)" [ "$p" -ge 7 ]
+	ktap_check "the testing build has sw_conflict.ko" [ -f build/testing/module/testing/sw_conflict.ko ]
 	# Functions holding an indirect call (a retpoline thunk, or call *
 	# other than a paravirt op: pv_ops entries are address-taken kernel
 	# functions, patched to direct calls at load).
@@ -156,12 +388,9 @@ step_shipped() {
 		first=$(objdump -d --no-show-raw-insn module/smartwake.ko |
 			awk -v f="<$fn>:" '$2 == f { getline; print $2; exit }')
 		addr=$(nm module/smartwake.ko | awk -v f="$fn" '$3 == f { print $1 }')
-		echo "$fn starts with: ${first:-nothing}"
-		[ "$first" = endbr64 ] || rc=1
-		if [ -z "$addr" ] || grep -qx "$addr" <<<"$sealed"; then
-			echo "$fn is missing or in .ibt_endbr_seal (its ENDBR would be sealed at load)"
-			rc=1
-		fi
+		ktap_check "$fn starts with: ${first:-nothing} (endbr64)" [ "$first" = endbr64 ]
+		ktap_check "$fn is present and not in .ibt_endbr_seal (its ENDBR would be sealed at load)" \
+			eval '[ -n "$addr" ] && ! grep -qx "$addr" <<<"$sealed"'
 	done
 	for f in $sites; do
 		case $f in
@@ -178,30 +407,10 @@ step_shipped() {
 		*) echo "unexpected indirect call in $f: add it to ibt.c's table or here"; rc=1 ;;
 		esac
 	done
-	return "$rc"
+	ktap_check "every indirect call is in a known function" [ "$rc" -eq 0 ]
+	ktap_end
 }
 
-# The fields the module reads are exactly module/fields.h, the list
-# compat.c checks against the running kernel's BTF at load; the guard
-# (scripts/check-fields.sh) works from GCC's dump of every function body
-# compiled with kbuild's own command, and its tests show it failing,
-# naming the field, on a tree with a field missing from the list.
-step_fields() { scripts/check-fields-test.sh; }
-
-g() { scripts/guest-run.sh "$@"; }
-# IBT: the bytes at every pointer-call target; failed loads leave nothing.
-step_safety-stock() { g --topo smp2 --timeout 600 safety.sh; }
-step_safety-debug() { g --kernel debug --topo smp2 --timeout 900 safety.sh; }
-step_cli-host() { scripts/cli-test.sh; }
-# make replay's verdict rules on synthetic logs (the replay itself is not
-# part of make check: scripts/replay.sh)
-step_replay-host() { scripts/replay-test.sh; }
-step_e2e-stock() { g --topo smp4 --timeout 600 e2e.sh; }
-# lockdown=integrity: knobs through /sys/module/smartwake/parameters
-step_lockdown-stock() { g --topo smp2 --timeout 600 lockdown.sh; }
-# Refusal of a kernel the module was not built for (release, BTF layout).
-step_compat-stock() { g --topo smp2 --timeout 600 compat.sh; }
-step_compat-debug() { g --kernel debug --topo smp2 --timeout 600 compat.sh; }
 # Issue 18: the module built from the kernel headers alone (no kernel
 # source: the private scheduler layouts generated by tools/btfgen from the
 # headers' BTF-only vmlinux) compiles with the same layouts as the
@@ -210,17 +419,17 @@ step_compat-debug() { g --kernel debug --topo smp2 --timeout 600 compat.sh; }
 # projection, its module-side helpers read listed fields only, and it
 # passes compat (its load-time layout check), e2e and wake in a guest
 # (with its testing build).
-# make install into a staging directory from the headers alone, make
-# uninstall, a refusal, and a DKMS build in private trees (host only).
-step_install() { scripts/install-test.sh; }
-step_headers-only() {
+# headers_only NAME KERNEL TOPO TIMEOUT SCRIPT:TOPO:TIMEOUT...
+headers_only() {
 	local d=build/logs/headers-only gen=build/headers-only/module/btfgen/sched_btf_gen.h
-	local p=0 x=0 s=0 c f n r
+	local c f n r rc=0
+	shift 4
 	mkdir -p "$d"
 	make -s module >"$d/make.log" 2>&1 || { tail -n 20 "$d/make.log"; return 1; }
 	scripts/build-modules.sh --headers-only && scripts/build-modules.sh --headers-only --testing ||
 		return 1
-	tchk() { if "$@"; then echo "ok   - $c"; p=$((p + 1)); else echo "FAIL - $c"; x=$((x + 1)); fi; }
+	tchk() { ktap_check "$c" "$@"; }
+	ktap_begin
 	# kbuild's dependency lists name every header each object read
 	sw_stock_env
 	c="headers-only build: no file of the kernel source read (kbuild's .cmd dependency lists)"
@@ -252,35 +461,26 @@ step_headers-only() {
 	cp "$d/gen.h" "$gen"
 	c="a skewed projection fails to compile, naming the field"
 	tchk grep -q 'rq\.[a-z_]*: offset' <<<"$f$([ "$r" -eq 1 ] || echo ' compiled')"
-	# compat: its load-time layout check (and refusals)
-	for f in compat.sh:smp2:600 e2e.sh:smp4:600 shadow.sh:smp4:600; do hguest "$d" "$f"; done
-	echo "$p passed, $x failed, $s skipped"
-	[ "$x" -eq 0 ]
+	ktap_end || rc=1
+	# compat: its load-time layout check (and refusals); each guest
+	# script's KTAP follows, read by ktap_read with the rest
+	for f; do hguest "$d" "$f" || rc=1; done
+	return "$rc"
 }
 # hguest DIR SCRIPT:TOPO:TIMEOUT [GUEST-RUN OPTION...]: the guest script on
-# a headers-only build, its output and log in DIR; its checks are added to
-# the caller's p, x and s (a run that failed without a count: 1 failed).
+# a headers-only build, its output and log in DIR.
 hguest() {
-	local d=$1 n t r rc=0
+	local d=$1 n t r
 	IFS=: read -r n t r <<<"$2"
 	shift 2
-	g "$@" --headers-only --topo "$t" --timeout "$r" --log "$d/$n.log" "$n" | tee "$d/$n.out" ||
-		rc=${PIPESTATUS[0]}
-	r=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$d/$n.out" | tail -n 1) || true
-	[ -n "$r" ] || r="0 passed, 1 failed"
-	[ "$rc" -eq 0 ] || [[ ! $r =~ \ 0\ failed ]] || r="0 passed, 1 failed"
-	p=$((p + ${r%% *}))
-	x=$((x + $(sed 's/.* passed, \([0-9]*\) failed.*/\1/' <<<"$r")))
-	[[ ! $r =~ skipped ]] || s=$((s + $(sed 's/.* failed, \([0-9]*\) skipped.*/\1/' <<<"$r")))
+	g "$@" --headers-only --topo "$t" --timeout "$r" --log "$d/$n.log" "$n" | tee "$d/$n.out"
+	return "${PIPESTATUS[0]}"
 }
-step_wake-smp4() { g --topo smp4 --timeout 900 wake.sh; }
-step_wake-numa2() { g --topo numa2 --timeout 1200 wake.sh; }
-step_ttwu-smp4() { g --topo smp4 --timeout 600 ttwu.sh; }
-step_ttwu-numa2() { g --topo numa2 --timeout 600 ttwu.sh; }
 # numa.sh's NUMA-FIG lines (a passing run's) go to figures.md, numa-retry.
-step_numa-numa2() {
+# numa_figures NAME KERNEL TOPO TIMEOUT SCRIPT
+numa_figures() {
 	local log=build/logs/numa-stock-numa2.log
-	g --topo numa2 --timeout 600 --log "$log" numa.sh || return
+	guest "$2" "$3" "$4" --log "$log" "$5" || return
 	{
 		echo "## numa_retry: NUMA task and page migrations per mode (guest/numa.sh, numa2)"
 		echo
@@ -307,9 +507,9 @@ log_block() {
 # (issue 17, items 1 and 2): about 1 minute.
 # A pass writes the guest's real "smartwake ab" output (latency columns,
 # locality lines) to Documentation/figures.md, section latency-ab.
-step_latency-smp4() {
+latency_figures() {
 	local log=build/logs/latency-stock-smp4.log rc=0
-	g --topo smp4 --timeout 600 --log "$log" latency.sh || rc=$?
+	guest "$2" "$3" "$4" --log "$log" "$5" || rc=$?
 	[ $rc -eq 0 ] || return $rc
 	{
 		echo "## smartwake ab with wakeup latency and placement locality"
@@ -324,9 +524,9 @@ step_latency-smp4() {
 # about a minute and a half. A pass writes the guest's two real
 # concurrent comparisons to Documentation/figures.md, section
 # concurrent-ab.
-step_scope-smp4() {
+scope_figures() {
 	local log=build/logs/scope-stock-smp4.log rc=0
-	g --topo smp4 --timeout 900 --log "$log" scope.sh || rc=$?
+	guest "$2" "$3" "$4" --log "$log" "$5" || rc=$?
 	[ $rc -eq 0 ] || return $rc
 	{
 		echo "## smartwake ab --concurrent"
@@ -343,112 +543,33 @@ step_scope-smp4() {
 		log_block "$log" SMARTWAKE-AB-CONCURRENT-AA
 	} | scripts/figures.sh concurrent-ab - || true
 }
-# Issue 28: ftrace_enabled=0 refused while a redirect is installed (both
-# select_hook ways, ttwu_queue=lock, numa_retry), refused writes while it
-# is 0, the reached share near 100 % and near 0 with the hook bypassed
-# (testing build's test_no_permanent=1), ab refusing that side.
-step_control-stock() { g --topo smp4 --timeout 600 control.sh; }
-# Short form of the reliability runs (make stress runs the long form).
-step_reliability() { g --topo smp4 --timeout 900 reliability.sh 30 10; }
-step_cli-guest() { scripts/cli-test.sh --guest; }
-# policy=shadow: the module's answers against the kernel's (issue 13);
-# "smt" also asserts that the topology has SMT siblings.
-step_shadow-smp4() { g --topo smp4 --timeout 600 shadow.sh; }
-step_shadow-numa2() { g --topo numa2 --timeout 600 shadow.sh; }
-step_shadow-flat4() { g --topo flat4 --timeout 600 shadow.sh; }
-step_shadow-smt8() { g --topo smt8 --timeout 900 shadow.sh smt; }
-step_shadow-numa-smt() { g --topo numa-smt --timeout 900 shadow.sh smt; }
-# The other supported kernels (scripts/common.sh's table): Debian 13's
-# 6.12.117+deb13 (steps -deb13) and Debian 12's 6.1.0-57 (steps -6.1),
-# each with the module built for it. Fetched and built for by make
-# check's dependencies (make kernels); kernel_ready redoes that, cheaply
-# once done, so a step also runs alone. compat: the build for it loads
-# there, and the default (Debian 12, 6.12) build is refused with a
-# message in the kernel log. reliability: the short form of the debug
-# kernel's (10 cycles, 4 hotplug rounds).
-kernel_ready() {
-	scripts/fetch-kernel.sh --kernel "$1" &&
-		scripts/build-modules.sh --kernel-release "$1" &&
-		scripts/build-modules.sh --kernel-release "$1" --testing
-}
-# kstep RELEASE TOPO TIMEOUT SCRIPT [ARG...]: a guest test on that kernel
-kstep() {
-	local k=$1 topo=$2 t=$3
-	shift 3
-	kernel_ready "$k" && g --kernel-release "$k" --topo "$topo" --timeout "$t" "$@"
-}
-DEB13=6.12.117+deb13-cloud-amd64
-K61=6.1.0-57-cloud-amd64
-step_compat-deb13() { kstep $DEB13 smp2 600 --foreign-ko module/smartwake.ko compat.sh; }
-step_e2e-deb13() { kstep $DEB13 smp4 600 e2e.sh; }
-step_wake-deb13() { kstep $DEB13 smp4 900 wake.sh; }
-step_reliability-deb13() { kstep $DEB13 smp4 900 reliability.sh 10 4; }
-step_shadow-deb13() { kstep $DEB13 smp4 600 shadow.sh; }
-step_ttwu-deb13() { kstep $DEB13 numa2 600 ttwu.sh; }
-step_numa-deb13() { kstep $DEB13 numa2 600 numa.sh; }
-step_compat-6.1() { kstep $K61 smp2 600 --foreign-ko module/smartwake.ko compat.sh; }
-step_e2e-6.1() { kstep $K61 smp4 600 e2e.sh; }
-step_wake-6.1() { kstep $K61 smp4 900 wake.sh; }
-step_reliability-6.1() { kstep $K61 smp4 900 reliability.sh 10 4; }
-step_shadow-6.1() { kstep $K61 smp4 600 shadow.sh; }
-step_ttwu-6.1() { kstep $K61 numa2 600 ttwu.sh; }
-step_numa-6.1() { kstep $K61 numa2 600 numa.sh; }
-# Debian 12's generic (bare-metal) flavour of the default kernel's version,
-# 6.12.117+deb12-amd64 (steps -generic): the module built for it loads
-# there, the default (cloud) build is refused; e2e and shadow (0
-# disagreements at mainline knobs). The guest needs no driver module of
-# the flavour: console on the 8250 UART, initramfs without disk or
-# network, as on the cloud kernel (Documentation/install.md, "Kernels").
-KGEN=6.12.117+deb12-amd64
-step_compat-generic() { kstep $KGEN smp2 600 --foreign-ko module/smartwake.ko compat.sh; }
-step_e2e-generic() { kstep $KGEN smp4 600 e2e.sh; }
-step_shadow-generic() { kstep $KGEN smp4 600 shadow.sh; }
-# Debian unstable's 7.2 (Documentation/studies/kernel-7.2.md): built with the
-# host's gcc (the kernel's gcc-16 is not in Debian 12)
-K72=7.2.13+deb14-cloud-amd64
-step_compat-7.2() { kstep $K72 smp2 600 --foreign-ko module/smartwake.ko compat.sh; }
-step_e2e-7.2() { kstep $K72 smp4 600 e2e.sh; }
-step_wake-7.2() { kstep $K72 smp4 900 wake.sh; }
-step_reliability-7.2() { kstep $K72 smp4 900 reliability.sh 10 4; }
-step_shadow-7.2() { kstep $K72 smp4 600 shadow.sh; }
-step_ttwu-7.2() { kstep $K72 numa2 600 ttwu.sh; }
-step_numa-7.2() { kstep $K72 numa2 600 numa.sh; }
 # Issue 18 on the other supported kernels: scripts/headers-only-test.sh
 # (that kernel's full-source and headers-only builds compile the same
 # layouts, WF_* values and feature tests; the headers-only one reads no
 # file of the kernel source; 6.1's BTF comes from its image), then guest
 # tests of its headers-only build (compat: its load-time layout check).
-# hstep RELEASE SCRIPT:TOPO:TIMEOUT...
+# hstep NAME KERNEL TOPO TIMEOUT SCRIPT:TOPO:TIMEOUT...
 hstep() {
-	local k=$1 d=build/logs/headers-only-$1 p=0 x=0 s=0 f r
-	shift
+	local k d f
+	k=$(krel "$2") || return 1
+	d=build/logs/headers-only-$k
+	shift 4
 	mkdir -p "$d"
 	scripts/fetch-kernel.sh --kernel "$k" >"$d/fetch.log" 2>&1 || { tail -n 20 "$d/fetch.log"; return 1; }
+	# no guest after a failed host part
 	scripts/headers-only-test.sh "$k" | tee "$d/host.out"
-	r=$(tail -n 1 "$d/host.out")
-	[[ $r =~ ^[0-9]+\ passed,\ [0-9]+\ failed$ ]] || r="0 passed, 1 failed"
-	p=${r%% *} x=$(sed 's/.* passed, \([0-9]*\) failed.*/\1/' <<<"$r")
+	[ "${PIPESTATUS[0]}" -eq 0 ] || return 1
 	for f; do
-		[ "$x" -eq 0 ] || break
-		hguest "$d" "$f" --kernel-release "$k"
+		hguest "$d" "$f" --kernel-release "$k" || return 1
 	done
-	echo "$p passed, $x failed, $s skipped"
-	[ "$x" -eq 0 ]
 }
-step_headers-only-deb13() { hstep $DEB13 compat.sh:smp2:600 e2e.sh:smp4:600; }
-step_headers-only-6.1() { hstep $K61 compat.sh:smp2:600 e2e.sh:smp4:600; }
-step_headers-only-7.2() { hstep $K72 compat.sh:smp2:600 e2e.sh:smp4:600 shadow.sh:smp4:600; }
 
-# kfacts LABEL [RELEASE]: guest/kfacts.sh on that kernel (default: the
-# default one), its KFACT lines as figures.md section kfacts-LABEL: what
-# the kernel offers the module, measured in the guest.
+# kfacts NAME KERNEL TOPO TIMEOUT SCRIPT: guest/kfacts.sh on that kernel,
+# its KFACT lines as figures.md section kfacts-KERNEL: what the kernel
+# offers the module, measured in the guest.
 kfacts() {
-	local label=$1 k=${2:-} log=build/logs/kfacts-$1.log rc=0
-	if [ -n "$k" ]; then
-		kstep "$k" smp2 300 --log "$log" kfacts.sh || rc=$?
-	else
-		g --topo smp2 --timeout 300 --log "$log" kfacts.sh || rc=$?
-	fi
+	local label=$2 log=build/logs/kfacts-$2.log rc=0
+	guest "$2" "$3" "$4" --log "$log" "$5" || rc=$?
 	[ $rc -eq 0 ] || return $rc
 	tr -d '\r' <"$log" | awk -F'|' '
 		/^KFACT release\|/ { sub(/^KFACT release\|/, ""); sub(/\|.*/, ""); rel = $0 }
@@ -471,38 +592,26 @@ kfacts() {
 			print "- sched_ext: " sx "."
 		}' | scripts/figures.sh "kfacts-$label" - || true
 }
-step_kfacts-stock() { kfacts stock; }
-step_kfacts-6.1() { kfacts 6.1 $K61; }
-step_kfacts-deb13() { kfacts deb13 $DEB13; }
-step_kfacts-7.2() { kfacts 7.2 $K72; }
-step_debug-build() { scripts/build-debug-kernel.sh && scripts/build-debug-modules.sh; }
-step_kunit() { scripts/kunit.sh; }
-# The debug kernel: lockdep, atomic-sleep checks and kmemleak watch the hooks.
-# KASAN is live, and a deliberate out-of-bounds read fails the log check.
-step_kasan-debug() { g --kernel debug --topo smp2 --timeout 600 kasan.sh; }
-step_e2e-debug() { g --kernel debug --topo smp4 --timeout 900 e2e.sh 10; }
+debug_build() { scripts/build-debug-kernel.sh && scripts/build-debug-modules.sh; }
 # Issue 28: signatures enforced as under Secure Boot (lockdown=integrity,
 # module.sig_enforce=1): the copy signed with the test key the debug kernel
 # trusts loads, the unsigned build and a copy signed with an unknown key
 # are refused (build-debug-modules.sh makes the copies).
-step_sig-debug() {
-	g --kernel debug --topo smp2 --timeout 300 --append "lockdown=integrity module.sig_enforce=1" \
+# sig_debug NAME KERNEL TOPO TIMEOUT SCRIPT
+sig_debug() {
+	guest "$2" "$3" "$4" --append "lockdown=integrity module.sig_enforce=1" \
 		--ko build/debug-signed/smartwake.ko --test-ko build/debug/module/smartwake.ko \
-		--foreign-ko build/debug-signed/wrongkey/smartwake.ko sigenforce.sh
+		--foreign-ko build/debug-signed/wrongkey/smartwake.ko "$5"
 }
-step_wake-debug() { g --kernel debug --topo smp4 --timeout 1200 wake.sh; }
-step_reliability-debug() { g --kernel debug --topo smp4 --timeout 1200 reliability.sh 10 4; }
-step_shadow-debug() { g --kernel debug --topo smp4 --timeout 900 shadow.sh; }
-# knob scope under lockdep (RCU-sched readers, the cgroup reference) and KASAN
-step_scope-debug() { g --kernel debug --topo smp4 --timeout 1200 scope.sh; }
 
 jobs=$(($(nproc) > 1 ? 2 : 1))
-repeat=0 rfig=
+repeat=0 rfig= table=0
 steps=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h|--help) sw_help "$0"; exit 0 ;;
 	--list) printf '%s\n' "${steps_all[@]}"; exit 0 ;;
+	--table) table=1; shift ;;
 	--jobs) jobs=${2:-}; shift 2 || sw_die "--jobs wants a number" ;;
 	--repeat) repeat=${2:-}; shift 2 || sw_die "--repeat wants a number" ;;
 	--figures) rfig=${2:-}; shift 2 || sw_die "--figures wants a regular expression" ;;
@@ -516,8 +625,20 @@ done
 [ "$repeat" -eq 0 ] || [ ${#steps[@]} -gt 0 ] || sw_die "--repeat N wants the steps to repeat"
 [ ${#steps[@]} -gt 0 ] || steps=("${steps_all[@]}")
 for s in "${steps[@]}"; do
-	declare -F "step_$s" >/dev/null || sw_die "unknown step $s (see --list)"
+	step_row "$s" || sw_die "unknown step $s (see --list)"
 done
+# --table: the rows of the steps, tab-separated, with each kernel's
+# release (scripts/gen-docs.sh's section gen-steps of testing.md)
+if [ "$table" -eq 1 ]; then
+	for s in "${steps[@]}"; do
+		step_row "$s"
+		case ${ROW[2]} in
+		-) r=- ;; stock) r=$SW_DEFAULT_KREL ;; debug) r="debug kernel" ;; *) r=$(krel "${ROW[2]}") ;;
+		esac
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${ROW[@]:0:3}" "$r" "${ROW[@]:3:2}" "${ROW[*]:5}"
+	done
+	exit 0
+fi
 
 cd "$SW_TOP" || exit
 out=build/logs/check
@@ -538,15 +659,16 @@ run_step() {
 	else
 		say "starting $1"
 	fi
-	sw_timed "$out/$1.out" "$out/$1.res" $((jobs == 1)) "step_$1" || rc=1
+	sw_timed "$out/$1.out" "$out/$1.res" $((jobs == 1)) run_row "$1" || rc=1
 	if [ $rc -ne 0 ] && jump=$(clock_jump "$1"); then
 		mv "$out/$1.out" "$out/$1.jump.out"
 		rc=0
-		sw_timed "$out/$1.out" "$out/$1.res" $((jobs == 1)) "step_$1" || rc=1
+		sw_timed "$out/$1.out" "$out/$1.res" $((jobs == 1)) run_row "$1" || rc=1
 		jump="retried once: the first run failed with a soft lockup of $jump s, longer than the step ran: the host clock jumped (a paused or forked host), not the guest (first run: $out/$1.jump.out)"
 		echo "$jump" >>"$out/$1.out"
 		[ "$jobs" -ne 1 ] || echo "$jump"
 	fi
+	step_verdict "$1" || rc=1
 	[ "$jobs" -eq 1 ] || {
 		flock 9
 		printf '\n==== %s ====\n' "$1"
@@ -574,25 +696,31 @@ run_lane() {
 	for s in "$@"; do run_step "$s" || true; done
 }
 
-# step_counts STEP RES: "passed failed skipped" of one step: its last
-# "N passed, N failed[, N skipped]" line (the guest scripts, cli-test),
-# plus the KUnit cases kunit.sh reports; a step without such a line
-# counts as one check; a failed step counts at least one failure.
-step_counts() {
-	local f=$out/$1.out p=0 x=0 k=0 line ku
-	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$f" 2>/dev/null | tail -n 1)
-	if [ -n "$line" ]; then
-		p=$(sed 's/ passed.*//' <<<"$line")
-		x=$(sed 's/.* passed, \([0-9]*\) failed.*/\1/' <<<"$line")
-		grep -q skipped <<<"$line" && k=$(sed 's/.* failed, \([0-9]*\) skipped/\1/' <<<"$line")
-	elif [ "$2" = PASS ]; then
-		p=1
+# step_verdict STEP: its checks (ktap_read of its output) in STEP.cnt as
+# "passed failed skipped"; a step without KTAP counts as one check, a
+# failed step as at least one failure, and a step whose KTAP has a failure
+# or a fault (printed, and added to its output) fails.
+step_verdict() {
+	local f=$out/$1.out res sec p x k docs faults
+	read -r res sec <"$out/$1.res" || res=FAIL
+	{ read -r p x k docs; faults=$(cat); } < <(ktap_read "$1" "$f")
+	if [ "$docs" -eq 0 ]; then
+		p=0 x=0
+		[ "$res" = PASS ] && p=1
 	fi
-	ku=$(sed -n 's/.*KUnit: \([0-9]*\) tests passed.*/\1/p' "$f" 2>/dev/null | tail -n 1)
-	p=$((p + ${ku:-0}))
-	[ "$2" = PASS ] || [ "$x" -gt 0 ] || x=1
-	echo "$p $x $k"
+	[ "$res" = PASS ] || [ "$x" -gt 0 ] || x=1
+	[ -z "$faults" ] || {
+		printf '%s\n' "$faults" | tee "$out/$1.faults" >>"$f"
+		[ "$jobs" -ne 1 ] || printf '%s\n' "$faults"
+	}
+	echo "$p $x $k" >"$out/$1.cnt"
+	[ "$x" -eq 0 ] && return 0
+	echo "FAIL ${sec:-?}" >"$out/$1.res"
+	return 1
 }
+# step_counts STEP: "passed failed skipped" of a step that ran (1 failed
+# for one that did not)
+step_counts() { cat "$out/$1.cnt" 2>/dev/null || echo "0 1 0"; }
 
 # --repeat N: each step N times, one run at a time, each run's output
 # kept; a step passes only if all N runs did.
@@ -603,7 +731,7 @@ if [ "$repeat" -gt 0 ]; then
 		for i in $(seq "$repeat"); do
 			run_step "$s" || true
 			read -r res sec <"$out/$s.res" || res=FAIL sec='?'
-			read -r p x k <<<"$(step_counts "$s" "$res")"
+			read -r p x k <<<"$(step_counts "$s")"
 			mv "$out/$s.out" "$out/$s.r$i.out"
 			printf 'repeat %s run %d of %d: %s in %ss, %s passed, %s failed, %s skipped\n' \
 				"$s" "$i" "$repeat" "$res" "$sec" "$p" "$x" "$k"
@@ -629,19 +757,14 @@ if [ "$repeat" -gt 0 ]; then
 	exit $rfail
 fi
 
-# Host steps first; with two jobs, the debug kernel's steps (its build,
-# KUnit, the module under lockdep), Debian 13's and 7.2's kernels and
-# headers-only-6.1 form a second lane; 6.1's other steps and the generic
-# flavour's run in the first (the lanes then take about as long:
-# figures.md, "make check"). Steps of one kernel in both lanes are safe:
-# make check's "make kernels" has built every module first, and
-# build-modules.sh leaves an up-to-date build untouched.
+# Host steps first, then the two lanes of the step table.
 host=() stock=() debug=()
 for s in "${steps[@]}"; do
-	case $s in
-	style|scripts|docs|shipped|fields|cli-host|replay-host) host+=("$s") ;;
-	debug-build|kunit|*-debug|*-deb13|*-7.2|headers-only-6.1) debug+=("$s") ;;
-	*) stock+=("$s") ;;
+	step_row "$s"
+	case ${ROW[1]} in
+	host) host+=("$s") ;;
+	1) stock+=("$s") ;;
+	*) debug+=("$s") ;;
 	esac
 done
 t0=$SECONDS
@@ -673,7 +796,7 @@ table="| step | result | seconds | passed | failed | skipped |
 for s in "${steps[@]}"; do
 	read -r res sec <"$out/$s.res" || { res=FAIL sec='?'; }
 	[ "$res" = PASS ] || failed=1
-	read -r p x k <<<"$(step_counts "$s" "$res")"
+	read -r p x k <<<"$(step_counts "$s")"
 	tp=$((tp + p)) tf=$((tf + x)) tk=$((tk + k))
 	printf '%-18s %-7s %4ss %7s %6s %7s\n' "$s" "$res" "$sec" "$p" "$x" "$k"
 	table+=$'\n'"| $s | $res | $sec | $p | $x | $k |"
@@ -710,10 +833,7 @@ if [ ${#steps[@]} -eq ${#steps_all[@]} ]; then
 		done
 	} | scripts/figures.sh shadow - || true
 fi
+for s in "${steps[@]}"; do cat "$out/$s.faults" 2>/dev/null || true; done
 [ $failed -eq 0 ] && echo "every step passed" || echo "some step FAILED"
-if [ "$tk" -gt 0 ]; then
-	echo "make check: $tp passed, $tf failed, $tk skipped"
-else
-	echo "make check: $tp passed, $tf failed"
-fi
+echo "make check: $tp passed, $tf failed, $tk skipped"
 exit $failed

@@ -17,6 +17,9 @@
 # Usage: scripts/gen-docs.sh [--check]
 #   --check  change nothing: print a unified diff of each stale section and
 #            exit 1 if any is stale (0 if all are current)
+#
+# Also Documentation/testing.md's section gen-steps: make check's steps,
+# from scripts/check.sh's step table (check.sh --table).
 . "$(dirname "$0")/common.sh"
 check=0
 case ${1:-} in
@@ -27,6 +30,45 @@ case ${1:-} in
 esac
 [ $# -le 1 ] || sw_die "usage: scripts/gen-docs.sh [--check]"
 cd "$SW_TOP" || exit
+# testing.md's gen-steps, from check.sh --table (fails when stale, with --check)
+steps_rc=0
+steps=$(scripts/check.sh --table)
+python3 - "$check" "$steps" <<'PY' || steps_rc=1
+import difflib, re, sys
+
+DOC, sec = 'Documentation/testing.md', 'gen-steps'
+rows = []
+for ln in sys.argv[2].splitlines():
+    name, lane, label, rel, topo, tmo, run = ln.split('\t')
+    if run.startswith('@'):
+        fn, _, args = run[1:].partition(' ')
+        run = f'check.sh `{fn}`' + (f' {args}' if args else '')
+    elif run.startswith('scripts/'):
+        run = f'`{run}`'
+    else:
+        words = run.split(' ')
+        i = next(i for i, w in enumerate(words) if w.endswith('.sh'))
+        run = ' '.join(words[:i] + ['`guest/' + words[i] + '`'] + words[i + 1:])
+    kern = '-' if label == '-' else (f'{label} (`{rel}`)' if label not in ('debug',) else label)
+    rows.append(f'| `{name}` | {lane} | {kern} | {topo} | {tmo} | {run} |')
+body = ('Generated from scripts/check.sh\'s step table by scripts/gen-docs.sh; do not edit by hand.\n\n'
+        '| step | lane | kernel | topology | timeout (s) | runs |\n|---|---|---|---|---|---|\n'
+        + '\n'.join(rows) + '\n')
+doc = open(DOC).read()
+m = re.search(r'(<!-- BEGIN %s -->\n)(.*?)(<!-- END %s -->)' % (sec, sec), doc, re.S)
+if not m:
+    sys.exit(f'gen-docs: {DOC} has no <!-- BEGIN {sec} --> ... <!-- END {sec} -->')
+if m.group(2) == body:
+    print(f'gen-docs: {DOC} {sec} current' if sys.argv[1] == '1' else f'gen-docs: {DOC} {sec} unchanged')
+    sys.exit(0)
+if sys.argv[1] == '1':
+    sys.stdout.writelines(difflib.unified_diff(m.group(2).splitlines(True), body.splitlines(True),
+                                               f'{DOC} ({sec})', f'{sec} generated from scripts/check.sh'))
+    print(f'gen-docs: {DOC} {sec} stale')
+    sys.exit(1)
+open(DOC, 'w').write(doc[:m.start(2)] + body + doc[m.end(2):])
+print(f'gen-docs: {DOC} {sec} regenerated')
+PY
 python3 - "$check" <<'PY'
 import difflib, glob, re, sys
 
@@ -283,3 +325,4 @@ if check:
     sys.exit(1 if stale else 0)
 print(f'gen-docs: {stale} of {total} sections regenerated')
 PY
+exit "$steps_rc"

@@ -30,7 +30,7 @@ b() { scripts/build-modules.sh --kernel-release "$SW_KREL" "$@" >>"$logd/build.l
 check "full-source build for $SW_KREL ($full)" b
 check "headers-only build for $SW_KREL ($hdr)" b --headers-only
 check "headers-only testing build ($hdr-testing)" b --headers-only --testing
-[ "$fail" -eq 0 ] || { tail -n 30 "$logd/build.log"; summary; exit 1; }
+[ "$KTAP_FAIL" -eq 0 ] || { tail -n 30 "$logd/build.log"; summary; exit 1; }
 vm=$(modinfo -F vermagic "$hdr/module/smartwake.ko" 2>/dev/null || true)
 check "headers-only module is for $SW_KREL" test "${vm%% *}" = "$SW_KREL"
 # kbuild's dependency lists name every header each object read

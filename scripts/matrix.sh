@@ -103,14 +103,14 @@ for row in "${all[@]}"; do
 		rc=0
 		SW_KERNEL=$rel "$SW_TOP/scripts/guest-run.sh" --kernel-release "$rel" --topo smp4 \
 			--timeout 600 --log "$logs/$rel.console" e2e.sh 2 >"$logs/$rel.e2e" 2>&1 || rc=$?
-		if grep -q '^ok   - insmod' "$logs/$rel.console"; then l=ok; else l=FAIL; fi
+		if grep -qE '^ok [0-9]+ insmod' "$logs/$rel.console"; then l=ok; else l=FAIL; fi
 		if [ "$rc" -eq 0 ]; then
 			e="ok ($(grep -Eo '[0-9]+ passed, [0-9]+ failed' "$logs/$rel.console" | tail -n1))"
 		else
 			e="FAIL ($(grep -Eo '[0-9]+ passed, [0-9]+ failed' "$logs/$rel.console" | tail -n1))"
 			why=$(grep -m1 -E 'smartwake: .*(refus|mismatch|not found|disagrees|nothing hooked)' \
 				"$logs/$rel.console" | sed 's/^\[ *[0-9.]*\] //')
-			[ -n "$why" ] || why=$(grep -m1 '^FAIL' "$logs/$rel.console")
+			[ -n "$why" ] || why=$(grep -m1 '^not ok ' "$logs/$rel.console")
 		fi
 	else
 		why="build: $(grep -m1 -E 'error|refused' "$logs/$rel.build")"

@@ -1,14 +1,13 @@
 #!/usr/bin/env bash
 # Host test of make replay's report (scripts/replay-report.py): synthetic
 # guest logs with known figures, one set per verdict, and the verdicts
-# the rules must give; a missing log gives "not run". Prints
-# "N passed, N failed".
+# the rules must give; a missing log gives "not run". Prints KTAP
+# (scripts/testlib.sh) and "N passed, N failed".
 . "$(dirname "$0")/common.sh"
+# shellcheck source=scripts/testlib.sh
+. "$SW_TOP/scripts/testlib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   - $*"; }
-not_ok() { fail=$((fail + 1)); echo "FAIL - $*"; }
 
 # mklogs DIR SCENARIO: the five logs; SCENARIO "win" gives the seeds their
 # effects, "flat" overlapping runs and no mechanism, "loss" losses
@@ -116,5 +115,4 @@ python3 "$SW_TOP/scripts/replay-report.py" "$tmp/win" >/dev/null &&
 expect "$tmp/win" 2012 "beats the lock path" "not run"
 expect "$tmp/win" 2018 "never retried" "not run"
 expect "$tmp/win" 2013 "pgbench 1:N: up to" reproduced
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

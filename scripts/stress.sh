@@ -58,7 +58,7 @@ run_one() {
 	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$f.out" | tail -n 1)
 	echo "$st  ${sec}s  ${line:-no summary}" >"$f.res"
 	echo "$name: $(cat "$f.res")"
-	grep -E '^FAIL|cycles|rounds|bad writes refused|inactive|injected' "$f.out" || true
+	grep -E '^not ok |cycles|rounds|bad writes refused|inactive|injected' "$f.out" || true
 }
 
 t0=$SECONDS

@@ -1,23 +1,15 @@
 # shellcheck shell=bash
 # Host test helpers, sourced by the host test scripts (cli-test.sh,
-# check-fields-test.sh) after common.sh: every check counts, summary
-# prints the one "N passed, N failed" line and fails unless all passed.
-pass=0 fail=0 skipped=0
-ok() { pass=$((pass + 1)); echo "ok   - $*"; }
+# check-fields-test.sh, headers-only-test.sh, install-test.sh,
+# replay-test.sh) after common.sh: every check is a KTAP result of
+# guest/ktap.sh, the reporter the guest tests share; summary prints the
+# totals and the "N passed, N failed" line and fails unless all passed.
+# shellcheck source=guest/ktap.sh
+. "$SW_TOP/guest/ktap.sh"
+ok() { ktap_ok "$@"; }
 # skip DESCRIPTION: a check that cannot run here, counted, never a pass
-skip() { skipped=$((skipped + 1)); echo "skip - $*"; }
-not_ok() { fail=$((fail + 1)); echo "FAIL - $*"; }
+skip() { ktap_skip "$@"; }
+not_ok() { ktap_not_ok "$@"; }
 # check DESCRIPTION COMMAND...: passes when COMMAND succeeds
-check() {
-	local d=$1
-	shift
-	if "$@"; then ok "$d"; else not_ok "$d"; fi
-}
-summary() {
-	if [ "$skipped" -gt 0 ]; then
-		echo "$pass passed, $fail failed, $skipped skipped"
-	else
-		echo "$pass passed, $fail failed"
-	fi
-	[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
-}
+check() { ktap_check "$@"; }
+summary() { ktap_end; }
