@@ -31,7 +31,6 @@
 #include <linux/seq_file.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
-#include "hooks.h"
 #include "knobs.h"
 #include "latency.h"
 #include "numa.h"

@@ -26,6 +26,24 @@ int sw_select_direct(struct task_struct *p, int prev_cpu, int wake_flags,
 #endif
 int sw_select_apply(const struct sw_knob *k, int old, int new);
 
+/* select_hook knob: how select_task_rq_fair is hooked (wake.c) */
+enum sw_select_hook {
+	SW_SELECT_HOOKS(SW_ENUM_ID, SW_ENUM_ID)
+	SW_SELECT_HOOK_NR
+};
+
+#ifdef SW_HAVE_DIRECT
+#define SW_SELECT_HOOK_DEFAULT	SW_SELECT_HOOK_DIRECT
+#else
+#define SW_SELECT_HOOK_DEFAULT	SW_SELECT_HOOK_FTRACE
+#endif
+
+extern int sw_select_hook;
+extern const char * const sw_select_hook_names[SW_SELECT_HOOK_NR];
+int sw_select_hook_apply(const struct sw_knob *k, int old, int new);
+void sw_select_register(void);	/* at load: the select hook */
+int sw_select_hook_at_load(void);	/* testing: test_hook_at_load=1 */
+
 /* how select_idle_sibling() found its answer (trace event "how") */
 enum sw_sis_how {
 	SW_SIS_HOWS(SW_ENUM_ID, SW_ENUM_ID)
