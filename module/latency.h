@@ -6,7 +6,7 @@
 #define _SMARTWAKE_LATENCY_H
 
 #include <linux/types.h>
-#include "knobs.h"
+#include "knob_defs.h"
 
 struct dentry;
 struct seq_file;

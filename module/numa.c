@@ -48,7 +48,7 @@
 #include "ksched.h"
 #include "compat.h"
 #include "hooks.h"
-#include "knobs.h"
+#include "knob_defs.h"
 #include "numa.h"
 #include "sched_fields.h"
 #include "stats.h"

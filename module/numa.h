@@ -6,7 +6,7 @@
 #define _SMARTWAKE_NUMA_H
 
 #include <linux/types.h>
-#include "knobs.h"
+#include "knob_defs.h"
 
 /* ---- NUMA retry after wake_affine (numa.c) ------------------------------ */
 extern int sw_numa_retry;

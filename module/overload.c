@@ -36,7 +36,7 @@
 #include <trace/events/sched.h>
 #include "ksched.h"
 #include "hooks.h"
-#include "knobs.h"
+#include "knob_defs.h"
 #include "overload.h"
 #include "sched_access.h"
 #include "symbols.h"

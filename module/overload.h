@@ -7,7 +7,7 @@
 
 #include <linux/ftrace.h>
 #include <linux/types.h>
-#include "knobs.h"
+#include "knob_defs.h"
 
 /* ---- overloaded-CPU masks (overload.c) --------------------------------- */
 int sw_overload_init(void);	/* allocate the masks; no probe yet */

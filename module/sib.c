@@ -32,7 +32,7 @@
 #include <linux/mmu_context.h>
 #include "ksched.h"
 #include "hooks.h"
-#include "knobs.h"
+#include "knob_defs.h"
 #include "overload.h"
 #include "sched_access.h"
 #include "sib.h"

@@ -5,7 +5,7 @@
 #ifndef _SMARTWAKE_SIB_H
 #define _SMARTWAKE_SIB_H
 
-#include "knobs.h"
+#include "knob_defs.h"
 
 extern int sw_sib_count;
 int sw_sib_apply(const struct sw_knob *k, int old, int new);

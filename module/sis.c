@@ -18,7 +18,7 @@
 #include <linux/sched/smt.h>
 #include <linux/topology.h>
 #include "ksched.h"
-#include "knobs.h"
+#include "knob_defs.h"
 #include "overload.h"
 #include "sched_access.h"
 #include "stats.h"

@@ -26,7 +26,7 @@
 #include <linux/sched.h>
 #include <linux/smp.h>
 #include "hooks.h"
-#include "knobs.h"
+#include "knob_defs.h"
 #include "stats.h"
 #include "symbols.h"
 #include "ttwu.h"

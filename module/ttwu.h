@@ -6,7 +6,7 @@
 #define _SMARTWAKE_TTWU_H
 
 #include <linux/types.h>
-#include "knobs.h"
+#include "knob_defs.h"
 
 /* ---- remote wakeup queueing (ttwu.c) ---------------------------------- */
 enum sw_ttwu_mode {

@@ -30,7 +30,7 @@
 #include <linux/tracepoint.h>
 #include "ksched.h"
 #include "hooks.h"
-#include "knobs.h"
+#include "knob_defs.h"
 #include "numa.h"
 #include "overload.h"
 #include "reach.h"

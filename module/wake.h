@@ -9,7 +9,7 @@
 #include <linux/percpu.h>
 #include <linux/types.h>
 #include "compat.h"
-#include "knobs.h"
+#include "knob_defs.h"
 #include "locality.h"
 
 /* ---- the wakeup path (wake.c, sis.c) ----------------------------------- */
@@ -43,16 +43,6 @@ extern const char * const sw_select_hook_names[SW_SELECT_HOOK_NR];
 int sw_select_hook_apply(const struct sw_knob *k, int old, int new);
 void sw_select_register(void);	/* at load: the select hook */
 int sw_select_hook_at_load(void);	/* testing: test_hook_at_load=1 */
-
-/* how select_idle_sibling() found its answer (trace event "how") */
-enum sw_sis_how {
-	SW_SIS_HOWS(SW_ENUM_ID, SW_ENUM_ID)
-};
-
-/* the stage a policy=shadow disagreement is put down to (shadow.c) */
-enum sw_shadow_stage {
-	SW_SHADOW_STAGES(SW_ENUM_ID, SW_ENUM_ID)
-};
 
 int sw_select_idle_sibling(struct task_struct *p, int prev, int target);
 
