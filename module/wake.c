@@ -46,6 +46,9 @@
 
 typedef int (*sw_select_fn)(struct task_struct *p, int prev_cpu, int wake_flags);
 
+/* the wakeup being decided on each CPU (wake_path.h) */
+DEFINE_PER_CPU(struct sw_wake_ctx, sw_wake_ctx);
+
 /*
  * select_task_rq_fair's address is taken by fair_sched_class: IBT-safe,
  * and ibt.c checks its ENDBR64 at load before this can run.
@@ -245,7 +248,7 @@ static int sw_do_wake_affine(struct sched_domain *sd, struct task_struct *p,
 		return prev_cpu;
 	sw_count(SW_C_affine_pulls);
 	if (sw_numa_wake_affine(p, prev_cpu, this_cpu))
-		this_cpu_ptr(&sw_idle_cores_copy)->numa_backoff = true;
+		this_cpu_ptr(&sw_wake_ctx)->numa_backoff = true;
 	return this_cpu;
 }
 
@@ -525,7 +528,7 @@ static DEFINE_PER_CPU(unsigned int, sw_sample_tick);
  */
 static int sw_select_body(struct task_struct *p, int prev_cpu, int wake_flags)
 {
-	struct sw_idle_cores_copy *cc = this_cpu_ptr(&sw_idle_cores_copy);
+	struct sw_wake_ctx *ctx = this_cpu_ptr(&sw_wake_ctx);
 	int policy = READ_ONCE(sw_policy);
 	u64 decided[SW_NR_DECIDED];
 	struct sw_wake_info info;
@@ -547,11 +550,11 @@ static int sw_select_body(struct task_struct *p, int prev_cpu, int wake_flags)
 	 * Interrupts are off, so the domain's sched_domain_shared outlives
 	 * the RCU section of sw_wake().
 	 */
-	cc->clear = NULL;
-	cc->numa_backoff = false;
-	cc->defer = true;
+	ctx->clear_idle_cores = NULL;
+	ctx->numa_backoff = false;
+	ctx->mode = SW_WAKE_COMMIT;
 	new_cpu = sw_wake(p, prev_cpu, wake_flags, cpu, &info);
-	cc->defer = false;
+	ctx->mode = SW_WAKE_NOW;
 	if (new_cpu < 0) {
 		sw_restore(&sv, p);
 		sw_decided_take_back(decided);
@@ -581,10 +584,9 @@ static int sw_select_body(struct task_struct *p, int prev_cpu, int wake_flags)
 		}
 		return -1;
 	}
-	if (cc->clear)
-		WRITE_ONCE(sw_sds((struct sched_domain_shared *)cc->clear,
-				  has_idle_cores), 0);
-	if (cc->numa_backoff)
+	if (ctx->clear_idle_cores)
+		WRITE_ONCE(sw_sds(ctx->clear_idle_cores, has_idle_cores), 0);
+	if (ctx->numa_backoff)
 		sw_numa_backoff_store(p);
 	sw_locality_count(prev_cpu, cpu, new_cpu);
 	return new_cpu;

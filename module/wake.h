@@ -46,21 +46,6 @@ int sw_select_hook_at_load(void);	/* testing: test_hook_at_load=1 */
 
 int sw_select_idle_sibling(struct task_struct *p, int prev, int target);
 
-/*
- * policy=shadow: while active, sis.c reads the LLC's has_idle_cores hint
- * but never clears it; the first value it read (of LLC @sds) is kept, so
- * that a re-evaluation of the same wakeup sees the same input.
- */
-struct sw_idle_cores_copy {
-	bool defer;		/* policy=smartwake: clear only once used */
-	void *clear;		/* ...the sched_domain_shared to clear */
-	bool numa_backoff;	/* ...and the 2018 NUMA backoff to store */
-	bool active;
-	bool have;		/* @seen is valid */
-	const void *sds;	/* the sched_domain_shared read first */
-	bool seen;		/* its has_idle_cores then */
-};
-DECLARE_PER_CPU(struct sw_idle_cores_copy, sw_idle_cores_copy);
 int sw_sis_init(void);
 void sw_sis_exit(void);
 
