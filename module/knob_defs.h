@@ -42,6 +42,13 @@ struct sw_knob {
 	const char *accepted;
 };
 
+/*
+ * Set a knob by its value variable, as a write would (knobs.c): here, not
+ * in knobs.h, so a concern that sets a knob (the watchdog's revert) does
+ * not include the knob table's header, which names that concern.
+ */
+int sw_knob_set(int *val, int value);
+
 /* Longest write to a string knob, newline included, plus one. */
 #define SW_KNOB_STR_MAX	256
 

@@ -15,7 +15,6 @@ struct dentry;
 int sw_knobs_init(struct dentry *dir);
 int sw_knobs_ready(void);
 void sw_knobs_close(void);
-int sw_knob_set(int *val, int value);
 int sw_knob_write(const struct sw_knob *k, const char *buf, size_t len);
 
 #endif /* _SMARTWAKE_KNOBS_H */
