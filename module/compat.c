@@ -33,7 +33,6 @@
 #include "btf.h"
 #include "compat.h"
 #include "symbols.h"
-#include "sched_access.h"
 #include "sched_fields.h"
 #include "testing.h"
 

@@ -1,59 +1,57 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ftrace hooks, with livepatch's discipline: filter on the exact address,
- * register, and on any failure undo every step already taken, in reverse.
+ * The hook mechanism and its registry, with livepatch's discipline: filter
+ * on the exact address, register, and on any failure undo every step
+ * already taken, in reverse. As livepatch's struct klp_func belongs to the
+ * patch that uses it, each struct sw_hook belongs to the file that uses
+ * it (wake.c, ttwu.c, numa.c, overload.c, sib.c, latency.c, reach.c),
+ * which registers it at load and takes it with a user bit from a knob's
+ * apply callback; it is installed while any bit holds it, nothing at the
+ * default knobs. This file names no hook: the hooks file prints each
+ * one's needs from the bits that take it. The registry is walked on knob
+ * writes, reads of the hooks file and unload, never on a wakeup.
  *
- * Every hook exists only while a knob needs it (nothing at the default
- * knobs): the select_task_rq_fair redirect while enabled=1 and policy is
- * not stock, the ttwu_queue_wakelist redirect while ttwu_queue=lock, the
- * task_numa_migrate.isra.0 redirect while numa_retry is not off.
- *
- * Every redirect (an ops that changes what the kernel does: the select
- * hook both ways, the ttwu_queue_wakelist and task_numa_migrate
- * redirects) is FTRACE_OPS_FL_PERMANENT, as livepatch's ops are: while
- * one is installed, sysctl kernel.ftrace_enabled=0 fails with -EBUSY
- * instead of silently turning the module off. While ftrace_enabled is
- * already 0 the write that needs a redirect fails (-EBUSY, and the kernel
- * log names the sysctl and the fix), nothing installed. The counting
- * pre-handlers (sched_tick, the sib_count pair) are observers, not
- * PERMANENT: they do not stop an administrator from disabling ftrace;
- * while it is off they are installed but not called, so their counters
- * (and sis_filter's tick-kept masks, read only by the select hook, which
- * itself keeps ftrace on) stand still, and the knob write says so. The
- * kretprobe of ttwu_count=1 is the exception: see sw_ftrace_pin(). The
- * tracepoint probes (latency, the nr_running probe, reach.c's) are static
- * keys, not ftrace, and keep working.
+ * Every redirect (an ftrace hook with a replacement: an ops that changes
+ * what the kernel does) is FTRACE_OPS_FL_PERMANENT, as livepatch's ops
+ * are: while one is installed, sysctl kernel.ftrace_enabled=0 fails with
+ * -EBUSY instead of silently turning the module off. While ftrace_enabled
+ * is already 0 the write that needs a redirect fails (-EBUSY, and the
+ * kernel log names the sysctl and the fix), nothing installed. The
+ * counting pre-handlers (no replacement) are observers, not PERMANENT:
+ * they do not stop an administrator from disabling ftrace; while it is off
+ * they are installed but not called, so their counters (and sis_filter's
+ * tick-kept masks, read only by the select hook, which itself keeps ftrace
+ * on) stand still, and the knob write says so. A kretprobe on an ftrace
+ * site is the exception: see sw_ftrace_pin(). Tracepoint probes are
+ * static keys, not ftrace, and keep working.
  *
  * A redirecting hook rewrites the saved instruction pointer so the traced
- * function's caller lands in the module's replacement. The ops carry
- * livepatch's flags: IPMODIFY, and SAVE_REGS only where the architecture
- * lacks DYNAMIC_FTRACE_WITH_ARGS; no FTRACE_OPS_FL_RECURSION, so ftrace
- * calls the callback from the trampoline without its assist function, and
- * the callback guards itself with ftrace_test_recursion_trylock() (which
- * also disables preemption). The select redirect asks wake.c first and
- * lets a wakeup the module would hand back go straight on into the kernel's
- * function, so such a call crosses the trampoline once. A call of the
- * original from inside this module is always let through.
+ * function's caller lands in the replacement. The ops carry livepatch's
+ * flags: IPMODIFY, and SAVE_REGS only where the architecture lacks
+ * DYNAMIC_FTRACE_WITH_ARGS; no FTRACE_OPS_FL_RECURSION, so ftrace calls
+ * the callback from the trampoline without its assist function, and the
+ * callback guards itself with ftrace_test_recursion_trylock() (which also
+ * disables preemption). A call of the original from inside this module is
+ * always let through.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ftrace.h>
 #include <linux/delay.h>
+#include <linux/list.h>
 #include <linux/module.h>
 #include <linux/rcupdate.h>
 #include <linux/seq_file.h>
+#include <linux/tracepoint.h>
 #include "compat.h"
 #include "hooks.h"
-#include "latency.h"
-#include "numa.h"
-#include "overload.h"
-#include "reach.h"
-#include "sib.h"
 #include "symbols.h"
-#include "ttwu.h"
-#include "wake.h"
 #include "testing.h"
 
+/* every struct sw_hook, in registration order (the hooks file's) */
+static LIST_HEAD(sw_hook_list);
+
+/* The redirect of a hook without its own callback: to its replacement. */
 static void notrace sw_redirect(unsigned long ip, unsigned long parent_ip,
 				struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
@@ -67,69 +65,6 @@ static void notrace sw_redirect(unsigned long ip, unsigned long parent_ip,
 		sw_fregs_set_ip(fregs, (unsigned long)h->replacement);
 	ftrace_test_recursion_unlock(bit);
 }
-
-/* As sw_redirect(), for select_task_rq_fair: only wakeups the module takes. */
-static void notrace sw_select_redirect(unsigned long ip, unsigned long parent_ip,
-				       struct ftrace_ops *op,
-				       struct ftrace_regs *fregs)
-{
-	int bit;
-
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0)
-		return;
-	if (!within_module(parent_ip, THIS_MODULE) && sw_select_wanted(fregs))
-		sw_fregs_set_ip(fregs, (unsigned long)sw_select_task_rq_fair);
-	ftrace_test_recursion_unlock(bit);
-}
-
-static const char * const sw_hook_names[SW_NR_HOOKS] = {
-	SW_HOOK_IDS(SW_ENUM_NAME, SW_ENUM_NAME)
-};
-
-static struct sw_hook sw_hooks[SW_NR_HOOKS] = {
-	/* enabled=1 and policy != stock: the module's wakeup path (wake.c) */
-	[SW_HOOK_SELECT] = {
-		.target = &sw_sym_select_task_rq_fair,
-#ifdef SW_HAVE_DIRECT
-		.direct = (unsigned long)sw_select_tramp,
-#endif
-		.replacement = sw_select_task_rq_fair,
-		.callback = sw_select_redirect,
-		.needs = "enabled=1,policy!=stock",
-	},
-	/* ttwu_queue=lock: answer "do not queue" (ttwu.c) */
-	[SW_HOOK_TTWU] = {
-		.target = &sw_sym_ttwu_queue_wakelist,
-		.replacement = sw_ttwu_never_queue,
-		.callback = sw_redirect,
-		.needs = "ttwu_queue=lock",
-	},
-	/* numa_retry != off: skips deferred migration retries (numa.c) */
-	[SW_HOOK_NUMA_MIGRATE] = {
-		.target = &sw_sym_task_numa_migrate,
-		.replacement = sw_numa_migrate_skip,
-		.callback = sw_numa_migrate_pre,
-		.needs = "numa_retry!=off",
-	},
-	/* sis_filter=1 and sis_mask_update=tick: the masks from the tick */
-	[SW_HOOK_TICK] = {
-		.target = &sw_sym_sched_tick,
-		.callback = sw_overload_tick_pre,
-		.needs = "sis_filter=1,sis_mask_update=tick",
-	},
-	/* sib_count=1: sched-idle balance opportunities (sib.c) */
-	[SW_HOOK_SIB_NEWIDLE] = {
-		.target = &sw_sym_sched_balance_newidle,
-		.callback = sw_sib_newidle_pre,
-		.needs = "sib_count=1",
-	},
-	[SW_HOOK_SIB_DOMAINS] = {
-		.target = &sw_sym_sched_balance_domains,
-		.callback = sw_sib_domains_pre,
-		.needs = "sib_count=1",
-	},
-};
 
 /**
  * sw_ftrace_off() - is sysctl kernel.ftrace_enabled 0 now
@@ -158,12 +93,6 @@ static struct ftrace_ops *sw_hook_ops(struct sw_hook *h)
 	return h->via_direct ? &h->dops : &h->ops;
 }
 
-/* the traced function of @h, from SW_HOOK_IDS */
-static const char *sw_hook_name(const struct sw_hook *h)
-{
-	return sw_hook_names[h - sw_hooks];
-}
-
 /*
  * Undo one hook. An ops whose unregister failed is still live: its filter
  * stays (an ops with an empty filter traces every function) and the module
@@ -186,7 +115,7 @@ static int sw_hook_undo(struct sw_hook *h)
 			ret = unregister_ftrace_function(ops);
 		if (ret) {
 			WARN_ONCE(1, "smartwake: unregistering hook on %s failed: %d; keeping it and the module\n",
-				  sw_hook_name(h), ret);
+				  h->name, ret);
 			if (!h->pinned) {
 				__module_get(THIS_MODULE);
 				h->pinned = true;
@@ -201,7 +130,7 @@ static int sw_hook_undo(struct sw_hook *h)
 	}
 	if (h->filtered) {
 		ret = ftrace_set_filter_ip(ops, *h->target, 1, 0);
-		WARN(ret, "removing filter on %s failed: %d\n", sw_hook_name(h), ret);
+		WARN(ret, "removing filter on %s failed: %d\n", h->name, ret);
 		h->filtered = false;
 	}
 	/* 7.2 keeps a direct ops' flags across registrations */
@@ -228,15 +157,14 @@ static int sw_hook_do(struct sw_hook *h)
 	int ret;
 
 	if (h->replacement && sw_ftrace_off())
-		return sw_ftrace_off_err(sw_hook_name(h));
+		return sw_ftrace_off_err(h->name);
 	if (!h->replacement && sw_ftrace_off())
 		pr_warn("%s: sysctl kernel.ftrace_enabled is 0: the hook is installed but not called, its counters stand still until it is 1\n",
-			sw_hook_name(h));
-	h->via_direct = h->direct &&
-			READ_ONCE(sw_select_hook) == SW_SELECT_HOOK_DIRECT;
+			h->name);
+	h->via_direct = h->direct && h->want_direct;
 	ops = sw_hook_ops(h);
 	if (!h->via_direct) {
-		ops->func = h->callback;
+		ops->func = h->callback ?: sw_redirect;
 		ops->flags = 0;
 		if (h->replacement) {
 			ops->flags |= FTRACE_OPS_FL_IPMODIFY;
@@ -249,7 +177,7 @@ static int sw_hook_do(struct sw_hook *h)
 
 	ret = ftrace_set_filter_ip(ops, *h->target, 0, 0);
 	if (ret) {
-		pr_err("cannot trace %s (filter: %d)\n", sw_hook_name(h), ret);
+		pr_err("cannot trace %s (filter: %d)\n", h->name, ret);
 		h->via_direct = false;
 		return ret;
 	}
@@ -261,12 +189,12 @@ static int sw_hook_do(struct sw_hook *h)
 		ret = register_ftrace_function(ops);
 	if (ret) {
 		if (ret == -EBUSY && permanent && sw_ftrace_off())
-			sw_ftrace_off_err(sw_hook_name(h));
+			sw_ftrace_off_err(h->name);
 		else if (ret == -EBUSY)
 			pr_err("%s is already modified by another ftrace user (livepatch?)\n",
-			       sw_hook_name(h));
+			       h->name);
 		else
-			pr_err("cannot hook %s: %d\n", sw_hook_name(h), ret);
+			pr_err("cannot hook %s: %d\n", h->name, ret);
 		sw_hook_undo(h);
 		return ret;
 	}
@@ -277,7 +205,7 @@ static int sw_hook_do(struct sw_hook *h)
 		smp_mb();
 		if (sw_ftrace_off()) {
 			sw_hook_undo(h);
-			return sw_ftrace_off_err(sw_hook_name(h));
+			return sw_ftrace_off_err(h->name);
 		}
 	}
 	return 0;
@@ -357,144 +285,298 @@ int sw_ftrace_pin(bool on, const char *what)
 }
 
 /**
- * sw_hook_is_set() - is a hook installed
- * @id: which hook
+ * sw_hook_register() - add a hook to the registry, not installing it
+ * @h: the hook, static in the file that owns it
  *
- * Return: true while it is registered (also one whose removal failed).
+ * At load, before the knobs are open: the hooks file lists the hooks in
+ * this order, and the unload removes them in the reverse one.
  */
-bool sw_hook_is_set(enum sw_hook_id id)
+void sw_hook_register(struct sw_hook *h)
 {
-	return sw_hooks[id].registered;
+	if (WARN_ON(!h->nr_needs || h->nr_needs > 32))
+		return;
+	list_add_tail(&h->node, &sw_hook_list);
 }
 
 /**
- * sw_hooks_disable() - remove every hook, on-demand ones included, newest first
+ * sw_hook_is_set() - is a hook installed
+ * @h: the hook
  *
- * The caller must still wait for CPUs executing a replacement: all of them
- * run with preemption disabled, so synchronize_rcu() is enough.
+ * Return: true while it is installed (also one whose removal failed).
+ */
+bool sw_hook_is_set(const struct sw_hook *h)
+{
+	return READ_ONCE(h->registered);
+}
+
+/* Install @h, whatever its kind. */
+static int sw_hook_install(struct sw_hook *h)
+{
+	int ret;
+
+	if (h->kind == SW_HOOK_FTRACE) {
+		if (!*h->target) {
+			pr_err("%s is not in this kernel\n", h->name);
+			return -EOPNOTSUPP;
+		}
+		return sw_hook_do(h);
+	}
+	ret = h->attach();
+	if (!ret)
+		WRITE_ONCE(h->registered, true);
+	return ret;
+}
+
+/*
+ * Remove @h, whatever its kind, and wait for CPUs still inside its
+ * callbacks: a replacement or pre-handler runs with preemption disabled,
+ * a tracepoint probe under RCU, and unregister_kretprobe() waits itself.
+ */
+static int sw_hook_uninstall(struct sw_hook *h)
+{
+	int ret;
+
+	if (h->kind == SW_HOOK_FTRACE) {
+		ret = sw_hook_undo(h);
+		if (ret)
+			return ret;
+		synchronize_rcu();
+		return 0;
+	}
+	h->detach();
+	WRITE_ONCE(h->registered, false);
+	if (h->kind == SW_HOOK_TRACEPOINT)
+		tracepoint_synchronize_unregister();
+	return 0;
+}
+
+/* @user: one bit that has a needs entry, said once if not */
+static bool sw_hook_user_ok(const struct sw_hook *h, unsigned int user)
+{
+	return !WARN_ONCE(hweight32(user) != 1 || user >= 1ULL << h->nr_needs,
+			  "smartwake: %s taken with user %#x, which has no needs entry\n",
+			  h->name, user);
+}
+
+/**
+ * sw_hook_get() - take a hook for one user, installing it for the first
+ * @h:    the hook
+ * @user: one bit, 1U << the index of the knob setting in @h->needs
+ *
+ * Under the knob lock (or at load, before knob writes are accepted).
+ *
+ * Return: 0 (also when @user holds it already), -EINVAL for a bit
+ * without a needs entry, or the error from installing (e.g. -EBUSY when
+ * another ftrace user already redirects the function); then nothing
+ * changed.
+ */
+int sw_hook_get(struct sw_hook *h, unsigned int user)
+{
+	int ret;
+
+	if (!sw_hook_user_ok(h, user))
+		return -EINVAL;
+	if (h->users & user)
+		return 0;
+	if (!h->users) {
+		ret = sw_hook_install(h);
+		if (ret)
+			return ret;
+	}
+	WRITE_ONCE(h->users, h->users | user);
+	return 0;
+}
+
+/**
+ * sw_hook_put() - drop one user of a hook, removing it after the last
+ * @h:    the hook
+ * @user: the bit given to sw_hook_get()
+ *
+ * Under the knob lock. The removal waits for CPUs still inside the hook's
+ * callbacks.
+ *
+ * Return: 0 (also when @user does not hold it), or the error of a failed
+ * removal: the hook then stays installed and held by @user, and a later
+ * put tries again.
+ */
+int sw_hook_put(struct sw_hook *h, unsigned int user)
+{
+	int ret;
+
+	if (!sw_hook_user_ok(h, user) || !(h->users & user))
+		return 0;
+	if (h->users == user && h->registered) {
+		ret = sw_hook_uninstall(h);
+		if (ret)
+			return ret;
+	}
+	WRITE_ONCE(h->users, h->users & ~user);
+	return 0;
+}
+
+/**
+ * sw_hook_set_direct() - install an ftrace hook through its direct call or not
+ * @h:      a hook with a direct-call trampoline
+ * @direct: through it (true) or through the ftrace ops
+ *
+ * Under the knob lock. A hook in place is removed and installed again the
+ * new way; if that fails, the old way is put back (and the error
+ * returned); if that fails too, the hook is left out and its users let go.
+ *
+ * Return: 0, -EOPNOTSUPP for @direct without a trampoline, or the error
+ * from removing or installing.
+ */
+int sw_hook_set_direct(struct sw_hook *h, bool direct)
+{
+	int ret;
+
+	if (direct && !h->direct)
+		return -EOPNOTSUPP;
+	if (!h->registered) {
+		h->want_direct = direct;	/* read at the next install */
+		return 0;
+	}
+	ret = sw_hook_uninstall(h);
+	if (ret)
+		return ret;
+	h->want_direct = direct;
+	ret = sw_hook_install(h);
+	if (ret) {
+		h->want_direct = !direct;
+		if (sw_hook_install(h)) {
+			pr_err("%s is now unhooked: the kernel decides\n", h->name);
+			WRITE_ONCE(h->users, 0);
+		}
+	}
+	return ret;
+}
+
+/*
+ * Remove every ftrace hook, newest first.
  *
  * Return: 0, or the first error; a hook that failed stays registered.
  */
-int sw_hooks_disable(void)
+static int sw_hooks_disable(void)
 {
-	int i, ret = 0, r;
+	struct sw_hook *h;
+	int ret = 0, r;
 
-	for (i = ARRAY_SIZE(sw_hooks) - 1; i >= 0; i--) {
-		r = sw_hook_undo(&sw_hooks[i]);
+	list_for_each_entry_reverse(h, &sw_hook_list, node) {
+		if (h->kind != SW_HOOK_FTRACE)
+			continue;
+		r = sw_hook_undo(h);
+		if (!r)
+			WRITE_ONCE(h->users, 0);
 		ret = ret ?: r;
 	}
 	return ret;
 }
 
 /**
- * sw_hook_set() - install or remove an on-demand hook
- * @id: which hook
- * @on: install (true) or remove (false)
+ * sw_hooks_remove_all() - remove every hook and observer before the module's code goes
  *
- * Called from knob writes, under the knob lock (or at load, before knob
- * writes are accepted). Removing waits for CPUs still inside a
- * replacement, as on unload.
- *
- * Return: 0, or the error from installing (e.g. -EBUSY when another
- * ftrace user already redirects the function).
- */
-int sw_hook_set(enum sw_hook_id id, bool on)
-{
-	struct sw_hook *h = &sw_hooks[id];
-	int ret;
-
-	if (on == h->registered)
-		return 0;
-	if (on && !*h->target) {
-		pr_err("%s is not in this kernel\n", sw_hook_name(h));
-		return -EOPNOTSUPP;
-	}
-	if (on)
-		return sw_hook_do(h);
-	ret = sw_hook_undo(h);
-	if (ret)
-		return ret;
-	synchronize_rcu();
-	return 0;
-}
-
-/**
- * sw_hooks_remove_all() - remove every hook before the module's code goes
- *
- * For unload and for a failed load: after this returns the module's text
- * is freed, so a hook that cannot be removed is retried, once a second,
- * rather than left calling freed code (rmmod then hangs, the machine
- * stays up).
+ * For unload and for a failed load, once no knob write can run: after
+ * this returns the module's text is freed, so an ftrace hook that cannot
+ * be removed is retried, once a second, rather than left calling freed
+ * code (rmmod then hangs, the machine stays up). The observers are then
+ * detached, newest first, and their running tracepoint probes waited for;
+ * the caller still waits for CPUs inside a replacement (synchronize_rcu()).
  */
 void sw_hooks_remove_all(void)
 {
 	unsigned int tries = 0;
+	struct sw_hook *h;
 
 	while (sw_hooks_disable()) {
 		if (!tries++)
 			pr_crit("a hook cannot be removed; retrying every second, the module stays in memory until it is\n");
 		msleep(1000);
 	}
+	list_for_each_entry_reverse(h, &sw_hook_list, node) {
+		if (h->kind == SW_HOOK_FTRACE || !h->registered)
+			continue;
+		h->detach();
+		WRITE_ONCE(h->registered, false);
+		WRITE_ONCE(h->users, 0);
+	}
+	tracepoint_synchronize_unregister();
 }
-
-int sw_select_hook = SW_SELECT_HOOK_DEFAULT;
-
-const char * const sw_select_hook_names[SW_SELECT_HOOK_NR] = {
-	SW_SELECT_HOOKS(SW_ENUM_NAME, SW_ENUM_NAME)
-};
 
 /**
- * sw_select_hook_apply() - knob select_hook: how select_task_rq_fair is hooked
- * @k:   the knob
- * @old: the way in use
- * @new: the way asked for
+ * sw_hook_show_needs() - "needs:" and the knob settings of @h, for a show
+ * @m: the hooks file
+ * @h: the hook
  *
- * A hook in place is removed and installed again the new way; if that
- * fails, the old way is put back (and the error returned).
- *
- * Return: 0, -EOPNOTSUPP for direct on a kernel without direct calls, or
- * the error from installing.
+ * Every setting that takes @h, "|" between them, from @h->needs; a hook
+ * with more than one also gets " held:" and those that hold it now (or
+ * "none"). Without a newline.
  */
-int sw_select_hook_apply(const struct sw_knob *k, int old, int new)
+void sw_hook_show_needs(struct seq_file *m, const struct sw_hook *h)
 {
-	struct sw_hook *h = &sw_hooks[SW_HOOK_SELECT];
-	int ret;
+	unsigned int i, users = READ_ONCE(h->users);
+	const char *sep = "";
 
-	if (new == SW_SELECT_HOOK_DIRECT && !h->direct) {
-		pr_err("select_hook=direct: this kernel has no direct ftrace calls\n");
-		return -EOPNOTSUPP;
+	seq_puts(m, "needs:");
+	for (i = 0; i < h->nr_needs; i++)
+		seq_printf(m, "%s%s", i ? "|" : "", h->needs[i]);
+	if (h->nr_needs < 2)
+		return;
+	seq_puts(m, " held:");
+	for (i = 0; i < h->nr_needs; i++) {
+		if (!(users & (1U << i)))
+			continue;
+		seq_printf(m, "%s%s", sep, h->needs[i]);
+		sep = "|";
 	}
-	if (!h->registered)
-		return 0;	/* knob value read at the next install */
-	ret = sw_hook_set(SW_HOOK_SELECT, false);
-	if (ret)
-		return ret;
-	WRITE_ONCE(sw_select_hook, new);
-	ret = sw_hook_set(SW_HOOK_SELECT, true);
-	if (ret) {
-		WRITE_ONCE(sw_select_hook, old);
-		if (sw_hook_set(SW_HOOK_SELECT, true))
-			pr_err("select_task_rq_fair is now unhooked: the kernel decides\n");
-	}
-	return ret;
+	if (!*sep)
+		seq_puts(m, "none");
 }
 
+static const char * const sw_hook_kind_names[] = {
+	[SW_HOOK_TRACEPOINT] = "tracepoint",
+	[SW_HOOK_KRETPROBE] = "kretprobe",
+};
+
+/* the standard line: name, kind, on/off, needs, a failed removal */
+static void sw_hook_show_line(struct seq_file *m, const struct sw_hook *h)
+{
+	const char *kind;
+
+	if (h->kind != SW_HOOK_FTRACE)
+		kind = sw_hook_kind_names[h->kind];
+	else if (READ_ONCE(h->via_direct))
+		kind = "direct";
+	else
+		kind = h->replacement ? "redirect" : "observe";
+	seq_printf(m, "%s %s %s ", h->name, kind,
+		   READ_ONCE(h->registered) ? "on" : "off");
+	sw_hook_show_needs(m, h);
+	seq_puts(m, READ_ONCE(h->pinned) ? " unregister-failed\n" : "\n");
+}
+
+/**
+ * sw_hooks_show() - debugfs "hooks": the ftrace hooks, then the observers
+ * @m: the seq_file
+ *
+ * Read under no lock: a snapshot.
+ *
+ * Return: 0.
+ */
 int sw_hooks_show(struct seq_file *m)
 {
-	int i;
+	struct sw_hook *h;
+	bool ftrace;
+	int pass;
 
-	for (i = 0; i < ARRAY_SIZE(sw_hooks); i++)
-		seq_printf(m, "%s %s %s needs:%s%s\n", sw_hook_name(&sw_hooks[i]),
-			   sw_hooks[i].via_direct ? "direct" :
-			   sw_hooks[i].replacement ? "redirect" : "observe",
-			   sw_hooks[i].registered ? "on" : "off",
-			   sw_hooks[i].needs,
-			   sw_hooks[i].pinned ? " unregister-failed" : "");
-	/* the observers that are not ftrace hooks */
-	seq_printf(m, "ttwu_queue_wakelist kretprobe %s needs:ttwu_count=1\n",
-		   sw_ttwu_probe_active() ? "on" : "off");
-	sw_nr_probe_show(m);
-	sw_latency_hooks_show(m);
-	sw_reach_hooks_show(m);
+	for (pass = 0; pass < 2; pass++)
+		list_for_each_entry(h, &sw_hook_list, node) {
+			ftrace = h->kind == SW_HOOK_FTRACE;
+			if (ftrace != !pass)
+				continue;
+			if (h->show)
+				h->show(m, h);
+			else
+				sw_hook_show_line(m, h);
+		}
 	return 0;
 }

@@ -1,56 +1,82 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * smartwake: ftrace hooks, each installed by the knob that needs it (hooks.c).
+ * smartwake: hooks and observers, each defined by the file that uses it
+ * and installed while a knob setting needs it (the mechanism: hooks.c).
  */
 #ifndef _SMARTWAKE_HOOKS_H
 #define _SMARTWAKE_HOOKS_H
 
 #include <linux/ftrace.h>
+#include <linux/list.h>
 #include <linux/types.h>
-#include <smartwake/enums.h>
-#include "wake.h"
 
-/* ---- ftrace hooks (hooks.c) -------------------------------------------- */
+struct seq_file;
+
+/* what a struct sw_hook is */
+enum sw_hook_kind {
+	SW_HOOK_FTRACE,		/* an ftrace ops on @target: hooks.c installs it */
+	SW_HOOK_TRACEPOINT,	/* probes the owner attaches; removal waits for them */
+	SW_HOOK_KRETPROBE,	/* a kretprobe the owner attaches */
+};
+
+/**
+ * struct sw_hook - a hook or observer, owned by the file that uses it
+ * @name:        the traced function or tracepoint (the hooks file)
+ * @kind:        enum sw_hook_kind
+ * @needs:       per user bit (1U << index), the knob setting that takes it
+ *               with that bit: the hooks file prints these, so what it
+ *               says cannot differ from who takes the hook
+ * @nr_needs:    their number
+ * @target:      SW_HOOK_FTRACE: the traced function's resolved address
+ * @replacement: ...the function the caller is redirected to, or NULL for
+ *               an observer (a pre-handler that changes nothing)
+ * @callback:    ...the ftrace callback; NULL: redirect to @replacement
+ * @direct:      ...a direct-call trampoline, or 0
+ * @want_direct: ...install through @direct (sw_hook_set_direct())
+ * @attach:      the other kinds: attach the probes (all or none)
+ * @detach:      ...and detach them, not waiting for running probes
+ * @show:        its lines of the hooks file; NULL: one standard line
+ *
+ * The rest is hooks.c's, changed under the knob lock (or at load and
+ * unload, when no knob write can run).
+ */
 struct sw_hook {
-	unsigned long *target;		/* resolved address */
-	void *replacement;		/* redirect target, or NULL */
-	ftrace_func_t callback;		/* the redirect, or a pre-handler */
-	const char *needs;		/* the knob setting that installs it */
-	unsigned long direct;		/* direct-call trampoline, or 0 */
+	const char *name;
+	enum sw_hook_kind kind;
+	const char * const *needs;
+	unsigned int nr_needs;
+	unsigned long *target;
+	void *replacement;
+	ftrace_func_t callback;
+	unsigned long direct;
+	bool want_direct;
+	int (*attach)(void);
+	void (*detach)(void);
+	void (*show)(struct seq_file *m, const struct sw_hook *h);
+	/* private to hooks.c */
+	unsigned int users;		/* user bits holding it */
+	bool registered;		/* installed (or removal failed) */
+	bool filtered;			/* ftrace filter set */
+	bool via_direct;		/* registered (or being) with @dops */
+	bool pinned;			/* unregister failed: module held */
 	struct ftrace_ops ops;
 	struct ftrace_ops dops;		/* for the direct call */
-	bool via_direct;		/* registered (or being) with dops */
-	bool filtered, registered;
-	bool pinned;			/* unregister failed: module held */
+	struct list_head node;		/* in the registry */
 };
 
-/* Every hook is installed by a knob that needs it, none at load. */
-enum sw_hook_id {
-	SW_HOOK_IDS(SW_ENUM_ID, SW_ENUM_ID)
-	SW_NR_HOOKS
-};
+/* The knob settings of a struct sw_hook, one per user bit from bit 0. */
+#define SW_HOOK_NEEDS(...)						\
+	.needs = (const char * const []){ __VA_ARGS__ },		\
+	.nr_needs = sizeof((const char * const []){ __VA_ARGS__ }) /	\
+		    sizeof(const char *)
 
-/* select_hook knob: how select_task_rq_fair is hooked */
-enum sw_select_hook {
-	SW_SELECT_HOOKS(SW_ENUM_ID, SW_ENUM_ID)
-	SW_SELECT_HOOK_NR
-};
-
-#ifdef SW_HAVE_DIRECT
-#define SW_SELECT_HOOK_DEFAULT	SW_SELECT_HOOK_DIRECT
-#else
-#define SW_SELECT_HOOK_DEFAULT	SW_SELECT_HOOK_FTRACE
-#endif
-
-struct sw_knob;
-extern int sw_select_hook;
-extern const char * const sw_select_hook_names[SW_SELECT_HOOK_NR];
-int sw_select_hook_apply(const struct sw_knob *k, int old, int new);
-
-int sw_hook_set(enum sw_hook_id id, bool on);
-bool sw_hook_is_set(enum sw_hook_id id);
+void sw_hook_register(struct sw_hook *h);
+int sw_hook_get(struct sw_hook *h, unsigned int user);
+int sw_hook_put(struct sw_hook *h, unsigned int user);
+bool sw_hook_is_set(const struct sw_hook *h);
+int sw_hook_set_direct(struct sw_hook *h, bool direct);
+void sw_hook_show_needs(struct seq_file *m, const struct sw_hook *h);
 int sw_ftrace_pin(bool on, const char *what);
-int sw_hooks_disable(void);
 void sw_hooks_remove_all(void);
 int sw_hooks_show(struct seq_file *m);
 

@@ -7,7 +7,7 @@
 #define _SMARTWAKE_KNOB_PARSE_H
 
 #include <linux/types.h>
-#include "knobs.h"
+#include "knob_defs.h"
 
 /* Longest accepted write, newline included. */
 #define SW_KNOB_MAX_LEN 32

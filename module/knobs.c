@@ -30,7 +30,6 @@
 #include <linux/seq_file.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
-#include "hooks.h"
 #include "knob_parse.h"
 #include "knobs.h"
 #include "latency.h"

@@ -47,6 +47,7 @@
 #include <linux/tracepoint.h>
 #include <uapi/linux/sched.h>
 #include "ksched.h"
+#include "hooks.h"
 #include "latency.h"
 #include "sched_access.h"
 #include "scope.h"
@@ -143,19 +144,8 @@ static void sw_lat_find(struct tracepoint *tp, void *priv)
 			sw_lat_tps[i].tp = tp;
 }
 
-/* debugfs "hooks": one line per probe, read under no lock (a snapshot) */
-void sw_latency_hooks_show(struct seq_file *m)
-{
-	int i;
-
-	for (i = 0; i < ARRAY_SIZE(sw_lat_tps); i++)
-		seq_printf(m, "%s tracepoint %s needs:latency=1\n",
-			   sw_lat_tps[i].name,
-			   READ_ONCE(sw_lat_tps[i].on) ? "on" : "off");
-}
-
 /* Unregister what is registered; the caller waits for running probes. */
-void sw_latency_stop(void)
+static void sw_latency_stop(void)
 {
 	int i, ret;
 
@@ -209,16 +199,42 @@ undo:
 	return ret;
 }
 
+/* debugfs "hooks": one line per probe, read under no lock (a snapshot) */
+static void sw_latency_hooks_show(struct seq_file *m, const struct sw_hook *h)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(sw_lat_tps); i++) {
+		seq_printf(m, "%s tracepoint %s ", sw_lat_tps[i].name,
+			   READ_ONCE(sw_lat_tps[i].on) ? "on" : "off");
+		sw_hook_show_needs(m, h);
+		seq_putc(m, '\n');
+	}
+}
+
+/* the three probes, attached together */
+static struct sw_hook sw_latency_hook = {
+	.name = "sched_wakeup,sched_wakeup_new,sched_switch",
+	.kind = SW_HOOK_TRACEPOINT,
+	SW_HOOK_NEEDS("latency=1"),
+	.attach = sw_latency_start,
+	.detach = sw_latency_stop,
+	.show = sw_latency_hooks_show,
+};
+
+void sw_latency_register(void)
+{
+	sw_hook_register(&sw_latency_hook);
+}
+
 /* Knob apply (latency): the probes exist only while it is 1. */
 int sw_latency_apply(const struct sw_knob *k, int old, int new)
 {
 	if (old == new)
 		return 0;
 	if (new)
-		return sw_latency_start();
-	sw_latency_stop();
-	tracepoint_synchronize_unregister();
-	return 0;
+		return sw_hook_get(&sw_latency_hook, 1);
+	return sw_hook_put(&sw_latency_hook, 1);
 }
 
 /* Racy against running probes, like the counters' reset. */

@@ -6,17 +6,16 @@
 #define _SMARTWAKE_LATENCY_H
 
 #include <linux/types.h>
-#include "knobs.h"
+#include "knob_defs.h"
 
 struct dentry;
 struct seq_file;
 
 extern int sw_latency;		/* knob "latency": the probes exist while 1 */
 int sw_latency_apply(const struct sw_knob *k, int old, int new);
-void sw_latency_stop(void);	/* unload: remove the probes, no wait */
+void sw_latency_register(void);	/* at load: the probes, in "hooks" */
 void sw_latency_reset(void);	/* "reset": zero the histogram */
 void sw_latency_debugfs(struct dentry *dir);	/* the latency_hist file */
 void sw_latency_show_stats(struct seq_file *m);	/* derived stats lines */
-void sw_latency_hooks_show(struct seq_file *m);	/* the probes in "hooks" */
 
 #endif /* _SMARTWAKE_LATENCY_H */

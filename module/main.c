@@ -23,16 +23,17 @@
 #include <linux/module.h>
 #include <linux/rcupdate.h>
 #include <linux/security.h>
-#include <linux/tracepoint.h>
 #include <linux/utsname.h>
 #include "compat.h"
 #include "debugfs.h"
 #include "hooks.h"
 #include "knobs.h"
 #include "latency.h"
+#include "numa.h"
 #include "overload.h"
 #include "reach.h"
 #include "scope.h"
+#include "sib.h"
 #include "symbols.h"
 #include "ttwu.h"
 #include "wake.h"
@@ -42,6 +43,15 @@
 static int __init sw_init(void)
 {
 	int ret;
+
+	/* every hook and observer, in the order of the hooks file */
+	sw_select_register();
+	sw_ttwu_register();
+	sw_numa_register();
+	sw_overload_register();
+	sw_sib_register();
+	sw_latency_register();
+	sw_reach_register();
 
 	ret = sw_compat_check();
 	if (ret)
@@ -61,17 +71,14 @@ static int __init sw_init(void)
 	ret = sw_overload_init();
 	if (ret)
 		goto err_sis;
-	ret = sw_ttwu_init();
-	if (ret)
-		goto err_overload;
 	ret = sw_debugfs_init();
 	if (ret)
-		goto err_ttwu;
+		goto err_overload;
 	if (sw_testing_init_delay_ms())
 		msleep(sw_testing_init_delay_ms());
 	/* At the default knobs nothing is hooked; the tests can ask for it. */
 	if (sw_testing_hook_at_load()) {
-		ret = sw_hook_set(SW_HOOK_SELECT, true);
+		ret = sw_select_hook_at_load();
 		if (ret)
 			goto err_debugfs;
 	}
@@ -90,17 +97,11 @@ err_debugfs:
 	/* no writer left inside a knob after this, debugfs or parameter */
 	sw_knobs_close();
 	sw_debugfs_exit();
-	/* every hook, also one a knob may have installed */
+	/* every hook and probe, also one a knob may have installed */
 	sw_hooks_remove_all();
 	synchronize_rcu();
 	sw_watchdog_stop();
-err_ttwu:
-	sw_ttwu_exit();
 err_overload:
-	sw_overload_stop();
-	sw_latency_stop();
-	sw_reach_stop();
-	tracepoint_synchronize_unregister();
 	/* a scope given at load */
 	sw_scope_exit();
 	sw_overload_free();
@@ -115,13 +116,8 @@ static void __exit sw_exit(void)
 	/* no knob write installs anything from now on */
 	sw_knobs_close();
 	sw_debugfs_exit();
+	/* every hook and probe, waiting for running tracepoint probes... */
 	sw_hooks_remove_all();
-	sw_ttwu_exit();
-	sw_overload_stop();
-	sw_latency_stop();
-	sw_reach_stop();
-	/* no probe call still running... */
-	tracepoint_synchronize_unregister();
 	/* ...and no replacement: they run with interrupts disabled */
 	synchronize_rcu();
 	/* a revert queued by the last of them (it takes the knob lock) */

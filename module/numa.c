@@ -48,7 +48,7 @@
 #include "ksched.h"
 #include "compat.h"
 #include "hooks.h"
-#include "knobs.h"
+#include "knob_defs.h"
 #include "numa.h"
 #include "sched_fields.h"
 #include "stats.h"
@@ -215,7 +215,7 @@ static bool notrace sw_numa_migrate_gate(struct task_struct *p)
 }
 
 /* What a deferred task_numa_migrate() runs instead: nothing. */
-int notrace sw_numa_migrate_skip(struct task_struct *p)
+static int notrace sw_numa_migrate_skip(struct task_struct *p)
 {
 	return 0;
 }
@@ -232,8 +232,10 @@ int notrace sw_numa_migrate_skip(struct task_struct *p)
  * which ignores the result. The ops has no FTRACE_OPS_FL_RECURSION: the
  * guard is taken here.
  */
-void notrace sw_numa_migrate_pre(unsigned long ip, unsigned long parent_ip,
-				 struct ftrace_ops *op, struct ftrace_regs *fregs)
+static void notrace sw_numa_migrate_pre(unsigned long ip,
+					unsigned long parent_ip,
+					struct ftrace_ops *op,
+					struct ftrace_regs *fregs)
 {
 	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
 
@@ -242,6 +244,20 @@ void notrace sw_numa_migrate_pre(unsigned long ip, unsigned long parent_ip,
 	if (sw_numa_migrate_gate(current))
 		sw_fregs_set_ip(fregs, (unsigned long)sw_numa_migrate_skip);
 	ftrace_test_recursion_unlock(bit);
+}
+
+/* numa_retry != off: skips deferred task_numa_migrate.isra.0 calls */
+static struct sw_hook sw_numa_hook = {
+	.name = "task_numa_migrate",
+	SW_HOOK_NEEDS("numa_retry!=off"),
+	.target = &sw_sym_task_numa_migrate,
+	.replacement = sw_numa_migrate_skip,
+	.callback = sw_numa_migrate_pre,
+};
+
+void sw_numa_register(void)
+{
+	sw_hook_register(&sw_numa_hook);
 }
 
 /* Knob apply: the migrate hook is installed only while not "off". */
@@ -253,7 +269,7 @@ int sw_numa_apply(const struct sw_knob *k, int old, int new)
 
 	if (on == was_on)
 		return 0;
-	ret = sw_hook_set(SW_HOOK_NUMA_MIGRATE, on);
+	ret = on ? sw_hook_get(&sw_numa_hook, 1) : sw_hook_put(&sw_numa_hook, 1);
 	if (!ret && !on) {
 		/* backoffs do not outlive the mode that set them */
 		raw_spin_lock_irqsave(&sw_numa_lock, flags);

@@ -28,6 +28,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpumask.h>
+#include <linux/log2.h>
 #include <linux/mmu_context.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -35,7 +36,7 @@
 #include <trace/events/sched.h>
 #include "ksched.h"
 #include "hooks.h"
-#include "knobs.h"
+#include "knob_defs.h"
 #include "overload.h"
 #include "sched_access.h"
 #include "symbols.h"
@@ -44,12 +45,6 @@
 static cpumask_var_t *sw_llc_masks;
 /* the mask index where each CPU's bit may be set, -1 for none */
 static DEFINE_PER_CPU(int, sw_mask_llc) = -1;
-static bool sw_probe_on;
-
-bool sw_overload_active(void)
-{
-	return READ_ONCE(sw_probe_on);
-}
 
 const struct cpumask *sw_llc_overloaded_mask(int llc_id)
 {
@@ -116,9 +111,10 @@ static void notrace sw_nr_running_probe(void *data, struct rq *rq, int change)
  * sis_mask_update=tick: this CPU records its own state once per tick, as
  * the 2022 patch did. Runs with interrupts disabled (the tick).
  */
-void notrace sw_overload_tick_pre(unsigned long ip, unsigned long parent_ip,
-				  struct ftrace_ops *op,
-				  struct ftrace_regs *fregs)
+static void notrace sw_overload_tick_pre(unsigned long ip,
+					 unsigned long parent_ip,
+					 struct ftrace_ops *op,
+					 struct ftrace_regs *fregs)
 {
 	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
 
@@ -167,46 +163,66 @@ int sw_overload_init(void)
 	return 0;
 }
 
-/*
- * Who needs the nr_running probe (SW_PROBE_* bits): sis_filter with
- * enqueue updates, policy=shadow, whose race check counts the changes,
- * and sib_count. Changed under the knob lock only.
- */
-static unsigned int sw_probe_users;
+/* Register the nr_running probe (the first of its users). */
+static int sw_nr_probe_attach(void)
+{
+	int ret;
 
-/* The knob setting behind each SW_PROBE_* bit, for the hooks file */
-static const char * const sw_probe_user_names[SW_PROBE_NR] = {
-	"sis_filter=1,sis_mask_update=enqueue",	/* SW_PROBE_FILTER */
-	"policy=shadow",			/* SW_PROBE_SHADOW */
-	"sib_count=1",				/* SW_PROBE_SIB */
+	ret = register_trace_sched_update_nr_running_tp(sw_nr_running_probe,
+							NULL);
+	if (ret) {
+		pr_err("cannot attach to sched_update_nr_running_tp: %d\n", ret);
+		return ret;
+	}
+	return 0;
+}
+
+/* Unregister it (the last user gone); hooks.c waits for running probes. */
+static void sw_nr_probe_detach(void)
+{
+	int ret;
+
+	ret = unregister_trace_sched_update_nr_running_tp(sw_nr_running_probe,
+							  NULL);
+	WARN(ret, "unregistering the nr_running probe failed: %d\n", ret);
+}
+
+/*
+ * The nr_running probe is taken with a SW_PROBE_* bit by each user:
+ * sis_filter with enqueue updates, policy=shadow, whose race check counts
+ * the changes (wake.c), and sib_count (sib.c). The setting of each bit:
+ */
+static const char * const sw_nr_needs[] = {
+	[ilog2(SW_PROBE_FILTER)] = "sis_filter=1,sis_mask_update=enqueue",
+	[ilog2(SW_PROBE_SHADOW)] = "policy=shadow",
+	[ilog2(SW_PROBE_SIB)] = "sib_count=1",
 };
 
-static_assert(SW_PROBE_SIB == 1U << (SW_PROBE_NR - 1));
+static_assert(ARRAY_SIZE(sw_nr_needs) == SW_PROBE_NR &&
+	      SW_PROBE_SIB == 1U << (SW_PROBE_NR - 1));
 
-/**
- * sw_nr_probe_show() - the nr_running probe's line of the hooks file
- * @m: the seq_file
- *
- * Its needs: every setting that takes the probe; then held: those that
- * hold it now.
- */
-void sw_nr_probe_show(struct seq_file *m)
+static struct sw_hook sw_nr_hook = {
+	.name = "sched_update_nr_running_tp",
+	.kind = SW_HOOK_TRACEPOINT,
+	.needs = sw_nr_needs,
+	.nr_needs = ARRAY_SIZE(sw_nr_needs),
+	.attach = sw_nr_probe_attach,
+	.detach = sw_nr_probe_detach,
+};
+
+/* sis_mask_update=tick: each CPU writes its own bit from the tick */
+static struct sw_hook sw_tick_hook = {
+	.name = "sched_tick",
+	SW_HOOK_NEEDS("sis_filter=1,sis_mask_update=tick"),
+	.target = &sw_sym_sched_tick,
+	.callback = sw_overload_tick_pre,
+};
+
+/* At load: the tick hook and the nr_running probe, in "hooks". */
+void sw_overload_register(void)
 {
-	unsigned int i, users = READ_ONCE(sw_probe_users);
-	const char *sep = "";
-
-	seq_printf(m, "sched_update_nr_running_tp tracepoint %s needs:",
-		   sw_overload_active() ? "on" : "off");
-	for (i = 0; i < SW_PROBE_NR; i++)
-		seq_printf(m, "%s%s", i ? "|" : "", sw_probe_user_names[i]);
-	seq_puts(m, " held:");
-	for (i = 0; i < SW_PROBE_NR; i++) {
-		if (!(users & (1U << i)))
-			continue;
-		seq_printf(m, "%s%s", sep, sw_probe_user_names[i]);
-		sep = "|";
-	}
-	seq_puts(m, *sep ? "\n" : "none\n");
+	sw_hook_register(&sw_tick_hook);
+	sw_hook_register(&sw_nr_hook);
 }
 
 /**
@@ -217,34 +233,13 @@ void sw_nr_probe_show(struct seq_file *m)
  */
 int sw_nr_probe_get(unsigned int user)
 {
-	int ret;
-
-	if (sw_probe_users & user)
-		return 0;
-	if (!sw_probe_users) {
-		ret = register_trace_sched_update_nr_running_tp(sw_nr_running_probe,
-								NULL);
-		if (ret) {
-			pr_err("cannot attach to sched_update_nr_running_tp: %d\n",
-			       ret);
-			return ret;
-		}
-		WRITE_ONCE(sw_probe_on, true);
-	}
-	sw_probe_users |= user;
-	return 0;
+	return sw_hook_get(&sw_nr_hook, user);
 }
 
 /* Drop @user; the last one unregisters the probe and waits for it. */
 void sw_nr_probe_put(unsigned int user)
 {
-	if (!(sw_probe_users & user))
-		return;
-	sw_probe_users &= ~user;
-	if (sw_probe_users)
-		return;
-	sw_overload_stop();
-	tracepoint_synchronize_unregister();
+	sw_hook_put(&sw_nr_hook, user);
 }
 
 /* Seed the masks from a racy snapshot (see sw_overload_start()). */
@@ -262,7 +257,7 @@ static int sw_overload_start(int mode)
 	int cpu, ret;
 
 	if (mode == SW_MASK_TICK)
-		ret = sw_hook_set(SW_HOOK_TICK, true);
+		ret = sw_hook_get(&sw_tick_hook, 1);
 	else
 		ret = sw_nr_probe_get(SW_PROBE_FILTER);
 	if (ret)
@@ -283,23 +278,9 @@ static int sw_overload_start(int mode)
 static void sw_overload_end(int mode)
 {
 	if (mode == SW_MASK_TICK)
-		sw_hook_set(SW_HOOK_TICK, false);
+		sw_hook_put(&sw_tick_hook, 1);
 	else
 		sw_nr_probe_put(SW_PROBE_FILTER);
-}
-
-/* Stop updates; the caller then waits with tracepoint_synchronize_unregister(). */
-void sw_overload_stop(void)
-{
-	int ret;
-
-	if (!sw_probe_on)
-		return;
-	ret = unregister_trace_sched_update_nr_running_tp(sw_nr_running_probe,
-							  NULL);
-	WARN(ret, "unregistering the nr_running probe failed: %d\n", ret);
-	WRITE_ONCE(sw_probe_on, false);
-	sw_probe_users = 0;
 }
 
 /*

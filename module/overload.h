@@ -7,18 +7,15 @@
 
 #include <linux/ftrace.h>
 #include <linux/types.h>
-#include "knobs.h"
+#include "knob_defs.h"
 
 /* ---- overloaded-CPU masks (overload.c) --------------------------------- */
 int sw_overload_init(void);	/* allocate the masks; no probe yet */
 int sw_overload_apply(const struct sw_knob *k, int old, int new);
 int sw_mask_update_apply(const struct sw_knob *k, int old, int new);
 extern const char * const sw_mask_update_names[SW_MASK_NR];
-void sw_overload_tick_pre(unsigned long ip, unsigned long parent_ip,
-			  struct ftrace_ops *op, struct ftrace_regs *fregs);
-void sw_overload_stop(void);	/* unregister the tracepoint probe */
+void sw_overload_register(void);	/* at load: the tick hook and the probe */
 void sw_overload_free(void);	/* after tracepoint_synchronize_unregister() */
-bool sw_overload_active(void);	/* the probe is registered */
 #define SW_PROBE_FILTER	1U	/* sis_filter=1, sis_mask_update=enqueue */
 #define SW_PROBE_SHADOW	2U	/* policy=shadow: the race check */
 #define SW_PROBE_SIB	4U	/* sib_count=1: the masks */
@@ -26,7 +23,6 @@ bool sw_overload_active(void);	/* the probe is registered */
 void sw_overload_seed(void);	/* every online CPU's bit from a snapshot */
 int sw_nr_probe_get(unsigned int user);
 void sw_nr_probe_put(unsigned int user);
-void sw_nr_probe_show(struct seq_file *m);	/* its line of the hooks file */
 int sw_overload_show(struct seq_file *m);
 const struct cpumask *sw_llc_overloaded_mask(int llc_id);
 unsigned long sw_nr_running_seq_of(int cpu);	/* nr_running changes of a CPU */

@@ -42,6 +42,7 @@
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 #include "ksched.h"
+#include "hooks.h"
 #include "reach.h"
 #include "sched_access.h"
 #include "stats.h"
@@ -74,16 +75,12 @@ static void sw_reach_find(struct tracepoint *tp, void *priv)
 		sw_reach_tp = tp;
 }
 
-/**
- * sw_reach_start() - register the sched_waking probe
- *
- * Under the knob lock, before the select hook is installed.
- *
- * Return: 0 (also where the kernel lacks the tracepoint or
- * fair_sched_class: the counters then stand still, said once in the
- * kernel log), or the error of the registration.
+/*
+ * Register the sched_waking probe: 0 also where the kernel lacks the
+ * tracepoint or fair_sched_class (the counters then stand still, said
+ * once in the kernel log), or the error of the registration.
  */
-int sw_reach_start(void)
+static int sw_reach_attach(void)
 {
 	int cpu, ret;
 
@@ -106,12 +103,8 @@ int sw_reach_start(void)
 	return 0;
 }
 
-/**
- * sw_reach_stop() - unregister the sched_waking probe
- *
- * The caller waits for running probes (tracepoint_synchronize_unregister()).
- */
-void sw_reach_stop(void)
+/* Unregister the probe; hooks.c waits for running ones. */
+static void sw_reach_detach(void)
 {
 	int ret;
 
@@ -122,9 +115,48 @@ void sw_reach_stop(void)
 	WRITE_ONCE(sw_reach_on, false);
 }
 
-/* debugfs "hooks": the probe's line */
-void sw_reach_hooks_show(struct seq_file *m)
+/* debugfs "hooks": the probe's line, on only while attached */
+static void sw_reach_show(struct seq_file *m, const struct sw_hook *h)
 {
-	seq_printf(m, "sched_waking tracepoint %s needs:enabled=1,policy!=stock\n",
+	seq_printf(m, "%s tracepoint %s ", h->name,
 		   READ_ONCE(sw_reach_on) ? "on" : "off");
+	sw_hook_show_needs(m, h);
+	seq_putc(m, '\n');
+}
+
+/* the probe counts the wakeups the select hook should see: with it */
+static struct sw_hook sw_reach_hook = {
+	.name = "sched_waking",
+	.kind = SW_HOOK_TRACEPOINT,
+	SW_HOOK_NEEDS("enabled=1,policy!=stock"),
+	.attach = sw_reach_attach,
+	.detach = sw_reach_detach,
+	.show = sw_reach_show,
+};
+
+void sw_reach_register(void)
+{
+	sw_hook_register(&sw_reach_hook);
+}
+
+/**
+ * sw_reach_start() - register the sched_waking probe
+ *
+ * Under the knob lock, before the select hook is installed.
+ *
+ * Return: 0, or the error of the registration.
+ */
+int sw_reach_start(void)
+{
+	return sw_hook_get(&sw_reach_hook, 1);
+}
+
+/**
+ * sw_reach_stop() - unregister the sched_waking probe and wait for it
+ *
+ * Under the knob lock.
+ */
+void sw_reach_stop(void)
+{
+	sw_hook_put(&sw_reach_hook, 1);
 }

@@ -32,8 +32,8 @@ static __always_inline void sw_reach_seen(struct task_struct *p)
 	}
 }
 
+void sw_reach_register(void);	/* at load: the sched_waking probe */
 int sw_reach_start(void);
-void sw_reach_stop(void);	/* the caller waits for running probes */
-void sw_reach_hooks_show(struct seq_file *m);
+void sw_reach_stop(void);
 
 #endif /* _SMARTWAKE_REACH_H */

@@ -10,7 +10,7 @@
  * wakee_flip_decay_ts and last_wakee and p->recent_used_cpu are saved
  * before it and restored before the kernel runs, the NUMA backoff is
  * counted but not stored (numa.c), and the LLC's has_idle_cores hint is
- * read but never cleared (struct sw_idle_cores_copy), so the kernel
+ * read but never cleared (SW_WAKE_SHADOW, struct sw_wake_ctx), so the kernel
  * records the wakeup exactly once. Then:
  *  - same CPU: shadow_agree;
  *  - different CPUs: the module decides the same wakeup once more with
@@ -98,11 +98,11 @@ static enum sw_shadow_stage sw_shadow_stage(struct task_struct *p,
 }
 
 /* Has the has_idle_cores hint the first evaluation read changed since? */
-static bool sw_idle_cores_moved(const struct sw_idle_cores_copy *cc)
+static bool sw_idle_cores_moved(const struct sw_wake_ctx *ctx)
 {
-	const struct sched_domain_shared *sds = cc->sds;
+	const struct sched_domain_shared *sds = ctx->seen_sds;
 
-	return cc->have && READ_ONCE(sw_sds(sds, has_idle_cores)) != cc->seen;
+	return sds && READ_ONCE(sw_sds(sds, has_idle_cores)) != ctx->seen;
 }
 
 /* nr_running changes so far of the CPUs of @cpu's and @prev's LLCs */
@@ -134,16 +134,16 @@ static unsigned long sw_rq_seq(int cpu, int prev)
 /* This CPU's counters, kept aside while the race re-evaluation runs. */
 static DEFINE_PER_CPU(struct sw_pcpu_stats, sw_shadow_stash);
 
-/* sw_wake() on the has_idle_cores copy: the hint is never written */
+/* sw_wake() in SW_WAKE_SHADOW mode: the hint is read once, never written */
 static int sw_wake_shadow(struct task_struct *p, int prev_cpu, int wake_flags,
 			  int cpu, struct sw_wake_info *info)
 {
-	struct sw_idle_cores_copy *cc = this_cpu_ptr(&sw_idle_cores_copy);
+	struct sw_wake_ctx *ctx = this_cpu_ptr(&sw_wake_ctx);
 	int ret;
 
-	cc->active = true;
+	ctx->mode = SW_WAKE_SHADOW;
 	ret = sw_wake(p, prev_cpu, wake_flags, cpu, info);
-	cc->active = false;
+	ctx->mode = SW_WAKE_NOW;
 	return ret;
 }
 
@@ -155,7 +155,7 @@ static int sw_wake_shadow(struct task_struct *p, int prev_cpu, int wake_flags,
  * @cpu:        the waking CPU
  *
  * See the top of this file. Runs with p->pi_lock held and IRQs off, so
- * the per-CPU stash and has_idle_cores copy are not shared.
+ * the per-CPU stash and wakeup context are not shared.
  *
  * Return: the kernel's answer, or -1 (an unmodelled case: the kernel's
  * function is still to run).
@@ -167,7 +167,7 @@ int sw_shadow(struct task_struct *p, int prev_cpu, int wake_flags, int cpu)
 		[SW_SHADOW_AFFINE] = SW_C_shadow_diff_affine,
 		[SW_SHADOW_IDLE] = SW_C_shadow_diff_idle,
 	};
-	struct sw_idle_cores_copy *cc = this_cpu_ptr(&sw_idle_cores_copy);
+	struct sw_wake_ctx *ctx = this_cpu_ptr(&sw_wake_ctx);
 	struct sw_pcpu_stats *mine_stats = this_cpu_ptr(&sw_stats);
 	struct sw_pcpu_stats *stash = this_cpu_ptr(&sw_shadow_stash);
 	struct sw_wake_info mi = { .target = prev_cpu }, ri = mi;
@@ -178,7 +178,7 @@ int sw_shadow(struct task_struct *p, int prev_cpu, int wake_flags, int cpu)
 
 	seq = sw_rq_seq(cpu, prev_cpu);
 	sw_save(&before, p);
-	cc->have = false;
+	ctx->seen_sds = NULL;
 	mine = sw_wake_shadow(p, prev_cpu, wake_flags, cpu, &mi);
 	if (mine < 0) {
 		sw_restore(&before, p);
@@ -211,10 +211,10 @@ int sw_shadow(struct task_struct *p, int prev_cpu, int wake_flags, int cpu)
 	*stash = *mine_stats;
 	sw_restore(&before, p);
 	again = sw_wake_shadow(p, prev_cpu, wake_flags, cpu, &ri);
-	if (again == mine && sw_idle_cores_moved(cc)) {
+	if (again == mine && sw_idle_cores_moved(ctx)) {
 		/* and with the hint as it is now, whoever changed it */
 		sw_restore(&before, p);
-		cc->have = false;
+		ctx->seen_sds = NULL;
 		again = sw_wake_shadow(p, prev_cpu, wake_flags, cpu, &ri);
 	}
 	*mine_stats = *stash;

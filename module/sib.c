@@ -32,7 +32,7 @@
 #include <linux/mmu_context.h>
 #include "ksched.h"
 #include "hooks.h"
-#include "knobs.h"
+#include "knob_defs.h"
 #include "overload.h"
 #include "sched_access.h"
 #include "sib.h"
@@ -58,8 +58,9 @@ static bool notrace sw_sib_llc_overloaded(int cpu)
  *
  * Runs with the runqueue lock held and interrupts disabled.
  */
-void notrace sw_sib_newidle_pre(unsigned long ip, unsigned long parent_ip,
-				struct ftrace_ops *op, struct ftrace_regs *fregs)
+static void notrace sw_sib_newidle_pre(unsigned long ip, unsigned long parent_ip,
+				       struct ftrace_ops *op,
+				       struct ftrace_regs *fregs)
 {
 	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
 
@@ -81,8 +82,9 @@ void notrace sw_sib_newidle_pre(unsigned long ip, unsigned long parent_ip,
  * From the balance softirq. A runqueue other than this CPU's is an idle
  * CPU balanced on its behalf by the nohz idle balance: not counted.
  */
-void notrace sw_sib_domains_pre(unsigned long ip, unsigned long parent_ip,
-				struct ftrace_ops *op, struct ftrace_regs *fregs)
+static void notrace sw_sib_domains_pre(unsigned long ip, unsigned long parent_ip,
+				       struct ftrace_ops *op,
+				       struct ftrace_regs *fregs)
 {
 	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	int cpu;
@@ -99,6 +101,27 @@ void notrace sw_sib_domains_pre(unsigned long ip, unsigned long parent_ip,
 	ftrace_test_recursion_unlock(bit);
 }
 
+/* the two pre-handlers, while sib_count=1 */
+static struct sw_hook sw_sib_newidle_hook = {
+	.name = "sched_balance_newidle",
+	SW_HOOK_NEEDS("sib_count=1"),
+	.target = &sw_sym_sched_balance_newidle,
+	.callback = sw_sib_newidle_pre,
+};
+
+static struct sw_hook sw_sib_domains_hook = {
+	.name = "sched_balance_domains",
+	SW_HOOK_NEEDS("sib_count=1"),
+	.target = &sw_sym_sched_balance_domains,
+	.callback = sw_sib_domains_pre,
+};
+
+void sw_sib_register(void)
+{
+	sw_hook_register(&sw_sib_newidle_hook);
+	sw_hook_register(&sw_sib_domains_hook);
+}
+
 /*
  * Knob apply: the two pre-handlers and the nr_running probe (for the
  * overloaded masks) exist only while sib_count=1.
@@ -108,8 +131,8 @@ int sw_sib_apply(const struct sw_knob *k, int old, int new)
 	int ret;
 
 	if (!new) {
-		sw_hook_set(SW_HOOK_SIB_DOMAINS, false);
-		sw_hook_set(SW_HOOK_SIB_NEWIDLE, false);
+		sw_hook_put(&sw_sib_domains_hook, 1);
+		sw_hook_put(&sw_sib_newidle_hook, 1);
 		sw_nr_probe_put(SW_PROBE_SIB);
 		return 0;
 	}
@@ -125,11 +148,11 @@ int sw_sib_apply(const struct sw_knob *k, int old, int new)
 		return ret;
 	sw_overload_seed();
 	ret = sw_sym_sched_balance_newidle ?
-	      sw_hook_set(SW_HOOK_SIB_NEWIDLE, true) : 0;
+	      sw_hook_get(&sw_sib_newidle_hook, 1) : 0;
 	if (!ret)
-		ret = sw_hook_set(SW_HOOK_SIB_DOMAINS, true);
+		ret = sw_hook_get(&sw_sib_domains_hook, 1);
 	if (ret) {
-		sw_hook_set(SW_HOOK_SIB_NEWIDLE, false);
+		sw_hook_put(&sw_sib_newidle_hook, 1);
 		sw_nr_probe_put(SW_PROBE_SIB);
 	}
 	return ret;

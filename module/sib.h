@@ -5,14 +5,10 @@
 #ifndef _SMARTWAKE_SIB_H
 #define _SMARTWAKE_SIB_H
 
-#include <linux/ftrace.h>
-#include "knobs.h"
+#include "knob_defs.h"
 
 extern int sw_sib_count;
 int sw_sib_apply(const struct sw_knob *k, int old, int new);
-void sw_sib_newidle_pre(unsigned long ip, unsigned long parent_ip,
-			struct ftrace_ops *op, struct ftrace_regs *fregs);
-void sw_sib_domains_pre(unsigned long ip, unsigned long parent_ip,
-			struct ftrace_ops *op, struct ftrace_regs *fregs);
+void sw_sib_register(void);	/* at load: the two pre-handlers */
 
 #endif /* _SMARTWAKE_SIB_H */

@@ -18,12 +18,13 @@
 #include <linux/sched/smt.h>
 #include <linux/topology.h>
 #include "ksched.h"
-#include "knobs.h"
+#include "knob_defs.h"
 #include "overload.h"
 #include "sched_access.h"
 #include "stats.h"
 #include "symbols.h"
 #include "wake.h"
+#include "wake_path.h"
 #include "trace.h"
 
 /* Scratch mask per CPU, like the kernel's select_rq_mask (IRQs are off). */
@@ -62,25 +63,23 @@ static int sw_select_idle_one(struct sw_sis *s, int cpu)
 	return sw_usable(s, cpu) ? cpu : -1;
 }
 
-DEFINE_PER_CPU(struct sw_idle_cores_copy, sw_idle_cores_copy);
-
+/* test_idle_cores(); policy=shadow keeps the first value it read */
 static bool sw_test_idle_cores(int cpu)
 {
-	struct sw_idle_cores_copy *cc = this_cpu_ptr(&sw_idle_cores_copy);
+	struct sw_wake_ctx *ctx = this_cpu_ptr(&sw_wake_ctx);
 	struct sched_domain_shared *sds = sw_sd_llc_shared(cpu);
 	bool v;
 
 	if (!sds)
 		return false;
-	if (!cc->active)
+	if (ctx->mode != SW_WAKE_SHADOW)
 		return READ_ONCE(sw_sds(sds, has_idle_cores));
-	if (cc->have && cc->sds == sds)
-		return cc->seen;
+	if (ctx->seen_sds == sds)
+		return ctx->seen;
 	v = READ_ONCE(sw_sds(sds, has_idle_cores));
-	if (!cc->have) {
-		cc->have = true;
-		cc->sds = sds;
-		cc->seen = v;
+	if (!ctx->seen_sds) {
+		ctx->seen_sds = sds;
+		ctx->seen = v;
 	}
 	return v;
 }
@@ -91,14 +90,14 @@ static bool sw_test_idle_cores(int cpu)
  */
 static void sw_clear_idle_cores(int cpu)
 {
-	struct sw_idle_cores_copy *cc = this_cpu_ptr(&sw_idle_cores_copy);
+	struct sw_wake_ctx *ctx = this_cpu_ptr(&sw_wake_ctx);
 	struct sched_domain_shared *sds = sw_sd_llc_shared(cpu);
 
-	if (!sds || cc->active)
+	if (!sds || ctx->mode == SW_WAKE_SHADOW)
 		return;
-	if (cc->defer) {
+	if (ctx->mode == SW_WAKE_COMMIT) {
 		/* wake.c clears it if the answer is used */
-		cc->clear = sds;
+		ctx->clear_idle_cores = sds;
 		return;
 	}
 	WRITE_ONCE(sw_sds(sds, has_idle_cores), 0);

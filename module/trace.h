@@ -6,12 +6,27 @@
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM smartwake
 
+/* The values of the events' enum fields, once (outside the multi-read). */
+#ifndef _SMARTWAKE_TRACE_ENUMS_H
+#define _SMARTWAKE_TRACE_ENUMS_H
+#include <smartwake/enums.h>
+
+/* how select_idle_sibling() found its answer (sis.c, event "how") */
+enum sw_sis_how {
+	SW_SIS_HOWS(SW_ENUM_ID, SW_ENUM_ID)
+};
+
+/* the stage a policy=shadow disagreement is put down to (shadow.c) */
+enum sw_shadow_stage {
+	SW_SHADOW_STAGES(SW_ENUM_ID, SW_ENUM_ID)
+};
+#endif /* _SMARTWAKE_TRACE_ENUMS_H */
+
 #if !defined(_SMARTWAKE_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
 #define _SMARTWAKE_TRACE_H
 
 #include <linux/tracepoint.h>
 #include <smartwake/policy.h>
-#include "wake.h"
 
 /* Export the enum values to user space, then print them by name. */
 #undef SW_TP_ENUM

@@ -26,7 +26,7 @@
 #include <linux/sched.h>
 #include <linux/smp.h>
 #include "hooks.h"
-#include "knobs.h"
+#include "knob_defs.h"
 #include "stats.h"
 #include "symbols.h"
 #include "ttwu.h"
@@ -69,11 +69,6 @@ static int sw_ttwu_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 
 static struct kretprobe sw_ttwu_krp;
 static bool sw_ttwu_probed;	/* under the knob lock, or at init/exit */
-
-bool sw_ttwu_probe_active(void)
-{
-	return READ_ONCE(sw_ttwu_probed);
-}
 
 /* A kretprobe cannot be registered twice as it is: start from scratch. */
 static int sw_ttwu_probe_on(void)
@@ -119,10 +114,34 @@ static void sw_ttwu_probe_off(void)
  *
  * Return: false, so the caller activates @p under the remote rq lock.
  */
-bool notrace sw_ttwu_never_queue(struct task_struct *p, int cpu, int wake_flags)
+static bool notrace sw_ttwu_never_queue(struct task_struct *p, int cpu,
+					int wake_flags)
 {
 	sw_count(SW_C_ttwu_forced_lock);
 	return false;
+}
+
+/* ttwu_queue=lock: answer "do not queue" */
+static struct sw_hook sw_ttwu_hook = {
+	.name = "ttwu_queue_wakelist",
+	SW_HOOK_NEEDS("ttwu_queue=lock"),
+	.target = &sw_sym_ttwu_queue_wakelist,
+	.replacement = sw_ttwu_never_queue,
+};
+
+/* ttwu_count=1: the counting kretprobe */
+static struct sw_hook sw_ttwu_krp_hook = {
+	.name = "ttwu_queue_wakelist",
+	.kind = SW_HOOK_KRETPROBE,
+	SW_HOOK_NEEDS("ttwu_count=1"),
+	.attach = sw_ttwu_probe_on,
+	.detach = sw_ttwu_probe_off,
+};
+
+void sw_ttwu_register(void)
+{
+	sw_hook_register(&sw_ttwu_hook);
+	sw_hook_register(&sw_ttwu_krp_hook);
 }
 
 /* Knob apply: the redirect is installed only while ttwu_queue=lock. */
@@ -130,7 +149,9 @@ int sw_ttwu_apply(const struct sw_knob *k, int old, int new)
 {
 	if (old == new)
 		return 0;
-	return sw_hook_set(SW_HOOK_TTWU, new == SW_TTWU_LOCK);
+	if (new == SW_TTWU_LOCK)
+		return sw_hook_get(&sw_ttwu_hook, 1);
+	return sw_hook_put(&sw_ttwu_hook, 1);
 }
 
 /* Knob apply: the kretprobe exists only while ttwu_count=1. */
@@ -139,18 +160,6 @@ int sw_ttwu_count_apply(const struct sw_knob *k, int old, int new)
 	if (old == new)
 		return 0;
 	if (new)
-		return sw_ttwu_probe_on();
-	sw_ttwu_probe_off();
-	return 0;
-}
-
-int sw_ttwu_init(void)
-{
-	return sw_ttwu_count ? sw_ttwu_probe_on() : 0;
-}
-
-/* Also reached on load failure after a successful init. */
-void sw_ttwu_exit(void)
-{
-	sw_ttwu_probe_off();
+		return sw_hook_get(&sw_ttwu_krp_hook, 1);
+	return sw_hook_put(&sw_ttwu_krp_hook, 1);
 }

@@ -6,7 +6,7 @@
 #define _SMARTWAKE_TTWU_H
 
 #include <linux/types.h>
-#include "knobs.h"
+#include "knob_defs.h"
 
 /* ---- remote wakeup queueing (ttwu.c) ---------------------------------- */
 enum sw_ttwu_mode {
@@ -17,11 +17,8 @@ enum sw_ttwu_mode {
 extern const char * const sw_ttwu_mode_names[SW_TTWU_NR];
 extern int sw_ttwu_queue;
 extern int sw_ttwu_count;
-bool sw_ttwu_never_queue(struct task_struct *p, int cpu, int wake_flags);
 int sw_ttwu_apply(const struct sw_knob *k, int old, int new);
 int sw_ttwu_count_apply(const struct sw_knob *k, int old, int new);
-int sw_ttwu_init(void);
-bool sw_ttwu_probe_active(void);
-void sw_ttwu_exit(void);
+void sw_ttwu_register(void);	/* at load: the redirect and the kretprobe */
 
 #endif /* _SMARTWAKE_TTWU_H */

@@ -22,6 +22,7 @@
 #include <linux/jiffies.h>
 #include <linux/math64.h>
 #include <linux/mmu_context.h>
+#include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/string.h>
@@ -29,7 +30,7 @@
 #include <linux/tracepoint.h>
 #include "ksched.h"
 #include "hooks.h"
-#include "knobs.h"
+#include "knob_defs.h"
 #include "numa.h"
 #include "overload.h"
 #include "reach.h"
@@ -44,6 +45,9 @@
 #include "watchdog.h"
 
 typedef int (*sw_select_fn)(struct task_struct *p, int prev_cpu, int wake_flags);
+
+/* the wakeup being decided on each CPU (wake_path.h) */
+DEFINE_PER_CPU(struct sw_wake_ctx, sw_wake_ctx);
 
 /*
  * select_task_rq_fair's address is taken by fair_sched_class: IBT-safe,
@@ -244,7 +248,7 @@ static int sw_do_wake_affine(struct sched_domain *sd, struct task_struct *p,
 		return prev_cpu;
 	sw_count(SW_C_affine_pulls);
 	if (sw_numa_wake_affine(p, prev_cpu, this_cpu))
-		this_cpu_ptr(&sw_idle_cores_copy)->numa_backoff = true;
+		this_cpu_ptr(&sw_wake_ctx)->numa_backoff = true;
 	return this_cpu;
 }
 
@@ -342,7 +346,7 @@ static int sw_inject_bad_answer(const struct task_struct *p, int cpu)
  * @prev_cpu:   its previous CPU
  * @wake_flags: WF_* flags
  *
- * Asked by the select hook (either kind, hooks.c and direct.c) with
+ * Asked by the select hook (either kind, wake.c and direct.c) with
  * preemption disabled, before anything else. Whatever the module would
  * hand back untouched (a knob says the kernel decides, fork/exec
  * balancing, a task outside knob scope, the unmodelled cases) goes
@@ -386,6 +390,51 @@ bool notrace sw_select_wanted(struct ftrace_regs *fregs)
 				     (int)sw_fregs_arg(fregs, 2));
 }
 
+/* As hooks.c's redirect, for select_task_rq_fair: only wakeups the module takes. */
+static void notrace sw_select_redirect(unsigned long ip, unsigned long parent_ip,
+				       struct ftrace_ops *op,
+				       struct ftrace_regs *fregs)
+{
+	int bit;
+
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0)
+		return;
+	if (!within_module(parent_ip, THIS_MODULE) && sw_select_wanted(fregs))
+		sw_fregs_set_ip(fregs, (unsigned long)sw_select_task_rq_fair);
+	ftrace_test_recursion_unlock(bit);
+}
+
+/*
+ * The select hook: while enabled=1 and policy is not stock, the module's
+ * path. It asks sw_select_wanted() first and lets a wakeup the module
+ * would hand back go straight on into the kernel's function, so such a
+ * call crosses the trampoline once.
+ */
+#define SW_SELECT_USER	1U	/* enabled=1,policy!=stock */
+static struct sw_hook sw_select_hook_ops = {
+	.name = "select_task_rq_fair",
+	SW_HOOK_NEEDS("enabled=1,policy!=stock"),
+	.target = &sw_sym_select_task_rq_fair,
+#ifdef SW_HAVE_DIRECT
+	.direct = (unsigned long)sw_select_tramp,
+#endif
+	.want_direct = SW_SELECT_HOOK_DEFAULT == SW_SELECT_HOOK_DIRECT,
+	.replacement = sw_select_task_rq_fair,
+	.callback = sw_select_redirect,
+};
+
+void sw_select_register(void)
+{
+	sw_hook_register(&sw_select_hook_ops);
+}
+
+/* test_hook_at_load=1: hooked at load, as before on-demand hooks */
+int sw_select_hook_at_load(void)
+{
+	return sw_hook_get(&sw_select_hook_ops, SW_SELECT_USER);
+}
+
 /*
  * Knob apply (enabled, policy): the hook exists only while it is used,
  * and with it the sched_waking probe that counts the wakeups it should
@@ -407,16 +456,41 @@ int sw_select_apply(const struct sw_knob *k, int old, int new)
 	}
 	ret = hook ? sw_reach_start() : 0;
 	if (!ret)
-		ret = sw_hook_set(SW_HOOK_SELECT, hook);
-	if (ret || !hook) {
-		/* no hook (any more, or its install failed): no probe */
-		if (!sw_hook_is_set(SW_HOOK_SELECT)) {
-			sw_reach_stop();
-			tracepoint_synchronize_unregister();
-		}
-	}
+		ret = hook ? sw_hook_get(&sw_select_hook_ops, SW_SELECT_USER) :
+			     sw_hook_put(&sw_select_hook_ops, SW_SELECT_USER);
+	/* no hook (any more, or its install failed): no probe */
+	if ((ret || !hook) && !sw_hook_is_set(&sw_select_hook_ops))
+		sw_reach_stop();
 	if (ret || !shadow)
 		sw_nr_probe_put(SW_PROBE_SHADOW);
+	return ret;
+}
+
+int sw_select_hook = SW_SELECT_HOOK_DEFAULT;
+
+const char * const sw_select_hook_names[SW_SELECT_HOOK_NR] = {
+	SW_SELECT_HOOKS(SW_ENUM_NAME, SW_ENUM_NAME)
+};
+
+/**
+ * sw_select_hook_apply() - knob select_hook: how select_task_rq_fair is hooked
+ * @k:   the knob
+ * @old: the way in use
+ * @new: the way asked for
+ *
+ * A hook in place is removed and installed again the new way; if that
+ * fails, the old way is put back (and the error returned).
+ *
+ * Return: 0, -EOPNOTSUPP for direct on a kernel without direct calls, or
+ * the error from installing.
+ */
+int sw_select_hook_apply(const struct sw_knob *k, int old, int new)
+{
+	int ret = sw_hook_set_direct(&sw_select_hook_ops,
+				     new == SW_SELECT_HOOK_DIRECT);
+
+	if (ret == -EOPNOTSUPP)
+		pr_err("select_hook=direct: this kernel has no direct ftrace calls\n");
 	return ret;
 }
 
@@ -454,7 +528,7 @@ static DEFINE_PER_CPU(unsigned int, sw_sample_tick);
  */
 static int sw_select_body(struct task_struct *p, int prev_cpu, int wake_flags)
 {
-	struct sw_idle_cores_copy *cc = this_cpu_ptr(&sw_idle_cores_copy);
+	struct sw_wake_ctx *ctx = this_cpu_ptr(&sw_wake_ctx);
 	int policy = READ_ONCE(sw_policy);
 	u64 decided[SW_NR_DECIDED];
 	struct sw_wake_info info;
@@ -476,11 +550,11 @@ static int sw_select_body(struct task_struct *p, int prev_cpu, int wake_flags)
 	 * Interrupts are off, so the domain's sched_domain_shared outlives
 	 * the RCU section of sw_wake().
 	 */
-	cc->clear = NULL;
-	cc->numa_backoff = false;
-	cc->defer = true;
+	ctx->clear_idle_cores = NULL;
+	ctx->numa_backoff = false;
+	ctx->mode = SW_WAKE_COMMIT;
 	new_cpu = sw_wake(p, prev_cpu, wake_flags, cpu, &info);
-	cc->defer = false;
+	ctx->mode = SW_WAKE_NOW;
 	if (new_cpu < 0) {
 		sw_restore(&sv, p);
 		sw_decided_take_back(decided);
@@ -510,10 +584,9 @@ static int sw_select_body(struct task_struct *p, int prev_cpu, int wake_flags)
 		}
 		return -1;
 	}
-	if (cc->clear)
-		WRITE_ONCE(sw_sds((struct sched_domain_shared *)cc->clear,
-				  has_idle_cores), 0);
-	if (cc->numa_backoff)
+	if (ctx->clear_idle_cores)
+		WRITE_ONCE(sw_sds(ctx->clear_idle_cores, has_idle_cores), 0);
+	if (ctx->numa_backoff)
 		sw_numa_backoff_store(p);
 	sw_locality_count(prev_cpu, cpu, new_cpu);
 	return new_cpu;

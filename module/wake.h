@@ -9,7 +9,7 @@
 #include <linux/percpu.h>
 #include <linux/types.h>
 #include "compat.h"
-#include "knobs.h"
+#include "knob_defs.h"
 #include "locality.h"
 
 /* ---- the wakeup path (wake.c, sis.c) ----------------------------------- */
@@ -26,33 +26,26 @@ int sw_select_direct(struct task_struct *p, int prev_cpu, int wake_flags,
 #endif
 int sw_select_apply(const struct sw_knob *k, int old, int new);
 
-/* how select_idle_sibling() found its answer (trace event "how") */
-enum sw_sis_how {
-	SW_SIS_HOWS(SW_ENUM_ID, SW_ENUM_ID)
+/* select_hook knob: how select_task_rq_fair is hooked (wake.c) */
+enum sw_select_hook {
+	SW_SELECT_HOOKS(SW_ENUM_ID, SW_ENUM_ID)
+	SW_SELECT_HOOK_NR
 };
 
-/* the stage a policy=shadow disagreement is put down to (shadow.c) */
-enum sw_shadow_stage {
-	SW_SHADOW_STAGES(SW_ENUM_ID, SW_ENUM_ID)
-};
+#ifdef SW_HAVE_DIRECT
+#define SW_SELECT_HOOK_DEFAULT	SW_SELECT_HOOK_DIRECT
+#else
+#define SW_SELECT_HOOK_DEFAULT	SW_SELECT_HOOK_FTRACE
+#endif
+
+extern int sw_select_hook;
+extern const char * const sw_select_hook_names[SW_SELECT_HOOK_NR];
+int sw_select_hook_apply(const struct sw_knob *k, int old, int new);
+void sw_select_register(void);	/* at load: the select hook */
+int sw_select_hook_at_load(void);	/* testing: test_hook_at_load=1 */
 
 int sw_select_idle_sibling(struct task_struct *p, int prev, int target);
 
-/*
- * policy=shadow: while active, sis.c reads the LLC's has_idle_cores hint
- * but never clears it; the first value it read (of LLC @sds) is kept, so
- * that a re-evaluation of the same wakeup sees the same input.
- */
-struct sw_idle_cores_copy {
-	bool defer;		/* policy=smartwake: clear only once used */
-	void *clear;		/* ...the sched_domain_shared to clear */
-	bool numa_backoff;	/* ...and the 2018 NUMA backoff to store */
-	bool active;
-	bool have;		/* @seen is valid */
-	const void *sds;	/* the sched_domain_shared read first */
-	bool seen;		/* its has_idle_cores then */
-};
-DECLARE_PER_CPU(struct sw_idle_cores_copy, sw_idle_cores_copy);
 int sw_sis_init(void);
 void sw_sis_exit(void);
 

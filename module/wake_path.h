@@ -11,7 +11,7 @@
 
 /*
  * What the module's path may change before it commits to an answer
- * (has_idle_cores aside: see struct sw_idle_cores_copy).
+ * (has_idle_cores and the NUMA backoff aside: see struct sw_wake_ctx).
  */
 struct sw_saved {
 	unsigned int wakee_flips;
@@ -35,6 +35,39 @@ static inline void sw_restore(const struct sw_saved *sv, struct task_struct *p)
 	sw_task(current, last_wakee) = sv->last_wakee;
 	sw_task(p, recent_used_cpu) = sv->recent_used_cpu;
 }
+
+/* What the wakeup being decided may write to shared state (sw_wake_ctx) */
+enum sw_wake_mode {
+	SW_WAKE_NOW,		/* at once, as the kernel does */
+	SW_WAKE_COMMIT,		/* policy=smartwake: once its answer is used */
+	SW_WAKE_SHADOW,		/* policy=shadow: nothing, ever */
+};
+
+/**
+ * struct sw_wake_ctx - the wakeup being decided on this CPU
+ * @mode:             enum sw_wake_mode, set by wake.c and shadow.c around
+ *                    sw_wake()
+ * @clear_idle_cores: SW_WAKE_COMMIT: the LLC whose has_idle_cores hint a
+ *                    failed core search cleared (sis.c), or NULL
+ * @numa_backoff:     ...the 2018 NUMA backoff to store (wake.c)
+ * @seen_sds:         SW_WAKE_SHADOW: the LLC whose has_idle_cores hint was
+ *                    read first (sis.c), or NULL; its value then in @seen,
+ *                    so that a re-evaluation of the same wakeup sees the
+ *                    same input
+ * @seen:             ...that value
+ *
+ * Per CPU, defined by wake.c: a wakeup is decided with p->pi_lock held
+ * and interrupts off, so one CPU decides one wakeup at a time, and the
+ * domain's sched_domain_shared outlives the decision.
+ */
+struct sw_wake_ctx {
+	enum sw_wake_mode mode;
+	struct sched_domain_shared *clear_idle_cores;
+	bool numa_backoff;
+	const struct sched_domain_shared *seen_sds;
+	bool seen;
+};
+DECLARE_PER_CPU(struct sw_wake_ctx, sw_wake_ctx);
 
 /* How sw_wake() got to its answer, for policy=shadow's classification. */
 struct sw_wake_info {

@@ -21,7 +21,7 @@
 #include <linux/atomic.h>
 #include <linux/irq_work.h>
 #include <linux/workqueue.h>
-#include "knobs.h"
+#include "knob_defs.h"
 #include "stats.h"
 #include "watchdog.h"
 

@@ -54,6 +54,8 @@ cli-host           host -     -        -    scripts/cli-test.sh
 replay-host        host -     -        -    scripts/replay-test.sh
 # the port tool against the cached sources: 6.12 -> 7.2 as found by hand
 port               host -     -        -    scripts/port-diff-test.sh
+# no circle of files in module/ and tools/cli/ (each concern includes hooks.h to hook)
+includes           host -     -        -    scripts/include-graph.sh
 # IBT: the bytes at every pointer-call target; failed loads leave nothing
 safety-stock       1    stock smp2     600  safety.sh
 e2e-stock          1    stock smp4     600  e2e.sh
@@ -422,6 +424,9 @@ check_shipped() {
 		sw_knob_write|sw_knob_set|sw_knob_commit|sw_knob_param_set|sw_knobs_ready) ;;
 		# the knob table's show_str (module)
 		sw_knob_format|sw_knob_param_get|sw_knob_show|sw_knobs_list_show) ;;
+		# the hook registry's attach, detach and show callbacks (module
+		# functions whose addresses are taken: they keep ENDBR64)
+		sw_hook_install|sw_hook_uninstall|sw_hooks_remove_all|sw_hooks_show) ;;
 		# cgroup_put()'s last put: the css's percpu_ref release,
 		# css_release(), whose address the kernel takes (ENDBR64)
 		sw_scope_free) ;;

@@ -61,7 +61,7 @@
 	EM(SW_REVERT_NEVER, "never")			\
 	EMe(SW_REVERT_VIOLATION, "violation")
 
-/* select_hook knob (hooks.c): how select_task_rq_fair is hooked */
+/* select_hook knob (wake.c): how select_task_rq_fair is hooked */
 #define SW_SELECT_HOOKS(EM, EMe)			\
 	EM(SW_SELECT_HOOK_DIRECT, "direct")		\
 	EMe(SW_SELECT_HOOK_FTRACE, "ftrace")
@@ -85,14 +85,5 @@
 	EM(SW_SHADOW_WIDE, "wide")			\
 	EM(SW_SHADOW_AFFINE, "affine")			\
 	EMe(SW_SHADOW_IDLE, "idle")
-
-/* hooks (hooks.c): the id and the traced function */
-#define SW_HOOK_IDS(EM, EMe)				\
-	EM(SW_HOOK_SELECT, "select_task_rq_fair")	\
-	EM(SW_HOOK_TTWU, "ttwu_queue_wakelist")		\
-	EM(SW_HOOK_NUMA_MIGRATE, "task_numa_migrate")	\
-	EM(SW_HOOK_TICK, "sched_tick")			\
-	EM(SW_HOOK_SIB_NEWIDLE, "sched_balance_newidle") \
-	EMe(SW_HOOK_SIB_DOMAINS, "sched_balance_domains")
 
 #endif /* _SMARTWAKE_ENUMS_H */
