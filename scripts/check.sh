@@ -358,13 +358,20 @@ check_scripts() {
 # testing.md's step table are generated from the code
 # (scripts/gen-docs.sh); a stale one prints its diff.
 check_docs() {
-	ktap_begin 2
+	ktap_begin 3
 	local c="usage.md's generated tables (gen-knobs, gen-counters, gen-debugfs, gen-cli), smartwake.8's and testing.md's (gen-steps) match the code"
 	if scripts/gen-docs.sh --check; then
 		ktap_ok "$c"
 	else
 		ktap_not_ok "$c: run scripts/gen-docs.sh"
 	fi
+	# the prose table of what each step asserts is kept by hand: it
+	# must name every step of the table above
+	local missing=
+	missing=$(sed -n '/^### What each step asserts/,/^## /p' Documentation/testing.md |
+		{ t=$(cat); for st in "${steps_all[@]}"; do grep -qF "\`$st\`" <<<"$t" || echo "$st"; done; })
+	c="testing.md's \"What each step asserts\" names every step${missing:+ (missing: $(echo $missing))}"
+	ktap_check "$c" [ -z "$missing" ]
 	# links, anchors and table rows of README.md and Documentation/
 	c="scripts/doc-lint.sh: every relative link and anchor resolves, no table row over 300 characters"
 	if scripts/doc-lint.sh >build/logs/doc-lint.out 2>&1; then
