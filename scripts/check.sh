@@ -35,7 +35,8 @@
 # lanes --jobs 2 runs side by side (each TCG guest keeps one host CPU;
 # the lanes take about as long: figures.md, "make check"). KERNEL: stock
 # (the default kernel), debug, or the label of a kernel of common.sh's
-# table (sw_klabel: 6.1, deb13, generic, 7.2); - for host steps. RUN:
+# table (sw_klabel: 6.1, deb13, generic, 7.2, 7.2-generic); - for host
+# steps. RUN:
 # guest-run.sh's options and a guest script (booted on KERNEL, TOPO,
 # TIMEOUT), a host command (scripts/...; TOPO and TIMEOUT are its own:
 # -), or @FUNCTION ARGS (called with NAME KERNEL TOPO TIMEOUT ARGS).
@@ -56,6 +57,8 @@ replay-host        host -     -        -    scripts/replay-test.sh
 port               host -     -        -    scripts/port-diff-test.sh
 # no circle of files in module/ and tools/cli/ (each concern includes hooks.h to hook)
 includes           host -     -        -    scripts/include-graph.sh
+# the configuration of each generic-flavour row against that of its cloud twin
+flavours           host -     -        -    scripts/flavour-diff.sh
 # IBT: the bytes at every pointer-call target; failed loads leave nothing
 safety-stock       1    stock smp2     600  safety.sh
 e2e-stock          1    stock smp4     600  e2e.sh
@@ -97,6 +100,15 @@ numa-6.1           1    6.1   numa2    600  numa.sh
 compat-generic     1    generic smp2   600  --foreign-ko module/smartwake.ko compat.sh
 e2e-generic        1    generic smp4   600  e2e.sh
 shadow-generic     1    generic smp4   600  shadow.sh
+# the generic flavour of the other releases: what a second flavour of a
+# release can change (the step flavours checks its configuration) shows
+# in its load (layout, symbols, IBT) and its agreement with the kernel
+compat-6.1-generic   1 6.1-generic   smp2 600 --foreign-ko module/smartwake.ko compat.sh
+shadow-6.1-generic   1 6.1-generic   smp4 600 shadow.sh mainline
+compat-deb13-generic 1 deb13-generic smp2 600 --foreign-ko module/smartwake.ko compat.sh
+shadow-deb13-generic 1 deb13-generic smp4 600 shadow.sh mainline
+compat-7.2-generic   1 7.2-generic   smp2 600 --foreign-ko module/smartwake.ko compat.sh
+shadow-7.2-generic   1 7.2-generic   smp4 600 shadow.sh mainline
 debug-build        2    debug -        -    @debug_build
 kunit              2    debug -        -    scripts/kunit.sh
 compat-debug       2    debug smp2     600  compat.sh
@@ -134,6 +146,8 @@ compat-7.3         2    7.3   smp2     600  --foreign-ko module/smartwake.ko com
 e2e-7.3            2    7.3   smp4     600  e2e.sh
 shadow-7.3         2    7.3   smp4     600  shadow.sh
 shadow-7.3-numa2   2    7.3   numa2    600  shadow.sh
+compat-7.3-generic 2    7.3-generic smp2 600 --foreign-ko module/smartwake.ko compat.sh
+shadow-7.3-generic 2    7.3-generic smp4 600 shadow.sh mainline
 # what each kernel offers the module, as figures.md sections kfacts-*
 kfacts-stock       1    stock smp2     300  @kfacts kfacts.sh
 kfacts-6.1         1    6.1   smp2     300  @kfacts kfacts.sh
@@ -149,13 +163,20 @@ headers-only-7.2   2    7.2   -        -    @hstep compat.sh:smp2:600
 '
 
 # sw_klabel RELEASE: a kernel's label in step names: generic for the
-# default version's other flavour, debN for another Debian build of the
-# default kernel's major.minor, else its major.minor (6.1, 7.2).
+# default version's generic flavour, debN for another Debian build of the
+# default kernel's major.minor, else its major.minor (6.1, 7.2); the
+# generic flavour of those: the label of its cloud twin and -generic
+# (deb13-generic, 7.2-generic).
 sw_klabel() {
-	local mm
+	local mm twin
 	mm=$(cut -d. -f1,2 <<<"$1")
 	if [ "$(sw_flavour_of "$1")" != "$SW_DEFAULT_FLAVOUR" ]; then
-		echo generic
+		twin=$(sw_abi_of_rel "$1")-$SW_DEFAULT_FLAVOUR
+		if [ "$twin" = "$SW_DEFAULT_KREL" ]; then
+			echo generic
+		else
+			echo "$(sw_klabel "$twin")-generic"
+		fi
 	elif [ "$mm" = "$(cut -d. -f1,2 <<<"$SW_DEFAULT_KREL")" ]; then
 		sed -n 's/.*+\(deb[0-9]*\)-.*/\1/p' <<<"$1"
 	else

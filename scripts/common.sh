@@ -36,9 +36,13 @@ SW_KERNEL_TABLE='
 6.12.117+deb12-cloud-amd64 6.12.117-1~deb12u1 bookworm linux-source-6.12
 6.12.117+deb12-amd64       6.12.117-1~deb12u1 bookworm linux-source-6.12
 6.12.117+deb13-cloud-amd64 6.12.117-1         trixie   linux-source-6.12
+6.12.117+deb13-amd64       6.12.117-1         trixie   linux-source-6.12
 6.1.0-57-cloud-amd64       6.1.192-3          bookworm linux-source-6.1 linux-kbuild-6.1
+6.1.0-57-amd64             6.1.192-3          bookworm linux-source-6.1 linux-kbuild-6.1
 7.2.13+deb14-cloud-amd64   7.2.13-1           sid      linux-source-7.2
+7.2.13+deb14-amd64         7.2.13-1           sid      linux-source-7.2
 7.3.4+deb13-cloud-amd64    7.3.4-1~bpo13+1    trixie-backports linux-source-7.3
+7.3.4+deb13-amd64          7.3.4-1~bpo13+1    trixie-backports linux-source-7.3
 '
 # scripts/matrix.sh adds every other release of the archive for its run.
 SW_KERNEL_TABLE+=${SMARTWAKE_MATRIX_KERNELS:-}
@@ -49,8 +53,9 @@ SW_KERNEL=${SMARTWAKE_KERNEL:-${KERNEL:-}}
 
 # The flavours of the table, the longer suffix first ("-amd64" ends
 # "-cloud-amd64" too). The cloud flavour keeps the plain per-version cache
-# directory; the others get <version>+<flavour> (sw_kcache_dir).
-SW_FLAVOURS='cloud-amd64 amd64'
+# directory; the others get <version>+<flavour> (sw_kcache_dir). rt-amd64
+# (PREEMPT_RT) is named only to be refused (sw_kernel_row, Kbuild).
+SW_FLAVOURS='cloud-amd64 rt-amd64 amd64'
 SW_DEFAULT_FLAVOUR=cloud-amd64
 
 # sw_flavour_of RELEASE: its flavour ("cloud-amd64", "amd64").
@@ -129,7 +134,17 @@ sw_kernel_row() {
 		SW_ROW_KBUILD=${kb:-linux-kbuild-$(sw_abi_of_rel "$rel")}
 		return 0
 	done <<<"$SW_KERNEL_TABLE"
+	case $1 in *-rt-amd64) sw_die "$(sw_rt_refusal "$1")" ;; esac
 	sw_die "kernel $1 is not supported; supported: $(sw_kernels | tr '\n' ' ')"
+}
+
+# sw_rt_refusal RELEASE: why an rt (PREEMPT_RT) kernel is refused, and what
+# to use instead (Kbuild says the same when its headers are PREEMPT_RT).
+sw_rt_refusal() {
+	printf '%s' "kernel $1 is PREEMPT_RT (the rt flavour), which smartwake does not support:" \
+		" no test boots it and shadow has never compared its decisions with the kernel's" \
+		" (Documentation/install.md, \"The rt flavour\"); use the generic flavour of the same" \
+		" version, $(sw_abi_of_rel "$1")-amd64, or its cloud flavour"
 }
 
 # sw_kernels: the supported releases, the default first.

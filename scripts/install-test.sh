@@ -4,14 +4,16 @@
 # page; the module is that kernel's shipped build), make uninstall removes
 # them, a kernel without headers is refused with a message, and DKMS builds
 # the module from an exported tree (git archive) against the headers only,
-# for every supported kernel, in private DKMS and source trees (nothing
-# under /var/lib/dkms or /usr/src). Signing: with a throwaway test key
-# (SIGN_KEY/SIGN_CERT) the installed module carries one signature by that
-# key (signer and serial), with a DKMS-style MOK dir (SMARTWAKE_MOK_DIR)
-# by that one, without a key none; DKMS signs its build itself with the
-# framework.conf key (a private mount namespace gives DKMS a
-# framework.conf.d naming the test key: /etc is not changed), once; the
-# Secure Boot hint (scripts/sb-hint.sh) against a fake EFI variable.
+# for every supported cloud kernel and one generic, in private DKMS and
+# source trees (nothing under /var/lib/dkms or /usr/src). Signing: with
+# a throwaway test key (SIGN_KEY/SIGN_CERT) the installed module carries
+# one signature by that key (signer and serial), with a DKMS-style MOK
+# dir (SMARTWAKE_MOK_DIR) by that one, without a key none; DKMS signs
+# its build itself with the framework.conf key (a private mount namespace
+# gives DKMS a framework.conf.d naming the test key: /etc is not
+# changed), once; the
+# Secure Boot hint (scripts/sb-hint.sh) against a fake EFI variable; the
+# rt flavour refused by make KERNEL= and by Kbuild.
 # Nothing is loaded: the guest steps test the module itself.
 #
 # Usage: scripts/install-test.sh
@@ -104,9 +106,15 @@ out=$(make -s -C "$SW_TOP" install KVER=0.0.0-none KDIR="$tmp/none" DESTDIR="$st
 	rc=0 || rc=$?
 check "a kernel without headers is refused, with a message" eval \
 	'[ "$rc" -ne 0 ] && grep -q "no kernel headers for 0.0.0-none" <<<"$out"'
+# the rt flavour by release: refused before anything is fetched
+out=$(make -s -C "$SW_TOP" module KERNEL=6.12.117+deb13-rt-amd64 2>&1) && rc=0 || rc=$?
+check "make KERNEL=6.12.117+deb13-rt-amd64 is refused, naming the generic flavour to use" eval \
+	'[ "$rc" -ne 0 ] && grep -q "is PREEMPT_RT (the rt flavour), which smartwake does not support.*use the generic flavour of the same version, 6.12.117+deb13-amd64" <<<"$out" &&
+		[ ! -e "$SW_TOP/build/6.12.117+deb13-rt-amd64" ]'
 
-# DKMS, for every supported kernel (scripts/common.sh's table), each
-# against only its headers package: the BTF from the headers' vmlinux,
+# DKMS, for every supported kernel of the cloud flavour and one of each
+# other flavour (scripts/common.sh's table), each against only its
+# headers package: the BTF from the headers' vmlinux,
 # for Debian 12's 6.1 (no vmlinux) from its image (SMARTWAKE_BTF: the
 # cached vmlinuz, as /boot/vmlinuz-RELEASE would be on a test machine).
 # Debian 13's and 7.2's kbuild programs need a newer glibc than this
@@ -121,7 +129,16 @@ if command -v dkms >/dev/null; then
 	git -C "$SW_TOP" archive HEAD | tar -x -C "$src"
 	d=(dkms --sourcetree "$tmp/src" --dkmstree "$tmp/dkms")
 	check "dkms add (private trees)" "${d[@]}" add -m smartwake -v "$ver"
+	flavours_seen=
 	for k in $(sw_kernels); do
+		# one release of each other flavour: a second flavour of a
+		# release differs from its cloud twin only in its headers'
+		# configuration (the step flavours), which this build reads alike
+		f=$(sw_flavour_of "$k")
+		if [ "$f" != "$SW_DEFAULT_FLAVOUR" ]; then
+			[[ " $flavours_seen " != *" $f "* ]] || continue
+			flavours_seen+=" $f"
+		fi
 		SW_KERNEL=$k
 		[ "$k" != "$SW_DEFAULT_KREL" ] || SW_KERNEL=
 		sw_stock_env
@@ -146,6 +163,14 @@ if command -v dkms >/dev/null; then
 		vm=$(modinfo -F vermagic "$ko" 2>/dev/null || true)
 		check "dkms built a module for $k" test "${vm%% *}" = "$k"
 	done
+	# PREEMPT_RT headers (Debian's rt flavour sets CONFIG_PREEMPT_RT=y in
+	# them; here on the command line over the default kernel's): Kbuild
+	# refuses, saying why and what to use, before compiling anything
+	SW_KERNEL= sw_stock_env
+	out=$(make -C "$SW_KDIR" M="$src" KSRC="$SW_KSRC" CONFIG_PREEMPT_RT=y modules 2>&1) && rc=0 || rc=$?
+	check "a PREEMPT_RT kernel's headers: the build is refused, naming the generic flavour" eval \
+		'[ "$rc" -ne 0 ] && grep -q "smartwake does not support PREEMPT_RT kernels.*generic flavour" <<<"$out" &&
+			[ -z "$(find "$src/module" -name "*.o" -print -quit)" ]'
 	# DKMS signs by itself (dkms.conf does not): with framework.conf.d
 	# naming the test MOK key and the headers' sign-file (a private mount
 	# namespace: the host's /etc/dkms stays as it is), the default kernel's

@@ -1,22 +1,28 @@
 #!/usr/bin/env bash
-# make matrix: every Debian cloud-amd64 kernel of the supported series that
-# the archive has (6.1.0-*, 6.12.*+deb12, 6.12.*+deb13), each fetched into
-# the cache, the module built against its headers and source, the guest
-# booted and a short e2e run (guest/e2e.sh with 2 load/unload cycles).
-# Prints a table release x (build, load, e2e) with, for each kernel that
-# fails, the line that says why (build error, or the kernel log's refusal),
-# and writes it to Documentation/figures.md (section "matrix"). Not part of
-# make check: about 300 MB of downloads and 4 minutes per kernel.
+# make matrix: every Debian kernel that the archive has in the series,
+# suite and flavour of a row of the kernel table (scripts/common.sh: the
+# cloud and generic flavours of 6.1.0-N, 6.12.x+deb12, 6.12.x+deb13,
+# 7.2.x+deb14 and 7.3.x+deb13), each fetched into the cache, the module
+# built against its headers and source, the guest booted (smp4) and run
+# through a short e2e (guest/e2e.sh with 2 load/unload cycles) and
+# policy=shadow at mainline knobs (guest/shadow.sh mainline). Prints a
+# table release x (build, load, e2e, shadow) with, for each kernel that
+# fails, the line that says why (build error, or the kernel log's
+# refusal), and writes it to Documentation/figures.md (section "matrix").
+# Not part of make check: about 300 MB of downloads and 5 minutes per
+# kernel.
 #
-# Usage: scripts/matrix.sh [--list] [--only RELEASE,...]
+# Usage: scripts/matrix.sh [--list] [--newest] [--only RELEASE,...]
 #   --list     print the releases found in the archive, and stop
+#   --newest   only the newest release of each series and flavour
 #   --only R   only these releases (comma-separated)
 . "$(dirname "$0")/common.sh"
 
-list=0 only=
+list=0 only= newest=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--list) list=1; shift ;;
+	--newest) newest=1; shift ;;
 	--only) only=${2:-}; shift 2 || sw_die "--only wants RELEASE,..." ;;
 	-h|--help) sw_help "$0"; exit 0 ;;
 	*) sw_die "unknown argument: $1 (try --help)" ;;
@@ -34,36 +40,58 @@ suite_cache() {
 		return
 	fi
 	a=$SW_CACHE/apt/$s
-	[ -d "$a/lists" ] || SW_KERNEL=6.12.117+deb13-cloud-amd64 "$SW_TOP/scripts/fetch-kernel.sh" \
-		--kernel 6.12.117+deb13-cloud-amd64 --print >/dev/null
+	if [ ! -d "$a/lists" ]; then
+		# fetch-kernel.sh makes a suite's lists for a table row of it
+		local r
+		r=$(awk -v s="$s" '$3 == s { print $1; exit }' <<<"$SW_KERNEL_TABLE")
+		[ -n "$r" ] || sw_die "no row of the kernel table in suite $s"
+		SW_KERNEL=$r "$SW_TOP/scripts/fetch-kernel.sh" --kernel "$r" --print >/dev/null
+	fi
 	apt-cache -o "Dir::Etc::sourcelist=$a/sources.list" -o Dir::Etc::sourceparts=/nonexistent \
 		-o "Dir::State::Lists=$a/lists" -o "Dir::Cache=$a/cache" "$@"
 }
 
+# series_re RELEASE: an ERE for every release of that row's series and
+# flavour: 6.1.0-57-cloud-amd64 -> 6\.1\.0-[0-9]+-cloud-amd64,
+# 6.12.117+deb13-amd64 -> 6\.12\.[0-9]+\+deb13(\.[0-9]+)?-amd64
+series_re() {
+	local f abi
+	f=$(sw_flavour_of "$1")
+	abi=$(sw_abi_of_rel "$1")
+	if [[ $abi =~ ^([0-9]+)\.([0-9]+)\.0-[0-9]+$ ]]; then
+		printf '%s\\.%s\\.0-[0-9]+-%s\n' "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}" "$f"
+	elif [[ $abi =~ ^([0-9]+)\.([0-9]+)\.[0-9]+\+(deb[0-9]+)$ ]]; then
+		printf '%s\\.%s\\.[0-9]+\\+%s(\\.[0-9]+)?-%s\n' "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}" \
+			"${BASH_REMATCH[3]}" "$f"
+	else
+		sw_die "no series pattern for $1"
+	fi
+}
+
 # Rows "release version suite source-package kbuild-package" for every
-# cloud image of the supported series: bookworm's 6.1.0-N and
-# 6.12.x+deb12, trixie's 6.12.x+deb13.
+# release of the archive in the series, suite and flavour of a row of the
+# kernel table (both flavours of bookworm's 6.1.0-N and 6.12.x+deb12,
+# trixie's 6.12.x+deb13, sid's 7.2 and trixie-backports' 7.3); with
+# --newest only the newest of each.
 rows() {
-	local s re rel ver series src kb
-	for s in bookworm trixie; do
-		case $s in
-		bookworm) re='^linux-image-(6\.1\.0-[0-9]+|6\.12\.[0-9]+\+deb12)-cloud-amd64-unsigned$' ;;
-		trixie) re='^linux-image-6\.12\.[0-9]+\+deb13-cloud-amd64-unsigned$' ;;
-		esac
-		for p in $(suite_cache "$s" search --names-only "$re" | awk '{print $1}' | sort -V); do
-			rel=${p#linux-image-}
-			rel=${rel%-unsigned}
-			ver=$(suite_cache "$s" madison "$p" | awk -F'|' 'NR == 1 {gsub(/ /, "", $2); print $2}')
-			series=$(cut -d. -f1,2 <<<"$rel")
-			src=linux-source-$series kb=
-			[ "$series" = 6.1 ] && kb=linux-kbuild-6.1
-			echo "$rel $ver $s $src $kb"
+	local rel ver suite src kb re p r v
+	while read -r rel ver suite src kb; do
+		[ -n "$rel" ] || continue
+		re=$(series_re "$rel")
+		for p in $(suite_cache "$suite" search --names-only \
+			"^linux-(image-$re-unsigned|binary-unsigned-$re)\$" | awk '{print $1}' |
+			sed -E 's/^linux-(image|binary-unsigned)-//; s/-unsigned$//' | sort -uV |
+			if [ "$newest" -eq 1 ]; then tail -n1; else cat; fi); do
+			r=$p
+			v=$(suite_cache "$suite" madison "linux-headers-$r" | awk -F'|' 'NR == 1 {gsub(/ /, "", $2); print $2}')
+			[ -n "$v" ] || continue
+			echo "$r $v $suite $src $kb"
 		done
-	done
+	done <<<"$SW_KERNEL_TABLE"
 }
 
 mapfile -t all < <(rows)
-[ ${#all[@]} -gt 0 ] || sw_die "no cloud-amd64 kernel found in the archive lists"
+[ ${#all[@]} -gt 0 ] || sw_die "no kernel of the table's series found in the archive lists"
 if [ "$list" -eq 1 ]; then
 	printf '%s\n' "${all[@]}"
 	exit 0
@@ -89,41 +117,64 @@ build_for() {
 
 logs=$SW_TOP/build/logs/matrix
 mkdir -p "$logs"
-table="| release | Debian version | build | load | e2e | why not |
-|---|---|---|---|---|---|"
+
+# guest_col REL SCRIPT ARGS...: run SCRIPT on REL (smp4); prints the
+# column, "ok (N passed, N failed)" or "FAIL (...)", and sets WHY on failure
+guest_col() {
+	local rel=$1 script=$2 log rc=0 counts
+	shift 2
+	log=$logs/$rel.${script%.sh}.console
+	SW_KERNEL=$rel "$SW_TOP/scripts/guest-run.sh" --kernel-release "$rel" --topo smp4 \
+		--timeout 600 --log "$log" "$script" "$@" >"$logs/$rel.${script%.sh}" 2>&1 || rc=$?
+	counts=$(grep -Eo '[0-9]+ passed, [0-9]+ failed' "$log" | tail -n1)
+	if [ "$rc" -eq 0 ]; then
+		echo "ok ($counts)"
+		return 0
+	fi
+	echo "FAIL (${counts:-no result})"
+	WHY=$(grep -m1 -E 'smartwake: .*(refus|mismatch|not found|disagrees|nothing hooked)' "$log" |
+		sed 's/^\[ *[0-9.]*\] //')
+	[ -n "$WHY" ] || WHY=$(grep -m1 '^not ok ' "$log")
+	return 1
+}
+
+table="| release | Debian version | build | load | e2e | shadow at mainline knobs | why not |
+|---|---|---|---|---|---|---|"
 for row in "${all[@]}"; do
 	read -r rel ver _ <<<"$row"
 	[ -z "$only" ] || [[ ",$only," == *",$rel,"* ]] || continue
 	sw_log "matrix: $rel ($ver)"
-	b=FAIL l=- e=- why=
+	b=FAIL l=- e=- sh=- WHY=
 	if ! SW_KERNEL=$rel "$SW_TOP/scripts/fetch-kernel.sh" --kernel "$rel" >"$logs/$rel.fetch" 2>&1; then
-		b=- why="fetch: $(grep -m1 'error' "$logs/$rel.fetch" || tail -n1 "$logs/$rel.fetch")"
+		b=- WHY="fetch: $(grep -m1 'error' "$logs/$rel.fetch" || tail -n1 "$logs/$rel.fetch")"
 	elif build_for "$rel" >"$logs/$rel.build" 2>&1; then
 		b=ok
-		rc=0
-		SW_KERNEL=$rel "$SW_TOP/scripts/guest-run.sh" --kernel-release "$rel" --topo smp4 \
-			--timeout 600 --log "$logs/$rel.console" e2e.sh 2 >"$logs/$rel.e2e" 2>&1 || rc=$?
-		if grep -qE '^ok [0-9]+ insmod' "$logs/$rel.console"; then l=ok; else l=FAIL; fi
-		if [ "$rc" -eq 0 ]; then
-			e="ok ($(grep -Eo '[0-9]+ passed, [0-9]+ failed' "$logs/$rel.console" | tail -n1))"
-		else
-			e="FAIL ($(grep -Eo '[0-9]+ passed, [0-9]+ failed' "$logs/$rel.console" | tail -n1))"
-			why=$(grep -m1 -E 'smartwake: .*(refus|mismatch|not found|disagrees|nothing hooked)' \
-				"$logs/$rel.console" | sed 's/^\[ *[0-9.]*\] //')
-			[ -n "$why" ] || why=$(grep -m1 '^not ok ' "$logs/$rel.console")
-		fi
+		e=$(guest_col "$rel" e2e.sh 2) || true
+		if grep -qE '^ok [0-9]+ insmod' "$logs/$rel.e2e.console"; then l=ok; else l=FAIL; fi
+		sh=$(guest_col "$rel" shadow.sh mainline) || true
+		c=$(grep -o 'SHADOW-FIGURES compared=[0-9]* agree=[0-9]* disagree=[0-9]*' \
+			"$logs/$rel.shadow.console" | tail -n1 | sed 's/SHADOW-FIGURES //; s/=/ /g')
+		[ -z "$c" ] || sh+=": $c"
+		[[ $e == ok* && $sh == ok* ]] || [ -n "$WHY" ] ||
+			WHY=$(grep -h -m1 '^not ok ' "$logs/$rel.e2e.console" "$logs/$rel.shadow.console" | head -n1)
 	else
-		why="build: $(grep -m1 -E 'error|refused' "$logs/$rel.build")"
+		WHY="build: $(grep -m1 -E 'error|refused' "$logs/$rel.build")"
 	fi
-	why=${why//|/\\|}
-	table+=$'\n'"| \`$rel\` | $ver | $b | $l | $e | ${why:0:160} |"
+	WHY=${WHY//|/\\|}
+	table+=$'\n'"| \`$rel\` | $ver | $b | $l | $e | $sh | ${WHY:0:160} |"
 	printf '%s\n' "$table" | tail -n1
 done
 
 printf '\n%s\n' "$table"
 [ -n "$only" ] && exit 0
 {
-	printf '## make matrix: every Debian cloud kernel of the supported series\n\n'
-	printf 'scripts/matrix.sh: each release fetched, built for, booted (smp4) and\n'
-	printf 'run through guest/e2e.sh with 2 load/unload cycles.\n\n%s\n' "$table"
+	if [ "$newest" -eq 1 ]; then
+		printf '## make matrix: the newest Debian kernel of each supported series and flavour\n\n'
+	else
+		printf '## make matrix: every Debian kernel of the supported series and flavours\n\n'
+	fi
+	printf 'scripts/matrix.sh%s: each release fetched, built for, booted (smp4),\n' \
+		"$([ "$newest" -eq 0 ] || echo ' --newest')"
+	printf 'run through guest/e2e.sh with 2 load/unload cycles and through\n'
+	printf 'guest/shadow.sh mainline (compared, agree, disagree: its wakeups).\n\n%s\n' "$table"
 } | "$SW_TOP/scripts/figures.sh" matrix -
