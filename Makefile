@@ -20,12 +20,15 @@
 #                   SIGN_KEY= SIGN_CERT=, else DKMS's /var/lib/dkms/mok.key if
 #                   present, else unsigned (install.md, Secure Boot); make uninstall
 #   make deb        the Debian packages smartwake-dkms and smartwake (build/deb/)
-#   make matrix     every Debian cloud kernel of the supported series in the
-#                   archive: fetch, build, boot, short e2e (not part of check)
+#   make matrix     every Debian kernel of the supported series and flavours
+#                   (cloud, generic) in the archive: fetch, build, boot, short
+#                   e2e, shadow at mainline knobs (not part of check;
+#                   MATRIX_ARGS=--newest: the newest of each)
 #
 #   make KDIR=<kernel build dir> KSRC=<kernel source>   other kernel trees
 #   make KERNEL=<release>   another supported Debian kernel (the table in
-#                   scripts/common.sh, e.g. 6.12.117+deb13-cloud-amd64):
+#                   scripts/common.sh, e.g. 6.12.117+deb13-cloud-amd64 or
+#                   the generic 6.12.117+deb13-amd64; rt-amd64: refused):
 #                   fetched, built in build/<release>/ (testing: build/
 #                   <release>-testing/); unset: the default 6.12.117+deb12
 #   make kernels    fetch and build every other supported kernel (make check)
@@ -116,7 +119,7 @@ stress: deps all testing
 	@scripts/stress.sh
 
 matrix: deps tools
-	@scripts/matrix.sh
+	@scripts/matrix.sh $(MATRIX_ARGS)
 
 replay: deps all
 	@scripts/replay.sh

@@ -59,22 +59,17 @@ options() {
 	} | grep -oE '\bCONFIG_[A-Z0-9_]+' | sed 's/^CONFIG_//' | sort -u
 }
 
-# value CONFIG OPTION: y, m, a value, or "unset"
-value() {
-	local v
-	v=$(grep -E "^CONFIG_$2=" "$1" | head -n1 | cut -d= -f2-)
-	echo "${v:-unset}"
-}
-
 # compare R CONFIG TWIN-CONFIG KSRC: prints each difference; sets N (options
 # compared) and BAD (differences not known)
 compare() {
-	local r=$1 cfg=$2 tcfg=$3 o a b why
+	local r=$1 line o a b why
 	N=0 BAD=0
-	while read -r o; do
-		a=$(value "$tcfg" "$o") b=$(value "$cfg" "$o")
-		N=$((N + 1))
-		[ "$a" != "$b" ] || continue
+	# "OPTION TWIN-VALUE VALUE" for every option of the list (unset: "unset")
+	while read -r line; do
+		case $line in
+		N=*) N=${line#N=}; continue ;;
+		esac
+		read -r o a b <<<"$line"
 		why=$(awk -v o="$o" '$1 == o { $1 = ""; sub(/^ /, ""); print }' <<<"$known")
 		if [ -n "$why" ]; then
 			echo "# $r: CONFIG_$o $a -> $b: known ($why)"
@@ -82,7 +77,22 @@ compare() {
 			echo "# $r: CONFIG_$o $a -> $b: NOT KNOWN"
 			BAD=$((BAD + 1))
 		fi
-	done < <(options "$4")
+	done < <(options "$4" | awk -v t="$3" -v c="$2" '
+		FNR == 1 { f++ }
+		f == 1 { want[$1] = 1; n++; next }
+		/^CONFIG_[A-Z0-9_]+=/ {
+			k = substr($0, 8, index($0, "=") - 8)
+			v = substr($0, index($0, "=") + 1)
+			if (f == 2) tv[k] = v; else cv[k] = v
+		}
+		END {
+			print "N=" n
+			for (o in want) {
+				a = (o in tv) ? tv[o] : "unset"
+				b = (o in cv) ? cv[o] : "unset"
+				if (a != b) print o, a, b
+			}
+		}' - "$3" "$2")
 }
 
 rels=()
