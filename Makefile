@@ -72,7 +72,7 @@ module: $(if $(KDIR),,fetch)
 		if [ -n "$$SW_KERNEL" ]; then scripts/build-modules.sh; exit 0; fi; \
 		sw_stock_env; kdir=$$SW_KDIR; ksrc=$$SW_KSRC; fi; \
 	scripts/conftest.sh "$$kdir" "$$ksrc" module/sw_config.h; \
-	$(MAKE) -C "$$kdir" M="$(TOP)" KSRC="$$ksrc" modules
+	$(MAKE) $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(shell nproc)) -C "$$kdir" M="$(TOP)" KSRC="$$ksrc" modules
 
 # Test-only parameters and helper modules, never in module/ (see Kbuild).
 testing: fetch

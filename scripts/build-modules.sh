@@ -158,8 +158,12 @@ fi
 # module does; conftest's cache key does not cover it, so run them afresh)
 [ "$hdronly" -eq 0 ] || rm -f "$out/module/sw_config.h"
 "$SW_TOP/scripts/conftest.sh" "$kdir" "${ksrc:-$out/module/btfgen}" "$out/module/sw_config.h" $kcc
+# All CPUs (SW_JOBS=N: N) unless a parent make shares its jobserver:
+# make check builds a dozen of these one after the other.
+jobs=()
+[[ ${MAKEFLAGS:-} == *jobserver* ]] || jobs=(-j"${SW_JOBS:-$(nproc)}")
 # shellcheck disable=SC2086
-make -s -C "$kdir" M="$out" KSRC="$ksrc" SW_TESTING="$testing" \
+make -s "${jobs[@]}" -C "$kdir" M="$out" KSRC="$ksrc" SW_TESTING="$testing" \
 	SW_HEADERS_ONLY="$hdronly" $kcc modules
 ls "$out/module/smartwake.ko" >/dev/null
 if [ "$testing" -eq 1 ]; then
