@@ -80,6 +80,10 @@ while [ $r -le "$rounds" ]; do
 		case $s in smartwake|smartwake_ftrace|shadow)
 			echo "SMARTWAKE-OVH-SELF,$s,$r,$(stat self_ns_per_call)" ;;
 		esac
+		# shadow: the module's evaluation and the kernel's function on
+		# the same sampled wakeups
+		[ $s != shadow ] ||
+			echo "SMARTWAKE-OVH-COST,$r,$(stat module_ns_per_call),$(stat kernel_ns_per_call),$(stat module_kernel_ratio)"
 		[ $s = none ] || undo $s
 	done
 	r=$((r + 1))

@@ -141,6 +141,14 @@ check "mainline: comparisons made ($TOT_C)" gt "$TOT_C" 0
 check "mainline: no disagreement in total" eq "$TOT_D" 0
 check "mainline: raced + raced_aba ($TOT_R + $TOT_RA) < 1/$RACE_DIV of compared ($TOT_C)" \
 	eval '[ $(((TOT_R + TOT_RA) * RACE_DIV)) -lt $TOT_C ]'
+# the last load's sampled wakeups, timed both ways (issue 32's figure)
+MNS=$(sv module_ns_per_call) KNS=$(sv kernel_ns_per_call) MKR=$(sv module_kernel_ratio)
+echo "SHADOW-COST module_ns_per_call=$MNS kernel_ns_per_call=$KNS module_kernel_ratio=$MKR calls=$(sv shadow_calls_sampled)"
+check "cost: module_ns_per_call ($MNS) and kernel_ns_per_call ($KNS) measured" \
+	eval '[ "$MNS" -gt 0 ] && [ "$KNS" -gt 0 ]'
+check "cost: module_kernel_ratio ($MKR) is their ratio to 3 decimals" \
+	eval 'echo "$MKR" | grep -Eq "^[0-9]+\.[0-9]{3}$" &&
+		awk -v m="$MNS" -v k="$KNS" -v r="$MKR" "BEGIN { d = m / k - r; exit !(d < 0.01 && d > -0.01) }"'
 
 # ---- the comparison sees differences -----------------------------------------
 set_knob wake_wide off

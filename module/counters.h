@@ -102,6 +102,19 @@ SW_COUNTER(self_ns_sampled)		/* ns in the replacement, 1 call in 64 (local_clock
 SW_COUNTER(self_calls_sampled)		/* the calls those ns were measured on */
 
 /*
+ * policy=shadow, on the same sampled calls (1 in 64 per CPU): the module's
+ * evaluation (its bookkeeping saved and put back, its answer checked) and
+ * the kernel's `select_task_rq_fair()` on the same wakeup (entered through
+ * the hook, which lets the module's own call through), each timed with
+ * `local_clock()`. Derived `module_ns_per_call`, `kernel_ns_per_call` and
+ * `module_kernel_ratio` (module / kernel, three decimals): the path's cost
+ * against the kernel's own; under `-icount` a ns is about one instruction.
+ */
+SW_COUNTER(shadow_module_ns_sampled)	/* ns in the module's evaluation, sampled calls */
+SW_COUNTER(shadow_kernel_ns_sampled)	/* ns in the kernel's function, the same calls */
+SW_COUNTER(shadow_calls_sampled)	/* the calls both were measured on */
+
+/*
  * invariant_violations: `p->cpus_ptr` cannot change under the `pi_lock` the
  * path holds; the kernel's answer is used instead. Stays 0 in every test.
  * inactive_answers: the CPU was deactivated by CPU hotplug while the module

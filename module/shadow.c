@@ -48,6 +48,7 @@
 #include <linux/cpumask.h>
 #include <linux/mmu_context.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include "ksched.h"
 #include "overload.h"
 #include "sched_access.h"
@@ -153,6 +154,8 @@ static int sw_wake_shadow(struct task_struct *p, int prev_cpu, int wake_flags,
  * @prev_cpu:   its previous CPU
  * @wake_flags: WF_* flags, WF_TTWU among them
  * @cpu:        the waking CPU
+ * @timed:      a sampled call: time the module's evaluation and the
+ *              kernel's function apart (shadow_{module,kernel}_ns_sampled)
  *
  * See the top of this file. Runs with p->pi_lock held and IRQs off, so
  * the per-CPU stash and wakeup context are not shared.
@@ -160,7 +163,8 @@ static int sw_wake_shadow(struct task_struct *p, int prev_cpu, int wake_flags,
  * Return: the kernel's answer, or -1 (an unmodelled case: the kernel's
  * function is still to run).
  */
-int sw_shadow(struct task_struct *p, int prev_cpu, int wake_flags, int cpu)
+int sw_shadow(struct task_struct *p, int prev_cpu, int wake_flags, int cpu,
+	      bool timed)
 {
 	static const enum sw_counter stage_counter[] = {
 		[SW_SHADOW_WIDE] = SW_C_shadow_diff_wide,
@@ -175,8 +179,11 @@ int sw_shadow(struct task_struct *p, int prev_cpu, int wake_flags, int cpu)
 	enum sw_shadow_stage stage;
 	int mine, theirs, again;
 	unsigned long seq;
+	u64 t0 = 0, t1 = 0;
 
 	seq = sw_rq_seq(cpu, prev_cpu);
+	if (timed)
+		t0 = local_clock();
 	sw_save(&before, p);
 	ctx->seen_sds = NULL;
 	mine = sw_wake_shadow(p, prev_cpu, wake_flags, cpu, &mi);
@@ -195,7 +202,15 @@ int sw_shadow(struct task_struct *p, int prev_cpu, int wake_flags, int cpu)
 		sw_watchdog_violation();
 	}
 
+	if (timed)
+		t1 = local_clock();
 	theirs = sw_orig_select(p, prev_cpu, wake_flags);
+	if (timed) {
+		/* before the stash below, which keeps them */
+		sw_count_add(SW_C_shadow_module_ns_sampled, t1 - t0);
+		sw_count_add(SW_C_shadow_kernel_ns_sampled, local_clock() - t1);
+		sw_count(SW_C_shadow_calls_sampled);
+	}
 	sw_locality_shadow(prev_cpu, cpu, mine, theirs);
 	sw_count(SW_C_shadow_compared);
 	if (theirs == mine) {

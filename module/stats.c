@@ -57,6 +57,25 @@ static void sw_print_pct(struct seq_file *m, const char *name, u64 x100)
 	seq_printf(m, "%s %llu.%02llu\n", name, x100 / 100, x100 % 100);
 }
 
+/*
+ * policy=shadow's two halves of the sampled calls: the module's evaluation
+ * and the kernel's function per call, and their ratio to three decimals.
+ */
+static void sw_print_cost(struct seq_file *m)
+{
+	u64 n = sw_counter_sum(SW_C_shadow_calls_sampled);
+	u64 mod = sw_counter_sum(SW_C_shadow_module_ns_sampled);
+	u64 ker = sw_counter_sum(SW_C_shadow_kernel_ns_sampled);
+	u64 r;
+
+	if (!n || !ker)
+		return;
+	seq_printf(m, "module_ns_per_call %llu\n", div64_u64(mod, n));
+	seq_printf(m, "kernel_ns_per_call %llu\n", div64_u64(ker, n));
+	r = div64_u64(mod * 1000 + ker / 2, ker);
+	seq_printf(m, "module_kernel_ratio %llu.%03llu\n", r / 1000, r % 1000);
+}
+
 /**
  * sw_stats_show_derived() - print the 2022 thread's SIS metrics, the
  * shadow agreement once policy=shadow has compared a wakeup, and the
@@ -94,6 +113,7 @@ void sw_stats_show_derived(struct seq_file *m)
 		seq_printf(m, "self_ns_per_call %llu\n",
 			   div64_u64(sw_counter_sum(SW_C_self_ns_sampled),
 				     sw_counter_sum(SW_C_self_calls_sampled)));
+	sw_print_cost(m);
 	sw_print_pct(m, "sis_search_efficiency_pct", r.search_eff);
 	sw_print_pct(m, "sis_domain_search_efficiency_pct", r.domain_eff);
 	sw_print_pct(m, "sis_fast_success_pct", r.fast_success);

@@ -526,7 +526,8 @@ static DEFINE_PER_CPU(unsigned int, sw_sample_tick);
  * or -1 when it hands the wakeup back to the kernel (an unmodelled case
  * found only in the domain walk, a refused answer), state restored.
  */
-static int sw_select_body(struct task_struct *p, int prev_cpu, int wake_flags)
+static int sw_select_body(struct task_struct *p, int prev_cpu, int wake_flags,
+			  bool timed)
 {
 	struct sw_wake_ctx *ctx = this_cpu_ptr(&sw_wake_ctx);
 	int policy = READ_ONCE(sw_policy);
@@ -538,7 +539,7 @@ static int sw_select_body(struct task_struct *p, int prev_cpu, int wake_flags)
 	lockdep_assert_held(&sw_task(p, pi_lock));
 	cpu = smp_processor_id();
 	if (policy == SW_POLICY_SHADOW)
-		return sw_shadow(p, prev_cpu, wake_flags, cpu);
+		return sw_shadow(p, prev_cpu, wake_flags, cpu, timed);
 
 	sw_save(&sv, p);
 	memcpy(decided, this_cpu_ptr(&sw_stats)->c + SW_DECIDED_FIRST,
@@ -602,7 +603,8 @@ static int sw_select_body(struct task_struct *p, int prev_cpu, int wake_flags)
  * interrupts disabled. Every answer of the module's path is checked
  * against p->cpus_ptr and cpu_active_mask; a failing one is discarded and
  * counted (invariant_violations, inactive_answers). One call in 64 per
- * CPU is timed with local_clock() (self_ns_sampled, self_calls_sampled).
+ * CPU is timed with local_clock() (self_ns_sampled, self_calls_sampled);
+ * under policy=shadow also its two halves (sw_shadow()).
  *
  * Return: the CPU to place @p on, or -1: the kernel's function decides.
  */
@@ -614,9 +616,9 @@ int notrace sw_select_decide(struct task_struct *p, int prev_cpu,
 	int cpu;
 
 	if (tick & ((1U << SW_SAMPLE_SHIFT) - 1))
-		return sw_select_body(p, prev_cpu, wake_flags);
+		return sw_select_body(p, prev_cpu, wake_flags, false);
 	t0 = local_clock();
-	cpu = sw_select_body(p, prev_cpu, wake_flags);
+	cpu = sw_select_body(p, prev_cpu, wake_flags, true);
 	sw_count_add(SW_C_self_ns_sampled, local_clock() - t0);
 	sw_count(SW_C_self_calls_sampled);
 	return cpu;

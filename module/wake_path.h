@@ -81,6 +81,7 @@ int sw_orig_select(struct task_struct *p, int prev_cpu, int wake_flags);
 int sw_wake(struct task_struct *p, int prev_cpu, int wake_flags, int cpu,
 	    struct sw_wake_info *info);
 /* policy=shadow (shadow.c): the kernel's answer, -1 if unmodelled */
-int sw_shadow(struct task_struct *p, int prev_cpu, int wake_flags, int cpu);
+int sw_shadow(struct task_struct *p, int prev_cpu, int wake_flags, int cpu,
+	      bool timed);
 
 #endif /* _SMARTWAKE_WAKE_PATH_H */

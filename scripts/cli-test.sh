@@ -221,7 +221,15 @@ check "stats --json with shadow counters: no summary, pct a number" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["shadow_agree_pct"] == 99.5 and d["shadow_compared"] == 2000, d' "$tmp/j"
+printf 'module_ns_per_call 614\nkernel_ns_per_call 401\nmodule_kernel_ratio 1.531\n' >>"$D/stats"
+run $SW stats
+check "stats: the cost line (module and kernel ns per call, their ratio)" \
+	has "^cost: module 614 ns per call, kernel 401 ns: 1\.531 of the kernel's \(policy=shadow, 1 wakeup in 64 timed both ways\)$"
+$SW stats --openmetrics >"$tmp/om" 2>&1
+check "stats --openmetrics: the cost figures are gauges" eval \
+	'grep -q "^# TYPE smartwake_module_ns_per_call gauge" "$tmp/om" && grep -q "^smartwake_module_kernel_ratio 1.531" "$tmp/om"'
 mv "$tmp/stats.plain" "$D/stats"
+check "stats without module_kernel_ratio: no cost line" eval '! $SW stats | grep -q "^cost:"'
 # the counters rise while --watch runs
 ( for i in 1 2 3 4 5 6; do sleep 0.1; sed -i "s/^select_calls .*/select_calls $((100 + i * 50))/" "$D/stats"; done ) &
 run $SW stats --watch 0.3 --count 2

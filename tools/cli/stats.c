@@ -22,7 +22,8 @@ static const char help[] =
 	"percentages are shown as the module prints them). When the module printed\n"
 	"shadow_agree_pct (policy=shadow compared wakeups), a last line sums up the\n"
 	"agreement: \"shadow: P% agree (compared N, agree N, disagree N, raced N,\n"
-	"raced_aba N)\". With reached_pct, a line \"reached: P% of fair wakeups\n"
+	"raced_aba N)\", and once a sampled wakeup was timed both ways \"cost: module\n"
+	"X ns per call, kernel Y ns: R of the kernel's\". With reached_pct, a line \"reached: P% of fair wakeups\n"
 	"reached the select hook (fair_wakeups N, reached N)\", ending in \": its hook\n"
 	"is bypassed (kernel.ftrace_enabled=0?)\" below 90 % of 1000 or more.\n"
 	"With latency percentiles (knob latency) a line \"latency:\n"
@@ -226,6 +227,7 @@ static int do_stats(int argc, char **argv)
 		if (find_stat(&st, "shadow_agree_pct")) {
 			printf("\n");
 			print_shadow(&st, "shadow: ");
+			print_cost(&st, "cost: ");
 		}
 		if (find_stat(&st, "reached_pct")) {
 			printf("\n");

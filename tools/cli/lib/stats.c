@@ -105,6 +105,25 @@ bool print_shadow(const struct stats *st, const char *label)
 }
 
 /*
+ * policy=shadow's cost figure, one line, when the module printed
+ * module_kernel_ratio (once a sampled wakeup was timed both ways): the
+ * module's evaluation and the kernel's select_task_rq_fair() per call.
+ * Returns whether it printed.
+ */
+bool print_cost(const struct stats *st, const char *label)
+{
+	const struct stat_line *r = find_stat(st, "module_kernel_ratio");
+	const struct stat_line *m = find_stat(st, "module_ns_per_call");
+	const struct stat_line *k = find_stat(st, "kernel_ns_per_call");
+
+	if (!r || !m || !k)
+		return false;
+	printf("%smodule %s ns per call, kernel %s ns: %s of the kernel's (policy=shadow, 1 wakeup in 64 timed both ways)\n",
+	       label, m->value, k->value, r->value);
+	return true;
+}
+
+/*
  * The select hook's reached share, one line, when the module printed
  * reached_pct (once its sched_waking probe counted a fair wakeup); a share
  * below REACH_MIN_PCT over REACH_MIN_WAKEUPS or more says the hook is

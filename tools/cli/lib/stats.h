@@ -32,6 +32,7 @@ double stat_rate(const struct stat_line *c, const struct stat_line *p,
 #define REACH_MIN_WAKEUPS	1000
 
 bool print_shadow(const struct stats *st, const char *label);
+bool print_cost(const struct stats *st, const char *label);
 bool print_reached(const struct stats *st, const char *label);
 bool print_locality(const char *label, const char *prefix,
 		    unsigned long long (*get)(const void *ctx, const char *name),
