@@ -77,6 +77,8 @@ numa-numa2         1    stock numa2    600  @numa_figures numa.sh
 latency-smp4       1    stock smp4     600  @latency_figures latency.sh
 scope-smp4         1    stock smp4     900  @scope_figures scope.sh
 control-stock      1    stock smp4     600  control.sh
+# the cost guard: the path per call against that of the kernel, in instruction time
+cost-stock         1    stock smp2     600  @cost_figures --icount cost.sh
 # the short form of the reliability runs (make stress runs the long form)
 reliability        1    stock smp4     900  reliability.sh 30 10
 cli-guest          1    stock -        -    scripts/cli-test.sh --guest
@@ -574,6 +576,26 @@ latency_figures() {
 		echo
 		log_block "$log" SMARTWAKE-AB
 	} | scripts/figures.sh latency-ab - || true
+}
+# The cost guard (issue 32): guest/cost.sh under -icount; a pass writes
+# its per-call figures to Documentation/figures.md, section cost.
+cost_figures() {
+	local log=build/logs/cost-stock-smp2.log rc=0
+	guest "$2" "$3" "$4" --log "$log" "${@:5}" || rc=$?
+	[ $rc -eq 0 ] || return $rc
+	{
+		echo "## The path per call against the kernel's (guest/cost.sh, the cost guard)"
+		echo
+		echo "make check step cost-stock: stock kernel, smp2 guest under -icount shift=0,sleep=off (a ns"
+		echo "is about one instruction; caches and pipelines are not modelled, nor the gain of more"
+		echo "CPUs). policy=shadow at mainline knobs: on the sampled wakeups (1 in 64 per CPU) the"
+		echo "module's evaluation and the kernel's select_task_rq_fair() are timed apart, on the same"
+		echo "wakeup; 3 guest seconds per run. The step fails above its limit ($(sed -n 's/^LIMIT=\${1:-\([0-9]*\)}$/\1/p' guest/cost.sh) thousandths)."
+		echo
+		echo "| run | sampled calls | module_ns_per_call | kernel_ns_per_call | module_kernel_ratio |"
+		echo "|---|---|---|---|---|"
+		sed -n 's/^COST-FIG //p' "$log" | tr -d '\r'
+	} | scripts/figures.sh cost - || true
 }
 # Knob scope and smartwake ab --concurrent (issue 17, items 3 and 6):
 # about a minute and a half. A pass writes the guest's two real
