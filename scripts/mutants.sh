@@ -1,0 +1,210 @@
+#!/usr/bin/env bash
+# make mutants: a mutation suite that shows make check's tests can fail
+# (not part of make check). Each mutant of scripts/mutants.tsv changes one
+# line of the committed tree as a real bug would; it is applied to a clean
+# copy (git archive HEAD into build/mutants/work/ID), the copy is built for
+# the make check steps the row names (make module and make testing for the
+# stock kernel's guests, scripts/build-debug-modules.sh for the debug
+# kernel's; scripts/check.sh builds the rest) and those steps run in the
+# copy, one after the other, one guest at a time, until one fails.
+# Verdicts: killed (a step failed: the first "not ok" line of its output
+# names the check), killed by the build (the mutant does not compile),
+# survived (every step passed: make mutants fails), not applied (the sed
+# changed no line, or more than one: make mutants fails). One KTAP result
+# per mutant (ok = killed), a summary, and the table of this run to
+# Documentation/figures.md, section mutants. Each mutant costs its builds
+# (about a minute, two for KUnit's) and its steps (see figures.md, make
+# check); the whole table takes hours: --only picks some.
+#
+# Usage: scripts/mutants.sh [--only ID,...] [--keep]
+#        scripts/mutants.sh --list | --check-seds
+#   --only ID,...  these mutants (default: all of them)
+#   --keep         keep each mutant's copy (build/mutants/work/ID)
+#   --list         print the table: id, file, steps, description
+#   --check-seds   no build, no guest: apply every sed to the committed
+#                  file and report those that change no line or more than
+#                  one, and steps that scripts/check.sh does not know
+# Outputs: build/mutants/ID.log (the builds and the steps' output).
+. "$(dirname "$0")/common.sh"
+# shellcheck source=scripts/testlib.sh
+. "$SW_TOP/scripts/testlib.sh"
+
+table=$SW_TOP/scripts/mutants.tsv
+mode=run keep=0 only=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	-h|--help) sw_help "$0"; exit 0 ;;
+	--list) mode=list; shift ;;
+	--check-seds) mode=check; shift ;;
+	--keep) keep=1; shift ;;
+	--only) IFS=, read -r -a only <<<"${2:-}"; shift 2 || sw_die "--only wants ID,ID..." ;;
+	*) sw_die "unknown argument $1 (see --help)" ;;
+	esac
+done
+cd "$SW_TOP" || exit
+
+# The rows: arrays M_ID, M_FILE, M_STEPS, M_SED, M_DESC.
+M_ID=() M_FILE=() M_STEPS=() M_SED=() M_DESC=()
+while IFS=$'\t' read -r id file steps expr desc; do
+	[[ -z $id || $id == \#* ]] && continue
+	M_ID+=("$id") M_FILE+=("$file") M_STEPS+=("$steps") M_SED+=("$expr") M_DESC+=("$desc")
+done <"$table"
+# selected: the indices of the rows to run (--only, else all)
+selected=()
+if [ ${#only[@]} -gt 0 ]; then
+	for o in "${only[@]}"; do
+		found=
+		for i in "${!M_ID[@]}"; do
+			[ "${M_ID[$i]}" = "$o" ] && found=$i
+		done
+		[ -n "$found" ] || sw_die "no mutant $o (see --list)"
+		selected+=("$found")
+	done
+else
+	selected=("${!M_ID[@]}")
+fi
+
+if [ "$mode" = list ]; then
+	for i in "${selected[@]}"; do
+		printf '%s\t%s\t%s\t%s\n' "${M_ID[$i]}" "${M_FILE[$i]}" "${M_STEPS[$i]}" "${M_DESC[$i]}"
+	done | column -t -s $'\t'
+	echo "${#selected[@]} mutants"
+	exit 0
+fi
+
+# mutate FILE EXPR OUT: the mutant of FILE (as committed) in OUT; prints
+# "changed N" with N the number of lines that differ (0: not applied)
+mutate() {
+	sed -e "$2" "$1" >"$3" || return 1
+	echo "changed $(diff "$1" "$3" | grep -c '^>' || true)"
+}
+
+if [ "$mode" = check ]; then
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/smartwake-mutants.XXXXXX")
+	trap 'rm -rf "$tmp"' EXIT
+	known=$(scripts/check.sh --list)
+	declare -A seen=()
+	for i in "${selected[@]}"; do
+		id=${M_ID[$i]} f=${M_FILE[$i]} bad=
+		[ -z "${seen[$id]:-}" ] || bad+=" id used twice;"
+		seen[$id]=1
+		if git show "HEAD:$f" >"$tmp/orig" 2>/dev/null; then
+			r=$(mutate "$tmp/orig" "${M_SED[$i]}" "$tmp/new" 2>&1) || bad+=" sed failed: $r;"
+			[ "$r" = "changed 1" ] || bad+=" ${r:-sed failed} lines (want 1);"
+		else
+			bad+=" no file $f at HEAD;"
+		fi
+		IFS=, read -r -a st <<<"${M_STEPS[$i]}"
+		[ ${#st[@]} -gt 0 ] || bad+=" no step;"
+		for s in "${st[@]}"; do
+			grep -qx -- "$s" <<<"$known" || bad+=" unknown step $s;"
+		done
+		if [ -z "$bad" ]; then
+			ok "$id: the sed changes one line of $f; steps ${M_STEPS[$i]} exist"
+		else
+			not_ok "$id:${bad%;}"
+		fi
+	done
+	summary
+	exit
+fi
+
+# ---- run -------------------------------------------------------------------
+git rev-parse --verify -q HEAD >/dev/null || sw_die "not a git tree: make mutants copies HEAD"
+[ -z "$(git status --porcelain -- module include kunit tools scripts guest Makefile Kbuild)" ] ||
+	sw_log "uncommitted changes are not in the mutants' copies (git archive HEAD)"
+out=build/mutants
+mkdir -p "$out/work"
+exec 8>"$out/.lock"
+flock -n 8 || sw_die "another make mutants is running in $SW_TOP"
+# each step's kernel (check.sh --table: NAME LANE KERNEL ...)
+declare -A kernel_of=()
+while IFS=$'\t' read -r s _ k _; do kernel_of[$s]=$k; done < <(scripts/check.sh --table)
+
+# build COPY STEP...: what the steps need that check.sh does not build
+build_for() {
+	local c=$1 s stock=0 debug=0
+	shift
+	for s; do
+		case ${kernel_of[$s]:-} in
+		stock) stock=1 ;;
+		debug) debug=1 ;;
+		esac
+	done
+	if [ $stock -eq 1 ]; then
+		make -C "$c" -s module && make -C "$c" -s testing || return 1
+	fi
+	if [ $debug -eq 1 ]; then
+		"$c/scripts/build-debug-modules.sh" || return 1
+	fi
+	return 0
+}
+
+# run_mutant INDEX: sets RES (killed, build-failed, survived, not-applied),
+# BY (the step, or build), CHECK (the first failing check), SECS
+run_mutant() {
+	local i=$1 id=${M_ID[$1]} f=${M_FILE[$1]} c log t0=$SECONDS r s st
+	c=$SW_TOP/$out/work/$id log=$SW_TOP/$out/$id.log
+	RES= BY=- CHECK=-
+	rm -rf "$c"
+	mkdir -p "$c"
+	git archive HEAD | tar -x -C "$c"
+	{
+		echo "mutant $id: ${M_DESC[$i]}"
+		echo "file $f, sed: ${M_SED[$i]}"
+	} >"$log"
+	r=$(mutate "$c/$f" "${M_SED[$i]}" "$c/$f.mut" 2>&1) || r="sed failed: $r"
+	if [ "$r" != "changed 1" ]; then
+		RES=not-applied CHECK="$r lines"
+	else
+		diff -u "$c/$f" "$c/$f.mut" >>"$log" || true
+		mv "$c/$f.mut" "$c/$f"
+		IFS=, read -r -a st <<<"${M_STEPS[$i]}"
+		if ! build_for "$c" "${st[@]}" >>"$log" 2>&1; then
+			RES=build-failed BY=build
+			CHECK=$(grep -m1 -E 'error:' "$log" | sed 's/^.*error: //' | cut -c1-100)
+		else
+			RES=survived
+			for s in "${st[@]}"; do
+				echo "==== step $s ====" >>"$log"
+				if ! (cd "$c" && scripts/check.sh --jobs 1 "$s") >>"$log" 2>&1; then
+					RES=killed BY=$s
+					CHECK=$(grep -m1 -E '^ *not ok ' "$c/build/logs/check/$s.out" 2>/dev/null |
+						sed 's/^ *//' | cut -c1-120)
+					[ -n "$CHECK" ] || CHECK="no not-ok line: $(tail -n 1 "$c/build/logs/check/$s.out" 2>/dev/null | cut -c1-100)"
+					break
+				fi
+			done
+		fi
+	fi
+	SECS=$((SECONDS - t0))
+	echo "verdict: $RES by $BY ($CHECK) in ${SECS}s" >>"$log"
+	[ "$keep" -eq 1 ] || rm -rf "$c"
+}
+
+rows=
+nk=0 nb=0 ns=0 nn=0
+for i in "${selected[@]}"; do
+	id=${M_ID[$i]}
+	sw_log "mutant $id (${M_FILE[$i]}; steps ${M_STEPS[$i]})"
+	run_mutant "$i"
+	case $RES in
+	killed) nk=$((nk + 1)); ok "$id: killed by $BY ($CHECK) in ${SECS}s" ;;
+	build-failed) nb=$((nb + 1)); ok "$id: killed by the build ($CHECK) in ${SECS}s" ;;
+	survived) ns=$((ns + 1)); not_ok "$id: SURVIVED ${M_STEPS[$i]} in ${SECS}s (log: $out/$id.log)" ;;
+	*) nn=$((nn + 1)); not_ok "$id: not applied: $CHECK" ;;
+	esac
+	rows+="| $id | ${M_DESC[$i]} | $RES | $BY | ${CHECK//|/\\|} | $SECS |"$'\n'
+done
+{
+	echo "## make mutants (scripts/mutants.sh)"
+	echo
+	echo "Mutants of scripts/mutants.tsv run on the committed tree: ${#selected[@]} of ${#M_ID[@]} rows;"
+	echo "$nk killed by a step, $nb by the build, $ns survived, $nn not applied."
+	echo
+	echo "| mutant | the bug | verdict | step | first failing check | seconds |"
+	echo "|---|---|---|---|---|---|"
+	printf '%s' "$rows"
+} | scripts/figures.sh mutants - || true
+echo "make mutants: ${#selected[@]} mutants: $nk killed by a step, $nb killed by the build, $ns survived, $nn not applied"
+summary
