@@ -140,6 +140,15 @@ build_for() {
 	return 0
 }
 
+# first_not_ok FILE: the failing check that names the most: the first
+# "not ok" line of the deepest nesting (a KUnit case's parameter rather
+# than its suite), without its indentation and '#' (a KTAP directive)
+first_not_ok() {
+	awk '/^ *not ok / { match($0, /^ */)
+		if (!n++ || RLENGTH > best) { best = RLENGTH; line = substr($0, RLENGTH + 1) } }
+		END { print line }' "$1" 2>/dev/null | tr -d '#' | cut -c1-120
+}
+
 # run_mutant INDEX: sets RES (killed, build-failed, survived, not-applied),
 # BY (the step, or build), CHECK (the first failing check), SECS
 run_mutant() {
@@ -162,15 +171,14 @@ run_mutant() {
 		IFS=, read -r -a st <<<"${M_STEPS[$i]}"
 		if ! build_for "$c" "${st[@]}" >>"$log" 2>&1; then
 			RES=build-failed BY=build
-			CHECK=$(grep -m1 -E 'error:' "$log" | sed 's/^.*error: //' | cut -c1-100)
+			CHECK=$(grep -m1 -E 'error:' "$log" | sed 's/^.*error: //' | tr -d '#' | cut -c1-100)
 		else
 			RES=survived
 			for s in "${st[@]}"; do
 				echo "==== step $s ====" >>"$log"
 				if ! (cd "$c" && scripts/check.sh --jobs 1 "$s") >>"$log" 2>&1; then
 					RES=killed BY=$s
-					CHECK=$(grep -m1 -E '^ *not ok ' "$c/build/logs/check/$s.out" 2>/dev/null |
-						sed 's/^ *//' | cut -c1-120)
+					CHECK=$(first_not_ok "$c/build/logs/check/$s.out")
 					[ -n "$CHECK" ] || CHECK="no not-ok line: $(tail -n 1 "$c/build/logs/check/$s.out" 2>/dev/null | cut -c1-100)"
 					break
 				fi
