@@ -14,6 +14,10 @@
 #   make replay     each seed's claim beside the lab's measurements (scripts/replay.sh;
 #                   not part of check)
 #   make stress     long reliability runs (not part of check)
+#   make mutants    mutation suite: one-line bugs (scripts/mutants.tsv) each
+#                   built and run through the make check steps that must
+#                   fail; fails if one survives (not part of check; hours;
+#                   MUTANTS_ARGS=--only ID,... for some, --list the table)
 #   make install    build for the running kernel from its headers alone and
 #                   install the module (updates/, depmod), the CLI and its
 #                   man page (KVER=, KDIR=, DESTDIR=, PREFIX=); signed with
@@ -39,7 +43,7 @@ SHELL := /bin/bash
 TOP := $(CURDIR)
 
 .PHONY: all module testing tools deps check-start host-tools fetch kernels debug-kernel debug-modules replay \
-	demo check bench stress matrix install uninstall clean help
+	demo check bench stress mutants matrix install uninstall clean help
 
 # KERNEL=<release> reaches the scripts (scripts/common.sh) as SMARTWAKE_KERNEL.
 ifdef KERNEL
@@ -117,6 +121,10 @@ bench: deps all
 
 stress: deps all testing
 	@scripts/stress.sh
+
+# Each mutant in its own copy of the committed tree (build/mutants/).
+mutants: deps
+	@scripts/mutants.sh $(MUTANTS_ARGS)
 
 matrix: deps tools
 	@scripts/matrix.sh $(MATRIX_ARGS)

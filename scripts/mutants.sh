@@ -7,14 +7,17 @@
 # stock kernel's guests, scripts/build-debug-modules.sh for the debug
 # kernel's; scripts/check.sh builds the rest) and those steps run in the
 # copy, one after the other, one guest at a time, until one fails.
-# Verdicts: killed (a step failed: the first "not ok" line of its output
-# names the check), killed by the build (the mutant does not compile),
-# survived (every step passed: make mutants fails), not applied (the sed
-# changed no line, or more than one: make mutants fails). One KTAP result
-# per mutant (ok = killed), a summary, and the table of this run to
-# Documentation/figures.md, section mutants. Each mutant costs its builds
-# (about a minute, two for KUnit's) and its steps (see figures.md, make
-# check); the whole table takes hours: --only picks some.
+# Verdicts: killed (a step failed: the deepest first "not ok" line of its
+# output names the check), killed by the build (a compiler error in the
+# mutated file), survived (every step passed: make mutants fails), not
+# applied (the sed changed no line, or more than one: make mutants
+# fails), no verdict (the build failed outside the mutated file: the
+# lab's fault, a failure too). One KTAP result per mutant (ok = killed),
+# a summary, and the table to Documentation/figures.md, section mutants
+# (this run's rows, and those of earlier runs for the mutants it did not
+# run, with their commit). Each mutant costs its builds (about a minute,
+# two for KUnit's) and its steps (see figures.md, make check); the whole
+# table takes about two hours: --only picks some.
 #
 # Usage: scripts/mutants.sh [--only ID,...] [--keep]
 #        scripts/mutants.sh --list | --check-seds
@@ -149,7 +152,8 @@ first_not_ok() {
 		END { print line }' "$1" 2>/dev/null | tr -d '#' | cut -c1-120
 }
 
-# run_mutant INDEX: sets RES (killed, build-failed, survived, not-applied),
+# run_mutant INDEX: sets RES (killed, build-failed, survived, not-applied,
+# error: the build failed elsewhere than in the mutated file, no verdict),
 # BY (the step, or build), CHECK (the first failing check), SECS
 run_mutant() {
 	local i=$1 id=${M_ID[$1]} f=${M_FILE[$1]} c log t0=$SECONDS r s st
@@ -170,8 +174,15 @@ run_mutant() {
 		mv "$c/$f.mut" "$c/$f"
 		IFS=, read -r -a st <<<"${M_STEPS[$i]}"
 		if ! build_for "$c" "${st[@]}" >>"$log" 2>&1; then
-			RES=build-failed BY=build
-			CHECK=$(grep -m1 -E 'error:' "$log" | sed 's/^.*error: //' | tr -d '#' | cut -c1-100)
+			# a compiler error in the mutated file kills it; any other
+			# build failure is the lab's, not a verdict
+			CHECK=$(grep -m1 -F "${f##*/}" "$log" | grep -m1 -E 'error:' |
+				sed 's/^.*error: //' | tr -d '#' | cut -c1-100)
+			if [ -n "$CHECK" ]; then
+				RES=build-failed BY=build
+			else
+				RES=error BY=build CHECK="the build failed, not in ${f##*/} (see the log)"
+			fi
 		else
 			RES=survived
 			for s in "${st[@]}"; do
@@ -190,8 +201,8 @@ run_mutant() {
 	[ "$keep" -eq 1 ] || rm -rf "$c"
 }
 
-rows=
-nk=0 nb=0 ns=0 nn=0
+rows= head=$(git rev-parse --short HEAD)
+nk=0 nb=0 ns=0 nn=0 ne=0
 for i in "${selected[@]}"; do
 	id=${M_ID[$i]}
 	sw_log "mutant $id (${M_FILE[$i]}; steps ${M_STEPS[$i]})"
@@ -200,19 +211,40 @@ for i in "${selected[@]}"; do
 	killed) nk=$((nk + 1)); ok "$id: killed by $BY ($CHECK) in ${SECS}s" ;;
 	build-failed) nb=$((nb + 1)); ok "$id: killed by the build ($CHECK) in ${SECS}s" ;;
 	survived) ns=$((ns + 1)); not_ok "$id: SURVIVED ${M_STEPS[$i]} in ${SECS}s (log: $out/$id.log)" ;;
+	error) ne=$((ne + 1)); not_ok "$id: no verdict: $CHECK (log: $out/$id.log)" ;;
 	*) nn=$((nn + 1)); not_ok "$id: not applied: $CHECK" ;;
 	esac
-	rows+="| $id | ${M_DESC[$i]} | $RES | $BY | ${CHECK//|/\\|} | $SECS |"$'\n'
+	rows+="| $id | ${M_DESC[$i]} | $RES | $BY | ${CHECK//|/\\|} | $SECS | $head |"$'\n'
 done
+# The rows of earlier runs for the mutants this one did not run are kept
+# (with the commit they ran at: the section's stamp for rows without one),
+# so --only adds to the table instead of replacing it.
+ran=" "
+for i in "${selected[@]}"; do ran+="${M_ID[$i]} "; done
+old=$(awk -v ran="$ran" '
+	/^<!-- BEGIN mutants -->/ { in_s = 1; next }
+	/^<!-- END mutants -->/ { in_s = 0 }
+	!in_s { next }
+	/^_commit / { c = $2; sub(/,$/, "", c); next }
+	/^\| [a-z0-9-]+ \| / {
+		split($0, f, " \\| ")
+		id = substr(f[1], 3)
+		if (id == "mutant" || index(ran, " " id " ")) next
+		if (gsub(/ \| /, " | ") == 5) sub(/ \|$/, " | " c " |")
+		print
+	}' Documentation/figures.md 2>/dev/null || true)
 {
 	echo "## make mutants (scripts/mutants.sh)"
 	echo
-	echo "Mutants of scripts/mutants.tsv run on the committed tree: ${#selected[@]} of ${#M_ID[@]} rows;"
-	echo "$nk killed by a step, $nb by the build, $ns survived, $nn not applied."
+	echo "Mutants of scripts/mutants.tsv run on the committed tree. The last run: ${#selected[@]} of ${#M_ID[@]} rows;"
+	echo "$nk killed by a step, $nb by the build, $ns survived, $nn not applied$([ "$ne" -eq 0 ] || echo ", $ne without a verdict (the lab's build failed)")."
 	echo
-	echo "| mutant | the bug | verdict | step | first failing check | seconds |"
-	echo "|---|---|---|---|---|---|"
+	[ -z "$old" ] || echo "Rows of mutants it did not run are from earlier runs (their commit)."
+	echo
+	echo "| mutant | the bug | verdict | step | first failing check | seconds | commit |"
+	echo "|---|---|---|---|---|---|---|"
 	printf '%s' "$rows"
+	[ -z "$old" ] || printf '%s\n' "$old"
 } | scripts/figures.sh mutants - || true
-echo "make mutants: ${#selected[@]} mutants: $nk killed by a step, $nb killed by the build, $ns survived, $nn not applied"
+echo "make mutants: ${#selected[@]} mutants: $nk killed by a step, $nb killed by the build, $ns survived, $nn not applied, $ne without a verdict"
 summary
