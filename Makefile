@@ -16,7 +16,7 @@
 #   make stress     long reliability runs (not part of check)
 #   make mutants    mutation suite: one-line bugs (scripts/mutants.tsv) each
 #                   built and run through the make check steps that must
-#                   fail; fails if one survives (not part of check; hours;
+#                   fail; fails if one survives (not part of check; 1.5 h;
 #                   MUTANTS_ARGS=--only ID,... for some, --list the table)
 #   make install    build for the running kernel from its headers alone and
 #                   install the module (updates/, depmod), the CLI and its

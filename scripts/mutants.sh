@@ -17,7 +17,7 @@
 # (this run's rows, and those of earlier runs for the mutants it did not
 # run, with their commit). Each mutant costs its builds (about a minute,
 # two for KUnit's) and its steps (see figures.md, make check); the whole
-# table takes about two hours: --only picks some.
+# table takes about an hour and a half: --only picks some.
 #
 # Usage: scripts/mutants.sh [--only ID,...] [--keep]
 #        scripts/mutants.sh --list | --check-seds
