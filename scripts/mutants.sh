@@ -149,7 +149,7 @@ build_for() {
 first_not_ok() {
 	awk '/^ *not ok / { match($0, /^ */)
 		if (!n++ || RLENGTH > best) { best = RLENGTH; line = substr($0, RLENGTH + 1) } }
-		END { print line }' "$1" 2>/dev/null | tr -d '#' | cut -c1-120
+		END { print line }' "$1" 2>/dev/null | tr -d '#' | cut -c1-120 || true
 }
 
 # run_mutant INDEX: sets RES (killed, build-failed, survived, not-applied,
@@ -176,8 +176,8 @@ run_mutant() {
 		if ! build_for "$c" "${st[@]}" >>"$log" 2>&1; then
 			# a compiler error in the mutated file kills it; any other
 			# build failure is the lab's, not a verdict
-			CHECK=$(grep -m1 -F "${f##*/}" "$log" | grep -m1 -E 'error:' |
-				sed 's/^.*error: //' | tr -d '#' | cut -c1-100)
+			CHECK=$(grep -m1 -E "${f##*/}:[0-9]+:([0-9]+:)? (fatal )?error:" "$log" |
+				sed 's/^.*error: //' | tr -d '#' | cut -c1-100) || true
 			if [ -n "$CHECK" ]; then
 				RES=build-failed BY=build
 			else
@@ -190,7 +190,7 @@ run_mutant() {
 				if ! (cd "$c" && scripts/check.sh --jobs 1 "$s") >>"$log" 2>&1; then
 					RES=killed BY=$s
 					CHECK=$(first_not_ok "$c/build/logs/check/$s.out")
-					[ -n "$CHECK" ] || CHECK="no not-ok line: $(tail -n 1 "$c/build/logs/check/$s.out" 2>/dev/null | cut -c1-100)"
+					[ -n "$CHECK" ] || CHECK="no not-ok line: $(tail -n 1 "$c/build/logs/check/$s.out" 2>/dev/null | tr -d '#|' | cut -c1-100 || true)"
 					break
 				fi
 			done
