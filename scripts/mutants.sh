@@ -124,10 +124,13 @@ flock -n 8 || sw_die "another make mutants is running in $SW_TOP"
 declare -A kernel_of=()
 while IFS=$'\t' read -r s _ k _; do kernel_of[$s]=$k; done < <(scripts/check.sh --table)
 
-# build COPY STEP...: what the steps need that check.sh does not build
+# build COPY FILE STEP...: what the steps need that check.sh does not
+# build (and tools/, built by the steps themselves, when FILE is there:
+# so that a mutant that does not compile is told from a failing test)
 build_for() {
-	local c=$1 s stock=0 debug=0
-	shift
+	local c=$1 f=$2 s stock=0 debug=0
+	shift 2
+	case $f in tools/*) make -C "$c/tools" -s || return 1 ;; esac
 	for s; do
 		case ${kernel_of[$s]:-} in
 		stock) stock=1 ;;
@@ -173,7 +176,7 @@ run_mutant() {
 		diff -u "$c/$f" "$c/$f.mut" >>"$log" || true
 		mv "$c/$f.mut" "$c/$f"
 		IFS=, read -r -a st <<<"${M_STEPS[$i]}"
-		if ! build_for "$c" "${st[@]}" >>"$log" 2>&1; then
+		if ! build_for "$c" "$f" "${st[@]}" >>"$log" 2>&1; then
 			# a compiler error in the mutated file kills it; any other
 			# build failure is the lab's, not a verdict
 			CHECK=$(grep -m1 -E "${f##*/}:[0-9]+:([0-9]+:)? (fatal )?error:" "$log" |
