@@ -80,6 +80,21 @@ check "old lookup (kprobe address of kallsyms_lookup_name) fails the load" eval 
 check "the guard names kallsyms_lookup_name" \
 	eval 'dmesg | grep -q "refusing to call kallsyms_lookup_name through a pointer"'
 check "refused: nothing of smartwake left" nothing_of_smartwake
+# test_old_lookup=2 offers the function's start: the byte check decides
+dmesg -c >/dev/null
+out=$(sw_insmod_test test_old_lookup=2 2>&1)
+rc=$?
+echo "  insmod test_old_lookup=2: rc=$rc $out"
+dmesg | grep 'refusing to call' | sed 's/^/  log: /'
+if [ "$kl" != $ENDBR ]; then
+	check "its sealed start (begins $kl) fails the load" eval '[ $rc -ne 0 ]'
+	check "the guard says it is not ENDBR64" \
+		eval 'dmesg | grep -q "refusing to call kallsyms_lookup_name through a pointer: it begins .*, not ENDBR64"'
+	check "refused: nothing of smartwake left (2)" nothing_of_smartwake
+else
+	check "its start begins with ENDBR64 (not sealed here): the load succeeds" eval '[ $rc -eq 0 ]'
+	check "rmmod (test_old_lookup=2)" rmmod smartwake
+fi
 
 # ---- C: a knob write during the load, then a failed load -----------------
 check "conflict module claims select_task_rq_fair" insmod $SW_TKO/sw_conflict.ko

@@ -40,7 +40,7 @@ static unsigned long sw_old_lookup_addr;
 static struct sw_call sw_calls[] = {
 	/* wake.c sw_orig_select(): fair_sched_class takes its address */
 	{ "select_task_rq_fair", &sw_sym_select_task_rq_fair },
-	/* testing builds, test_old_lookup=1 only: must be refused */
+	/* testing builds, test_old_lookup=1 or 2 only: must be refused */
 	{ "kallsyms_lookup_name", &sw_old_lookup_addr },
 };
 
@@ -78,8 +78,11 @@ int sw_calls_check(void)
 	size_t i;
 	int ret;
 
-	if (sw_testing_old_lookup())
+	/* testing builds: 1 fails the start check, 2 the ENDBR64 check */
+	if (sw_testing_old_lookup() == 1)
 		sw_old_lookup_addr = sw_symbols_old_lookup();
+	else if (sw_testing_old_lookup() == 2)
+		sw_old_lookup_addr = sw_sym_kallsyms_lookup_name;
 	for (i = 0; i < ARRAY_SIZE(sw_calls); i++) {
 		if (!*sw_calls[i].addr)
 			continue;	/* not used by this build */

@@ -49,6 +49,7 @@ unsigned long sw_sym_sched_balance_newidle;
 unsigned long sw_sym_sched_balance_domains;
 unsigned long sw_sym_fair_sched_class;
 unsigned long sw_sym_ftrace_enabled;
+unsigned long sw_sym_kallsyms_lookup_name;
 
 /*
  * Optional symbols are absent when their kernel feature is compiled out:
@@ -106,6 +107,10 @@ static const struct sw_symbol sw_symbols[] = {
 	  .optional = true },
 #ifdef CONFIG_SCHED_CORE
 	{ "__sched_core_enabled", NULL, &sw_sym_sched_core_enabled, .optional = true },
+#endif
+#ifdef SW_TESTING
+	/* test_old_lookup=2: its start, sealed on stock kernels (ibt.c) */
+	{ "kallsyms_lookup_name", NULL, &sw_sym_kallsyms_lookup_name, .optional = true },
 #endif
 };
 

@@ -43,6 +43,8 @@ extern unsigned long sw_sym_sched_balance_domains;	/* sib_count */
 extern unsigned long sw_sym_sched_tick;		/* sis_mask_update=tick */
 extern unsigned long sw_sym_fair_sched_class;	/* optional: reach.c */
 extern unsigned long sw_sym_ftrace_enabled;	/* optional int: hooks.c */
+/* testing builds: test_old_lookup=2 offers it to the call guard (ibt.c) */
+extern unsigned long sw_sym_kallsyms_lookup_name;
 
 int sw_symbols_resolve(void);
 bool sw_symbol_is_start(const char *name, unsigned long addr);

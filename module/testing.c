@@ -29,9 +29,9 @@ unsigned int sw_test_bad_answer;
 SW_TEST_PARAM(bad_answer, sw_test_bad_answer, uint,
 	      "1 answers an inactive CPU of the task's mask (if one is offline), 2 a CPU outside the mask (if there is one)");
 
-bool sw_test_old_lookup;
-SW_TEST_PARAM(old_lookup, sw_test_old_lookup, bool,
-	      "also resolve kallsyms_lookup_name by a kprobe's address, as before IBT safety, and offer it to the call guard (which must refuse it)");
+unsigned int sw_test_old_lookup;
+SW_TEST_PARAM(old_lookup, sw_test_old_lookup, uint,
+	      "offer kallsyms_lookup_name to the call guard, which must refuse it on a stock kernel: 1 by a kprobe's address, as before IBT safety (not its start), 2 by its start (sealed: not ENDBR64)");
 
 unsigned int sw_test_init_delay_ms;
 SW_TEST_PARAM(init_delay_ms, sw_test_init_delay_ms, uint,

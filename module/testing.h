@@ -15,7 +15,7 @@ extern char *sw_test_missing_symbol;
 extern char *sw_test_release;
 extern unsigned int sw_test_layout_skew;
 extern unsigned int sw_test_bad_answer;
-extern bool sw_test_old_lookup;
+extern unsigned int sw_test_old_lookup;
 extern unsigned int sw_test_init_delay_ms;
 extern unsigned int sw_test_unregister_fail;
 extern bool sw_test_hook_at_load;
@@ -78,8 +78,11 @@ static inline unsigned int sw_testing_bad_answer(void)
 	return sw_test_bad_answer;
 }
 
-/* Also call kallsyms_lookup_name the pre-IBT way (must be refused). */
-static inline bool sw_testing_old_lookup(void)
+/*
+ * Offer kallsyms_lookup_name to the call guard (must be refused): 1 the
+ * pre-IBT way (a kprobe's address), 2 its start (sealed on stock kernels).
+ */
+static inline unsigned int sw_testing_old_lookup(void)
 {
 	return sw_test_old_lookup;
 }
@@ -100,7 +103,7 @@ bool sw_testing_unregister_fails(void);
 #define sw_testing_release()		((const char *)NULL)
 #define sw_testing_layout_skew()	0U
 #define sw_testing_bad_answer()		0U
-#define sw_testing_old_lookup()		false
+#define sw_testing_old_lookup()		0U
 #define sw_testing_init_delay_ms()	0U
 #define sw_testing_unregister_fails()	false
 #define sw_testing_hook_at_load()	false
