@@ -15,7 +15,8 @@
 set -euo pipefail
 
 SW_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-SW_CACHE=${SMARTWAKE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/smartwake}
+# (no HOME: DKMS runs MAKE without one, e.g. from dkms.service at boot)
+SW_CACHE=${SMARTWAKE_CACHE:-${XDG_CACHE_HOME:-${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}/.cache}/smartwake}
 # Preferred Debian version of the stock 6.12 cloud kernel; fetch-kernel.sh
 # falls back to the newest complete image/headers/source triple.
 SW_PREFERRED_VERSION=${SMARTWAKE_KERNEL_VERSION:-6.12.117-1~deb12u1}

@@ -1,0 +1,128 @@
+# The user's install path on a Debian system (issue 31), in the Debian
+# image of scripts/debian-image.sh booted by scripts/debian-run.sh: bash,
+# systemd as PID 1, the project's packages on the payload disk (/lab/deb).
+# Boot 1: apt install of the two packages (DKMS builds the module on the
+# target, from the installed headers; its make.log is printed), modprobe
+# with knobs from /etc/modprobe.d/, smartwake status; policy=shadow at
+# mainline knobs while the load runs in two systemd services and a scope
+# with unequal CPUWeight (the cpu controller on): no disagreement; the
+# kernel's /proc/schedstat (kernel.sched_schedstats=1), an oracle the
+# project did not write: under policy=shadow the kernel decides, and its
+# ttwu_move_affine (summed over every domain) counts the wakeups its
+# wake_affine() pulled to the waking CPU, which the module's affine_pulls
+# must match on the same wakeups. Then /etc/modules-load.d/ asks for the
+# module at boot, and the guest reboots (exit 100).
+# Boot 2: the module was loaded at boot with the knobs of modprobe.d;
+# modprobe -r, apt remove --purge: no module under /lib/modules, no DKMS
+# tree, no sources, nothing in enabled_functions.
+# Each boot prints its own KTAP document; boot 2 fails when boot 1 did.
+. ./lib.sh
+ST=${LAB_STATE:-/var/lib/smartwake-lab}
+KREL=$(uname -r)
+P=/sys/module/smartwake/parameters
+TR=/sys/kernel/tracing
+
+# affine_sum: ttwu_move_affine summed over every CPU's domains (the
+# second to last field of a domain line in every schedstat version)
+affine_sum() { awk '/^domain/ { s += $(NF - 1) } END { print s + 0 }' /proc/schedstat; }
+no_trace_of_module() {
+	! ls /lib/modules/*/updates/dkms/smartwake.ko* >/dev/null 2>&1 &&
+		[ ! -e /var/lib/dkms/smartwake ] &&
+		! ls -d /usr/src/smartwake-* >/dev/null 2>&1 &&
+		[ ! -e /sys/module/smartwake ] &&
+		! grep -q smartwake $TR/enabled_functions
+}
+
+if [ "${LAB_BOOT:-1}" -eq 1 ]; then
+	check "systemd is PID 1" eq "$(cat /proc/1/comm)" systemd
+	check "this test runs in its own systemd service's cgroup" \
+		grep -qx '0::/system.slice/smartwake-lab.service' /proc/self/cgroup
+	check "the running kernel is the image's ($KREL) and its headers are installed" \
+		test -d "/lib/modules/$KREL/build"
+	mkdir -p /tmp/deb
+	cp /lab/deb/*.deb /tmp/deb/
+	ls /tmp/deb | sed 's/^/  package: /'
+	t0=$(uptime_s)
+	apt-get install -y --no-install-recommends /tmp/deb/smartwake-dkms_*.deb \
+		/tmp/deb/smartwake_*.deb >/tmp/apt.log 2>&1
+	rc=$?
+	echo "  apt install: exit $rc after $(($(uptime_s) - t0)) s; its output:"
+	sed 's/^/  | /' /tmp/apt.log | tail -n 40
+	check "apt install ./smartwake-dkms_*.deb ./smartwake_*.deb" eq "$rc" 0
+	ml=$(ls /var/lib/dkms/smartwake/*/build/make.log 2>/dev/null | head -n 1)
+	if [ -n "$ml" ]; then
+		echo "  DKMS build log ($ml):"
+		sed 's/^/  | /' "$ml" | tail -n 25
+	fi
+	check "dkms status: smartwake installed for $KREL" \
+		eval "dkms status smartwake 2>/dev/null | grep -q '$KREL.*installed'"
+	dkms status 2>/dev/null | sed 's/^/  /'
+	check "the module is in updates/dkms of $KREL, built for it (vermagic)" \
+		eval "ls /lib/modules/$KREL/updates/dkms/smartwake.ko* >/dev/null &&
+			modinfo -F vermagic smartwake | grep -q '^$KREL '"
+	echo 'options smartwake policy=shadow' >/etc/modprobe.d/smartwake.conf
+	check "modprobe smartwake (options from /etc/modprobe.d/smartwake.conf)" modprobe smartwake
+	check "... policy is shadow, from modprobe.d (parameter)" eq "$(cat $P/policy 2>/dev/null)" shadow
+	out=$(smartwake status 2>&1)
+	rc=$?
+	echo "$out" | sed 's/^/  | /'
+	check "smartwake status: exit 0, policy shadow" \
+		eval '[ $rc -eq 0 ] && echo "$out" | grep -qE "^policy[: ]+shadow"'
+	check "select_task_rq_fair is hooked by smartwake" \
+		eval "grep -q '^select_task_rq_fair' $TR/enabled_functions"
+
+	# --- policy=shadow under systemd's cgroup tree ---------------------
+	sysctl -q kernel.sched_schedstats=1
+	echo 1 >$P/reset
+	a0=$(affine_sum)
+	W=$(command -v wakeload)
+	systemd-run -q --unit=sw-load-a -p CPUWeight=100 "$W" pipe -p 2 -t 8
+	systemd-run -q --unit=sw-load-b -p CPUWeight=1000 "$W" msg -g 2 -t 8
+	systemd-run -q --scope --unit=sw-scope-c -p CPUWeight=50 "$W" pipe -p 1 -t 8 >/dev/null
+	for u in sw-load-a sw-load-b; do
+		while [ "$(systemctl show -p ActiveState --value $u 2>/dev/null)" = active ]; do
+			sleep 1
+		done
+	done
+	a1=$(affine_sum)
+	check "the cpu controller is on in system.slice (CPUWeight applies)" \
+		grep -qw cpu /sys/fs/cgroup/system.slice/cgroup.subtree_control
+	snap
+	cmp=$(sv shadow_compared) dis=$(sv shadow_disagree) pulls=$(sv affine_pulls)
+	echo "  shadow under systemd: compared $cmp, agree $(sv shadow_agree), disagree $dis, raced $(sv shadow_raced)"
+	check "shadow compared the services' wakeups ($cmp >= 2000)" gt "$cmp" 1999
+	check "shadow: 0 disagreements at mainline knobs" eq "$dis" 0
+	# The kernel counts its affine pulls on every wakeup it decides; the
+	# module on those it compared (all, at scope=all). Tolerance: 2 % + 20.
+	ka=$((a1 - a0))
+	echo "  oracle /proc/schedstat: kernel ttwu_move_affine $ka, module affine_pulls $pulls"
+	echo "DEBIAN-FIG | schedstat ttwu_move_affine | $ka | module affine_pulls | $pulls |"
+	check "oracle: ttwu_move_affine ($ka) matches affine_pulls ($pulls) within 2 % + 20" \
+		eval 'd=$((ka - pulls)); [ ${d#-} -le $((ka / 50 + 20)) ] && [ "$ka" -gt 100 ]'
+	sysctl -q kernel.sched_schedstats=0
+
+	echo smartwake >/etc/modules-load.d/smartwake.conf
+	check "dmesg clean" dmesg_clean
+	summary
+	echo "$KTAP_FAIL" >"$ST/boot1-failed"
+	exit 100
+fi
+
+# --- boot 2: loaded at boot, then removed ---------------------------------
+check "boot 1 passed (failed: $(cat "$ST/boot1-failed" 2>/dev/null))" \
+	eq "$(cat "$ST/boot1-failed" 2>/dev/null)" 0
+check "after the reboot smartwake is loaded (modules-load.d)" test -d /sys/module/smartwake
+check "... with policy=shadow from modprobe.d" eq "$(cat $P/policy 2>/dev/null)" shadow
+check "... by systemd-modules-load" \
+	eval "journalctl -b -u systemd-modules-load.service 2>/dev/null | grep -q smartwake ||
+		systemctl is-active -q systemd-modules-load.service"
+check "modprobe -r smartwake" modprobe -r smartwake
+rm -f /etc/modprobe.d/smartwake.conf /etc/modules-load.d/smartwake.conf
+apt-get remove -y --purge smartwake-dkms smartwake >/tmp/apt-rm.log 2>&1
+rc=$?
+sed 's/^/  | /' /tmp/apt-rm.log | tail -n 15
+check "apt remove --purge smartwake-dkms smartwake" eq "$rc" 0
+check "nothing left: no module under /lib/modules, no DKMS tree, no sources, nothing hooked" \
+	no_trace_of_module
+check "dmesg clean" dmesg_clean
+summary

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# Boot the Debian system image (scripts/debian-image.sh) in a QEMU guest
+# (TCG, single-threaded, as scripts/guest-run.sh) with its own kernel and
+# initrd, systemd as init, and run one guest script in it: the lab service
+# of the image mounts a payload disk (label SW-LAB) holding guest/, the
+# project's Debian packages (scripts/build-deb.sh: the committed tree,
+# HEAD) in /lab/deb and the tools (wakeload, udpstream, numatouch) in
+# /lab/bin, runs the script with bash and powers off. A script that exits
+# 100 reboots the guest (the root disk's changes survive a reboot, never
+# the QEMU run: the image is opened with snapshot=on) and runs again with
+# LAB_BOOT one higher. No NIC: loopback only.
+#
+# Usage: scripts/debian-run.sh [options] GUEST_SCRIPT [ARGS...]
+#   --suite S        bookworm (default) or trixie (scripts/debian-image.sh)
+#   --smp N          vCPUs (default 2)
+#   --mem MB         guest memory (default 2048)
+#   --timeout SECS   kill the guest after this long (default 1200)
+#   --log FILE       console log (default build/logs/<script>-SUITE.log)
+#   --no-deb         do not build or carry the packages
+#   --append ARGS    extra kernel command line
+#   --verbose        print the whole console, not just the guest part
+#   -h, --help       this text
+# Exit status: the guest script's; 124 on timeout; 125 if the guest died
+# without reporting.
+. "$(dirname "$0")/common.sh"
+
+suite=bookworm smp=2 mem=2048 timeout=1200 log= deb=1 append= verbose=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--suite) suite=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--log) log=$2; shift 2 ;;
+	--no-deb) deb=0; shift ;;
+	--append) append=$2; shift 2 ;;
+	--verbose) verbose=1; shift ;;
+	-h|--help) sw_help "$0"; exit 0 ;;
+	--) shift; break ;;
+	-*) sw_help "$0" >&2; sw_die "unknown option $1" ;;
+	*) break ;;
+	esac
+done
+[ $# -ge 1 ] || { sw_help "$0" >&2; exit 2; }
+script=$1; shift
+[ -f "$SW_TOP/guest/$script" ] || sw_die "no guest script guest/$script"
+
+img=$("$SW_TOP/scripts/debian-image.sh" --suite "$suite" --print-dir) ||
+	sw_die "no $suite image (scripts/debian-image.sh --suite $suite)"
+mkdir -p "$SW_TOP/build/logs"
+[ -n "$log" ] || log="$SW_TOP/build/logs/${script%.sh}-$suite.log"
+work=$(mktemp -d "${TMPDIR:-/tmp}/smartwake-debian.XXXXXX")
+qpid=
+cleanup() {
+	# Only the QEMU this script started, by its PID.
+	if [ -n "$qpid" ] && kill -0 "$qpid" 2>/dev/null; then
+		kill "$qpid" 2>/dev/null || true
+		sleep 1
+		kill -9 "$qpid" 2>/dev/null || true
+	fi
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# ---- payload disk -----------------------------------------------------------
+p=$work/payload
+mkdir -p "$p/guest" "$p/bin" "$p/deb"
+cp "$SW_TOP"/guest/*.sh "$p/guest/"
+make -s -C "$SW_TOP/tools" >&2 || sw_die "tools/ did not build (make tools)"
+for t in wakeload udpstream numatouch; do
+	cp "$SW_TOP/tools/$t" "$p/bin/"
+done
+if [ $deb -eq 1 ]; then
+	"$SW_TOP/scripts/build-deb.sh" >&2 || sw_die "the Debian packages did not build"
+	cp "$SW_TOP"/build/deb/*.deb "$p/deb/"
+fi
+printf '%q ' "$script" "$@" >"$p/guest/cmdline"
+mke2fs -q -t ext4 -L SW-LAB -d "$p" "$work/payload.img" 256M >/dev/null ||
+	sw_die "mke2fs of the payload disk failed"
+
+# ---- boot -------------------------------------------------------------------
+# no_timer_check: see guest-run.sh; no panic=: a panic is seen in the log
+cmdline="root=/dev/vda rw console=ttyS0 quiet loglevel=3 systemd.show_status=0 tsc=reliable no_timer_check $append"
+sw_log "booting the $suite image ($(cat "$img/krel")), $smp vCPUs, guest/$script $* (log: $log)"
+start=$(date +%s)
+qemu-system-x86_64 -accel tcg,thread=single ${SW_QEMU_CPU:+-cpu $SW_QEMU_CPU} -m "$mem" -smp "$smp" \
+	-kernel "$img/vmlinuz" -initrd "$img/initrd.img" -append "$cmdline" \
+	-drive "file=$img/rootfs.img,format=raw,if=virtio,snapshot=on" \
+	-drive "file=$work/payload.img,format=raw,if=virtio,readonly=on" \
+	-nographic -nic none </dev/null >"$log" 2>&1 &
+qpid=$!
+rc=
+while kill -0 "$qpid" 2>/dev/null; do
+	if [ $(($(date +%s) - start)) -ge "$timeout" ]; then
+		sw_log "timeout after ${timeout}s: killing QEMU $qpid"
+		rc=124
+	elif grep -q 'Kernel panic - not syncing' "$log" 2>/dev/null; then
+		sw_log "kernel panic: killing QEMU $qpid"
+		rc=125
+	fi
+	if [ -n "$rc" ]; then
+		kill "$qpid" 2>/dev/null || true
+		sleep 2
+		kill -9 "$qpid" 2>/dev/null || true
+		break
+	fi
+	sleep 1
+done
+wait "$qpid" 2>/dev/null || true
+qpid=
+tr -d '\r' <"$log" | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g' >"$log.tmp" && mv "$log.tmp" "$log"
+if [ $verbose -eq 1 ]; then
+	cat "$log"
+else
+	sed -n '/SMARTWAKE-GUEST-START/,$p' "$log"
+fi
+if [ -z "$rc" ]; then
+	rc=$(sed -n 's/^SMARTWAKE-GUEST-EXIT \([0-9]*\).*/\1/p' "$log" | tail -n 1)
+	if [ -z "$rc" ]; then
+		sw_log "guest died without reporting; last console lines:"
+		tail -n 30 "$log" >&2
+		rc=125
+	fi
+fi
+[ "$rc" != 125 ] || tail -n 30 "$log" >&2
+sw_log "guest/$script on the $suite image: exit $rc after $(($(date +%s) - start))s"
+exit "$rc"
