@@ -28,6 +28,11 @@
 #                   (cloud, generic) in the archive: fetch, build, boot, short
 #                   e2e, shadow at mainline knobs (not part of check;
 #                   MATRIX_ARGS=--newest: the newest of each)
+#   make image      the Debian 12 system image of make check's debian-bookworm
+#                   step (mmdebstrap, systemd, the stock kernel; cached)
+#   make image-test that step's test (apt, DKMS in the guest, modprobe.d,
+#                   shadow under systemd, a reboot, apt remove) on Debian 12
+#                   and 13 (IMAGE_SUITES=bookworm: one; not part of check)
 #
 #   make KDIR=<kernel build dir> KSRC=<kernel source>   other kernel trees
 #   make KERNEL=<release>   another supported Debian kernel (the table in
@@ -107,7 +112,7 @@ demo: deps all
 
 # check-start (first, make runs prerequisites in order): the time and what
 # the cache held, for the duration check.sh writes to figures.md.
-check: check-start deps all testing kernels
+check: check-start deps all testing kernels image
 	@SMARTWAKE_MAKE_CHECK_START=build/make-check.start scripts/check.sh
 
 check-start:
@@ -115,6 +120,17 @@ check-start:
 	d=$$(ls -d "$$SW_CACHE"/debug-*/.complete 2>/dev/null | wc -l || true); \
 	k=$$(ls -d "$$SW_CACHE"/*/.complete 2>/dev/null | wc -l || true); \
 	echo "$$(date +%s) $$((k - d)) $$d" >build/make-check.start
+
+# The Debian system image of the debian-bookworm step (scripts/debian-image.sh,
+# cached); image-test runs that step's guest test on Debian 12 and 13.
+image: deps
+	@scripts/debian-image.sh
+
+IMAGE_SUITES = bookworm trixie
+image-test: deps tools
+	@set -e; for s in $(IMAGE_SUITES); do \
+		scripts/debian-run.sh --suite $$s --log build/logs/debian-install-$$s.log debian-install.sh; \
+	done
 
 bench: deps all
 	@scripts/bench.sh
@@ -144,7 +160,7 @@ uninstall:
 
 # The Debian packages smartwake-dkms and smartwake into build/deb/
 # (dpkg-buildpackage, dh-dkms; from the committed tree).
-.PHONY: deb
+.PHONY: deb image image-test
 deb:
 	@scripts/build-deb.sh
 

@@ -8,19 +8,39 @@
 #       their headers
 #   smartwake_VERSION_ARCH.deb       the CLI /usr/sbin/smartwake, smartwake(8)
 # Install on a test machine: apt install ./build/deb/*.deb
+# OUT/commit names the commit they were built from.
 #
-# Usage: scripts/build-deb.sh
+# Usage: scripts/build-deb.sh [--out OUT] [--if-changed]
+#   --out OUT      another directory than build/deb (make check's steps
+#                  that run side by side each have their own)
+#   --if-changed   keep OUT's packages when they were built from HEAD
+#   -h, --help     this text
 . "$(dirname "$0")/common.sh"
-case ${1:-} in -h|--help) sw_help "$0"; exit 0 ;; esac
+outd=$SW_TOP/build/deb ifch=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--out) outd=${2:?--out wants a directory}; shift 2 ;;
+	--if-changed) ifch=1; shift ;;
+	-h|--help) sw_help "$0"; exit 0 ;;
+	*) sw_help "$0" >&2; sw_die "unknown argument $1" ;;
+	esac
+done
+head=$(git -C "$SW_TOP" rev-parse HEAD)
+if [ $ifch -eq 1 ] && [ "$(cat "$outd/commit" 2>/dev/null)" = "$head" ] &&
+	ls "$outd"/smartwake-dkms_*.deb >/dev/null 2>&1; then
+	sw_log "packages of $head kept in $outd"
+	exit 0
+fi
 command -v dpkg-buildpackage >/dev/null && command -v dh_dkms >/dev/null ||
 	sw_die "dpkg-buildpackage or dh_dkms missing (apt install dpkg-dev debhelper dh-dkms)"
 ver=$(cat "$SW_TOP/VERSION")
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/smartwake-deb.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/smartwake-$ver" "$SW_TOP/build/deb"
+mkdir -p "$tmp/smartwake-$ver" "$outd"
 git -C "$SW_TOP" archive HEAD | tar -x -C "$tmp/smartwake-$ver"
-(cd "$tmp/smartwake-$ver" && dpkg-buildpackage -us -uc -b) >"$SW_TOP/build/deb/build.log" 2>&1 ||
-	{ tail -n 30 "$SW_TOP/build/deb/build.log" >&2; sw_die "dpkg-buildpackage failed (build/deb/build.log)"; }
-rm -f "$SW_TOP"/build/deb/*.deb
-cp "$tmp"/*.deb "$SW_TOP/build/deb/"
-sw_log "built $(cd "$SW_TOP/build/deb" && echo *.deb) in build/deb/"
+(cd "$tmp/smartwake-$ver" && dpkg-buildpackage -us -uc -b) >"$outd/build.log" 2>&1 ||
+	{ tail -n 30 "$outd/build.log" >&2; sw_die "dpkg-buildpackage failed ($outd/build.log)"; }
+rm -f "$outd"/*.deb "$outd/commit"
+cp "$tmp"/*.deb "$outd/"
+echo "$head" >"$outd/commit"
+sw_log "built $(cd "$outd" && echo *.deb) in $outd/"

@@ -128,10 +128,13 @@ scope-debug        2    debug smp4     1200 scope.sh
 compat-deb13       2    deb13 smp2     600  --foreign-ko module/smartwake.ko compat.sh
 e2e-deb13          2    deb13 smp4     600  e2e.sh
 wake-deb13         2    deb13 smp4     900  wake.sh
-reliability-deb13  2    deb13 smp4     900  reliability.sh 10 4
+reliability-deb13  1    deb13 smp4     900  reliability.sh 10 4
 shadow-deb13       2    deb13 smp4     600  shadow.sh
 ttwu-deb13         2    deb13 numa2    600  ttwu.sh
 numa-deb13         2    deb13 numa2    600  numa.sh
+# the install path of a user on a Debian 12 system image (systemd, apt, DKMS building on the
+# target, modprobe.d, a reboot, apt remove), policy=shadow in systemd units, the schedstat oracle
+debian-bookworm    2    -     -        1200 @debian_image debian-install.sh
 # Debian unstable 7.2 (Documentation/studies/kernel-7.2.md), built with the gcc of the host
 compat-7.2         2    7.2   smp2     600  --foreign-ko module/smartwake.ko compat.sh
 e2e-7.2            2    7.2   smp4     600  e2e.sh
@@ -596,6 +599,33 @@ cost_figures() {
 		echo "|---|---|---|---|---|"
 		sed -n 's/^COST-FIG //p' "$log" | tr -d '\r'
 	} | scripts/figures.sh cost - || true
+}
+# The Debian system image (issue 31): scripts/debian-run.sh boots it
+# (built once by scripts/debian-image.sh, cached); a pass writes the
+# oracle's figure and the DKMS build's time to figures.md, section debian.
+# debian_image NAME KERNEL TOPO TIMEOUT SCRIPT
+debian_image() {
+	local log=build/logs/debian-install-bookworm.log rc=0
+	scripts/debian-run.sh --timeout "$4" --log "$log" "$5" || rc=$?
+	[ $rc -eq 0 ] || return $rc
+	{
+		echo "## The Debian 12 system image (guest/debian-install.sh)"
+		echo
+		echo "make check step debian-bookworm: Debian 12 (mmdebstrap, systemd) with its stock kernel"
+		echo "$(sed -n 's/^SMARTWAKE-GUEST-START \([^ ]*\) cpus=\([0-9]*\).*/\1, \2 vCPUs under TCG (wall time is indicative only)/p' "$log" | head -n 1);"
+		echo "the project's packages installed with apt, DKMS building the module in the guest."
+		echo
+		sed -n 's/^  apt install: \(exit [0-9]* after [0-9]* s\).*/- apt install (DKMS build included): \1/p' "$log"
+		sed -n 's/^  \(shadow under systemd: .*\)/- \1/p' "$log"
+		echo
+		echo "policy=shadow (the kernel decides) with kernel.sched_schedstats=1: the kernel's"
+		echo "/proc/schedstat ttwu_move_affine, summed over every domain, against the module's"
+		echo "affine_pulls on the same run (two systemd services and a scope, unequal CPUWeight):"
+		echo
+		echo "| oracle | kernel | module counter | module |"
+		echo "|---|---|---|---|"
+		sed -n 's/^DEBIAN-FIG //p' "$log"
+	} | scripts/figures.sh debian - || true
 }
 # Knob scope and smartwake ab --concurrent (issue 17, items 3 and 6):
 # about a minute and a half. A pass writes the guest's two real

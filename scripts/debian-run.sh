@@ -4,7 +4,7 @@
 # initrd, systemd as init, and run one guest script in it: the lab service
 # of the image mounts a payload disk (label SW-LAB) holding guest/, the
 # project's Debian packages (scripts/build-deb.sh: the committed tree,
-# HEAD) in /lab/deb and the tools (wakeload, udpstream, numatouch) in
+# HEAD, into build/deb-image/, kept while HEAD is the same) in /lab/deb and the tools (wakeload, udpstream, numatouch) in
 # /lab/bin, runs the script with bash and powers off. A script that exits
 # 100 reboots the guest (the root disk's changes survive a reboot, never
 # the QEMU run: the image is opened with snapshot=on) and runs again with
@@ -72,8 +72,9 @@ for t in wakeload udpstream numatouch; do
 	cp "$SW_TOP/tools/$t" "$p/bin/"
 done
 if [ $deb -eq 1 ]; then
-	"$SW_TOP/scripts/build-deb.sh" >&2 || sw_die "the Debian packages did not build"
-	cp "$SW_TOP"/build/deb/*.deb "$p/deb/"
+	"$SW_TOP/scripts/build-deb.sh" --out "$SW_TOP/build/deb-image" --if-changed >&2 ||
+		sw_die "the Debian packages did not build"
+	cp "$SW_TOP"/build/deb-image/smartwake{,-dkms}_*.deb "$p/deb/"
 fi
 printf '%q ' "$script" "$@" >"$p/guest/cmdline"
 mke2fs -q -t ext4 -L SW-LAB -d "$p" "$work/payload.img" 256M >/dev/null ||

@@ -16,6 +16,7 @@ need=(
 	"objdump:binutils" "modinfo:kmod" "/usr/include/bpf/btf.h:libbpf-dev"
 	"dkms:dkms" "man:man-db" "lz4:lz4" "dpkg-buildpackage:dpkg-dev" "dh:debhelper"
 	"dh_dkms:dh-dkms" "openssl:openssl"
+	"mmdebstrap:mmdebstrap" "mke2fs:e2fsprogs"
 )
 missing=()
 for e in "${need[@]}"; do
