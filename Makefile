@@ -33,6 +33,8 @@
 #   make image-test that step's test (apt, DKMS in the guest, modprobe.d,
 #                   shadow under systemd, a reboot, apt remove) on Debian 12
 #                   and 13 (IMAGE_SUITES=bookworm: one; not part of check)
+#   make image-bench pgbench, hackbench, perf bench, sysbench by smartwake ab
+#                   and the perf oracle in the Debian 12 image (not part of check)
 #
 #   make KDIR=<kernel build dir> KSRC=<kernel source>   other kernel trees
 #   make KERNEL=<release>   another supported Debian kernel (the table in
@@ -132,6 +134,12 @@ image-test: deps tools
 		scripts/debian-run.sh --suite $$s --log build/logs/debian-install-$$s.log debian-install.sh; \
 	done
 
+# Real benchmarks (pgbench, hackbench, perf bench, sysbench) by smartwake ab
+# and the perf oracle, on the Debian 12 image (not part of check).
+image-bench: deps all
+	@scripts/debian-run.sh --no-deb --ko module/smartwake.ko --timeout 2400 \
+		--log build/logs/debian-bench-bookworm.log debian-bench.sh
+
 bench: deps all
 	@scripts/bench.sh
 
@@ -160,7 +168,7 @@ uninstall:
 
 # The Debian packages smartwake-dkms and smartwake into build/deb/
 # (dpkg-buildpackage, dh-dkms; from the committed tree).
-.PHONY: deb image image-test
+.PHONY: deb image image-test image-bench
 deb:
 	@scripts/build-deb.sh
 

@@ -10,8 +10,10 @@
 # project did not write: under policy=shadow the kernel decides, and its
 # ttwu_move_affine (summed over every domain) counts the wakeups its
 # wake_affine() pulled to the waking CPU, which the module's affine_pulls
-# must match on the same wakeups. Then /etc/modules-load.d/ asks for the
-# module at boot, and the guest reboots (exit 100).
+# must match on the same wakeups. The knob scope set to one systemd
+# unit's cgroup; smartwake ab --concurrent inside a delegated systemd
+# scope. Then /etc/modules-load.d/ asks for the module at boot, and the
+# guest reboots (exit 100).
 # Boot 2: the module was loaded at boot with the knobs of modprobe.d;
 # modprobe -r, apt remove --purge: no module under /lib/modules, no DKMS
 # tree, no sources, nothing in enabled_functions.
@@ -100,7 +102,55 @@ if [ "${LAB_BOOT:-1}" -eq 1 ]; then
 	echo "DEBIAN-FIG | schedstat ttwu_move_affine | $ka | module affine_pulls | $pulls |"
 	check "oracle: ttwu_move_affine ($ka) matches affine_pulls ($pulls) within 2 % + 20" \
 		eval 'd=$((ka - pulls)); [ ${d#-} -le $((ka / 50 + 20)) ] && [ "$ka" -gt 100 ]'
+	# under policy=smartwake the module decides, and the kernel's
+	# wake_affine schedstats miss those wakeups: stats says so
+	set_knob policy smartwake
+	echo 1 >$P/reset
+	a0=$(affine_sum)
+	"$W" pipe -p 2 -t 2 >/dev/null
+	a1=$(affine_sum)
+	out=$(smartwake stats 2>&1)
+	pulls=$(echo "$out" | awk '$1 == "affine_pulls" { print $2 }')
+	echo "  policy=smartwake: kernel ttwu_move_affine $((a1 - a0)), module affine_pulls $pulls"
+	echo "$out" | grep -A2 '^schedstats:' | sed 's/^/  | /'
+	check "policy=smartwake: the kernel's ttwu_move_affine ($((a1 - a0))) misses the module's pulls ($pulls)" \
+		eval 'gt "$pulls" 1000 && [ $((a1 - a0)) -lt $((pulls / 10)) ]'
+	check "... and smartwake stats says so (schedstats line)" \
+		eval 'echo "$out" | grep -q "^schedstats: on, but the kernel"'
+	set_knob policy shadow
 	sysctl -q kernel.sched_schedstats=0
+
+	# --- scope: one systemd unit's cgroup ------------------------------
+	systemd-run -q --unit=sw-in -p CPUWeight=200 "$W" pipe -p 1 -t 6
+	systemd-run -q --unit=sw-out "$W" pipe -p 1 -t 6
+	cg=/sys/fs/cgroup/system.slice/sw-in.service
+	check "scope set to a systemd unit's cgroup ($cg)" set_knob scope "$cg"
+	echo 1 >$P/reset
+	sleep 3
+	snap
+	cmp=$(sv shadow_compared) oos=$(sv out_of_scope)
+	echo "  scope $cg: compared $cmp, out_of_scope $oos"
+	check "... the unit's wakeups compared ($cmp > 500), the other unit's out of scope ($oos > 500)" \
+		eval 'gt "$cmp" 500 && gt "$oos" 500'
+	check "scope back to all" set_knob scope all
+	while systemctl -q is-active sw-in sw-out 2>/dev/null; do sleep 1; done
+
+	# --- smartwake ab --concurrent in a delegated systemd scope --------
+	# its two sides are two cgroups under the scope's (systemd leaves a
+	# delegated subtree to its owner); B under the module, A the kernel
+	set_knob policy stock
+	ab=/tmp/ab.out
+	systemd-run -q --scope -p Delegate=yes --unit=sw-ab -- smartwake ab --concurrent \
+		--cgroup-root /sys/fs/cgroup/system.slice/sw-ab.scope --a '' --b 'policy=shadow' \
+		--runs 2 -- "$W" disp -d 1 -w 3 -t 2 >$ab 2>&1
+	rc=$?
+	sed 's/^/  | /' $ab | head -n 30
+	check "ab --concurrent in a systemd scope (Delegate=yes): exit 0" eq "$rc" 0
+	check "... B under the module (scope), A under the kernel (out_of_scope)" \
+		grep -q "^  B under the module (scope), A under the kernel (out_of_scope)$" $ab
+	check "... policy restored (stock), its cgroups removed" \
+		eval '[ "$(knob policy)" = stock ] && ! ls -d /sys/fs/cgroup/system.slice/sw-ab.scope/smartwake-ab.* 2>/dev/null'
+	set_knob policy shadow
 
 	echo smartwake >/etc/modules-load.d/smartwake.conf
 	check "dmesg clean" dmesg_clean

@@ -397,6 +397,23 @@ check "ab with knobs without the module: exit 1, says so" \
 	eval '[ $rc -eq 1 ] && has "no smartwake directory"'
 
 
+# ---- the kernel's schedstats beside the module's counters --------------------
+fresh_tree
+printf 'wakeups 40\naffine_attempts 30\naffine_pulls 12\n' >>"$D/stats"
+echo smartwake >"$D/policy"
+echo 1 >"$tmp/schedstats"
+run env SMARTWAKE_SCHEDSTATS="$tmp/schedstats" $SW stats
+check "stats, policy=smartwake, schedstats on: what the kernel's wake_affine schedstats miss" \
+	has "^/proc/schedstat, nr_wakeups_affine\*\) miss the 40 wakeups the module decided;$"
+check "... and the counters that count them" has "^affine_pulls \(12\) and affine_attempts \(30\) count them$"
+echo 0 >"$tmp/schedstats"
+run env SMARTWAKE_SCHEDSTATS="$tmp/schedstats" $SW stats
+check "... not with schedstats off" eval '[ $rc -eq 0 ] && ! has "^schedstats:"'
+echo 1 >"$tmp/schedstats"
+echo shadow >"$D/policy"
+run env SMARTWAKE_SCHEDSTATS="$tmp/schedstats" $SW stats
+check "... not under policy=shadow (the kernel decides and counts)" eval '[ $rc -eq 0 ] && ! has "^schedstats:"'
+
 # ---- latency and locality ----------------------------------------------------
 fresh_tree
 # mkhist "B:N ...": latency_hist as the module prints it, 40 log2 buckets

@@ -4,8 +4,10 @@
 # initrd, systemd as init, and run one guest script in it: the lab service
 # of the image mounts a payload disk (label SW-LAB) holding guest/, the
 # project's Debian packages (scripts/build-deb.sh: the committed tree,
-# HEAD, into build/deb-image/, kept while HEAD is the same) in /lab/deb and the tools (wakeload, udpstream, numatouch) in
-# /lab/bin, runs the script with bash and powers off. A script that exits
+# HEAD, into build/deb-image/, kept while HEAD is the same) in /lab/deb,
+# the tools (wakeload, udpstream, numatouch, the CLI smartwake) in
+# /lab/bin and --ko modules in /lab/ko, runs the script with bash and
+# powers off. A script that exits
 # 100 reboots the guest (the root disk's changes survive a reboot, never
 # the QEMU run: the image is opened with snapshot=on) and runs again with
 # LAB_BOOT one higher. No NIC: loopback only.
@@ -17,6 +19,8 @@
 #   --timeout SECS   kill the guest after this long (default 1200)
 #   --log FILE       console log (default build/logs/<script>-SUITE.log)
 #   --no-deb         do not build or carry the packages
+#   --ko FILE        a module to put in /lab/ko (debian-bench.sh: the
+#                    lab's build for the image's kernel)
 #   --append ARGS    extra kernel command line
 #   --verbose        print the whole console, not just the guest part
 #   -h, --help       this text
@@ -25,6 +29,7 @@
 . "$(dirname "$0")/common.sh"
 
 suite=bookworm smp=2 mem=2048 timeout=1200 log= deb=1 append= verbose=0
+kos=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--suite) suite=$2; shift 2 ;;
@@ -33,6 +38,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift 2 ;;
 	--log) log=$2; shift 2 ;;
 	--no-deb) deb=0; shift ;;
+	--ko) kos+=("$2"); shift 2 ;;
 	--append) append=$2; shift 2 ;;
 	--verbose) verbose=1; shift ;;
 	-h|--help) sw_help "$0"; exit 0 ;;
@@ -68,8 +74,12 @@ p=$work/payload
 mkdir -p "$p/guest" "$p/bin" "$p/deb"
 cp "$SW_TOP"/guest/*.sh "$p/guest/"
 make -s -C "$SW_TOP/tools" >&2 || sw_die "tools/ did not build (make tools)"
-for t in wakeload udpstream numatouch; do
+for t in wakeload udpstream numatouch smartwake; do
 	cp "$SW_TOP/tools/$t" "$p/bin/"
+done
+mkdir -p "$p/ko"
+for ko in "${kos[@]}"; do
+	cp "$ko" "$p/ko/" || sw_die "no module $ko"
 done
 if [ $deb -eq 1 ]; then
 	"$SW_TOP/scripts/build-deb.sh" --out "$SW_TOP/build/deb-image" --if-changed >&2 ||
@@ -110,7 +120,8 @@ while kill -0 "$qpid" 2>/dev/null; do
 done
 wait "$qpid" 2>/dev/null || true
 qpid=
-tr -d '\r' <"$log" | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g' >"$log.tmp" && mv "$log.tmp" "$log"
+# (SeaBIOS and the console reset the terminal: ESC c, ESC [...)
+tr -d '\r' <"$log" | sed 's/\x1bc//g; s/\x1b\[[0-9;?]*[a-zA-Z]//g' >"$log.tmp" && mv "$log.tmp" "$log"
 if [ $verbose -eq 1 ]; then
 	cat "$log"
 else

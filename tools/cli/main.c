@@ -28,7 +28,8 @@
  * /sys/kernel/debug/smartwake), SMARTWAKE_SCHED_FEATURES (features file,
  * default /sys/kernel/debug/sched/features), SMARTWAKE_PARAMS (parameters
  * directory, default /sys/module/smartwake/parameters), SMARTWAKE_LOCKDOWN
- * (default /sys/kernel/security/lockdown).
+ * (default /sys/kernel/security/lockdown), SMARTWAKE_SCHEDSTATS (default
+ * /proc/sys/kernel/sched_schedstats).
  *
  * Exit status: 0 ok, 1 run-time error, 2 usage error (bad options, unknown
  * knob or feature, value not accepted).
@@ -79,7 +80,8 @@ static void usage_main(FILE *f)
 "SMARTWAKE_SCHED_FEATURES (default " DEF_FEATURES "),\n"
 "SMARTWAKE_PARAMS (default " DEF_PARAMS ":\n"
 "knobs are written there when debugfs is locked down),\n"
-"SMARTWAKE_LOCKDOWN (default " DEF_LOCKDOWN ").\n"
+"SMARTWAKE_LOCKDOWN (default " DEF_LOCKDOWN "),\n"
+"SMARTWAKE_SCHEDSTATS (default " DEF_SCHEDSTATS ").\n"
 "Exit status: 0 ok, 1 run-time error, 2 usage error.\n", f);
 }
 
@@ -139,6 +141,9 @@ static void read_env(void)
 	env = getenv("SMARTWAKE_LOCKDOWN");
 	if (env && *env)
 		lockdown_path = env;
+	env = getenv("SMARTWAKE_SCHEDSTATS");
+	if (env && *env)
+		schedstats_path = env;
 }
 
 int main(int argc, char **argv)

@@ -30,6 +30,11 @@ static const char help[] =
 	"p50 X  p90 Y  p99 Z ns (N samples)\", and with locality counts one line per\n"
 	"family: where the answers of the module (and, under policy=shadow, of the\n"
 	"kernel) lie relative to the wakee's prev CPU and to the waking CPU, in %.\n"
+	"Under policy=smartwake with the kernel's schedstats on (sysctl\n"
+	"kernel.sched_schedstats=1), a line \"schedstats: ...\" says what they miss: the\n"
+	"module decides those wakeups, so the kernel's wake_affine() schedstats\n"
+	"(ttwu_move_affine in /proc/schedstat, nr_wakeups_affine* in /proc/PID/sched)\n"
+	"do not count them; affine_pulls and affine_attempts do.\n"
 	"  --json            one JSON object {\"name\": value, ...}\n"
 	"  --openmetrics     the OpenMetrics text format (node-exporter's textfile\n"
 	"                    collector): counters as smartwake_NAME_total, derived\n"
@@ -40,6 +45,31 @@ static const char help[] =
 	"                    {\"time\":..,\"interval\":..,\"values\":{..},\"rates\":{..}}\n"
 	"  --count N         with --watch: stop after N intervals (default: until\n"
 	"                    interrupted)\n";
+
+/*
+ * The kernel's wakeup schedstats skip the wakeups the module decides
+ * (design.md, difference 9): say so where a user compares them.
+ */
+static void print_schedstats_gap(const struct stats *st)
+{
+	const struct stat_line *w = find_stat(st, "wakeups");
+	const struct stat_line *pl = find_stat(st, "affine_pulls");
+	const struct stat_line *at = find_stat(st, "affine_attempts");
+	char *on = read_file(schedstats_path), *pol;
+
+	if (!on || atoi(on) != 1 || !w || !pl || !at) {
+		free(on);
+		return;
+	}
+	free(on);
+	pol = ctl_read("policy");
+	if (pol && !strncmp(pol, "smartwake", 9))
+		printf("\nschedstats: on, but the kernel's wake_affine() schedstats (ttwu_move_affine in\n"
+		       "/proc/schedstat, nr_wakeups_affine*) miss the %s wakeups the module decided;\n"
+		       "affine_pulls (%s) and affine_attempts (%s) count them\n",
+		       w->value, pl->value, at->value);
+	free(pol);
+}
 
 /* The "name": value members of one stats snapshot, @sep between them. */
 static void print_json_members(const struct stats *st, const char *sep)
@@ -240,6 +270,7 @@ static int do_stats(int argc, char **argv)
 			if (!print_latency_locality(&st))
 				printf("latency: no samples; locality: no answers\n");
 		}
+		print_schedstats_gap(&st);
 	}
 	return EXIT_OK;
 }

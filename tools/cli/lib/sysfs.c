@@ -21,6 +21,7 @@ bool dbg_dir_from_env;
 const char *features_path = DEF_FEATURES;
 const char *params_dir = DEF_PARAMS;
 const char *lockdown_path = DEF_LOCKDOWN;
+const char *schedstats_path = DEF_SCHEDSTATS;
 
 /* Read a whole file into a NUL-terminated buffer; NULL with errno set. */
 char *read_file(const char *path)

@@ -13,6 +13,7 @@
 #define DEF_PARAMS	"/sys/module/smartwake/parameters"
 #define DEF_LOCKDOWN	"/sys/kernel/security/lockdown"
 #define DEF_FEATURES	"/sys/kernel/debug/sched/features"
+#define DEF_SCHEDSTATS	"/proc/sys/kernel/sched_schedstats"
 #define DEBUGFS_MNT	"/sys/kernel/debug"
 
 extern const char *dbg_dir;
@@ -20,6 +21,7 @@ extern bool dbg_dir_from_env;
 extern const char *features_path;
 extern const char *params_dir;
 extern const char *lockdown_path;
+extern const char *schedstats_path;
 
 char *read_file(const char *path);
 int write_value(const char *path, const char *val);

@@ -1,0 +1,96 @@
+# Real benchmarks and oracles the project did not write, on the Debian
+# system image (issue 31, items 4 and 5; make image-bench, not part of
+# make check). bash, systemd as PID 1; the module is the lab's build for
+# the image's kernel (/lab/ko, insmod: the install path itself is
+# debian-install.sh's), the CLI and wakeload in /lab/bin.
+# Oracles, each against the module's figure on the same run:
+#  - perf (linux-perf): sched_wakeup, sched_migrate_task and sched_switch
+#    recorded while wakeload runs alone in the knob scope's cgroup under
+#    policy=smartwake: the wakeups of wakeload's tasks that moved them
+#    (a sched_migrate_task between the task's last switch-in and its
+#    wakeup) against the module's answers that were not prev's CPU
+#    (locality counters); tolerance 2 % + 20;
+#  - /proc/schedstat (debian-install.sh has it too): ttwu_move_affine
+#    against affine_pulls under policy=shadow.
+# Benchmarks from Debian's packages, run by smartwake ab (policy=smartwake,
+# wake_wide off against mainline, in one boot): pgbench against the
+# PostgreSQL service (select-only and TPC-B-like, 8 clients over 2
+# pgbench threads: each thread a 1:4 waker), hackbench (rt-tests), perf
+# bench sched messaging and pipe, sysbench threads. Under TCG wall time
+# is noise (about 20 %): the ratios are indicative only, the counters
+# carry the mechanism.
+. ./lib.sh
+P=/sys/module/smartwake/parameters
+AB="smartwake ab --runs ${BENCH_RUNS:-3} --timeout 120"
+PERF=perf
+# Debian 12's perf wrapper wants a perf of the running kernel's series;
+# linux-perf 6.1 reads 6.12's tracepoints just as well
+perf --version >/dev/null 2>&1 || PERF=$(ls /usr/bin/perf_* 2>/dev/null | head -n 1)
+
+check "insmod the lab's build for $(uname -r)" insmod /lab/ko/smartwake.ko
+check "$PERF runs" "$PERF" --version
+
+# --- oracle: perf's sched events against the locality counters -------------
+set_knob policy smartwake
+set_knob locality 1 2>/dev/null
+CG=/sys/fs/cgroup/sw-perf
+mkdir -p $CG
+set_knob scope $CG
+echo 1 >$P/reset
+"$PERF" record -q -a -e sched:sched_wakeup -e sched:sched_migrate_task -e sched:sched_switch \
+	-o /tmp/perf.data -- sh -c "echo \$\$ >$CG/cgroup.procs; exec wakeload pipe -p 2 -t 3" \
+	>/dev/null 2>&1
+snap
+set_knob scope all
+"$PERF" script -i /tmp/perf.data -F event,trace 2>/dev/null >/tmp/perf.txt
+# moved: a wakeup of a wakeload task preceded by its migration since it
+# last ran (a load-balance migration is followed by a switch-in first)
+read -r pw pm <<EOF
+$(awk '
+function kv(k,   i) { for (i = 1; i <= NF; i++) if (index($i, k "=") == 1) return substr($i, length(k) + 2); return "" }
+/sched_migrate_task/ { if (kv("comm") == "wakeload") mig[kv("pid")] = 1; next }
+/sched_switch/ { n = kv("next_pid"); if (n != "") delete mig[n]; next }
+/sched_wakeup/ { if (kv("comm") != "wakeload") next; w++; p = kv("pid"); if (mig[p]) m++; delete mig[p] }
+END { print w + 0, m + 0 }' /tmp/perf.txt)
+EOF
+tot=0
+for c in same_cpu smt llc node remote; do
+	tot=$((tot + $(sv loc_prev_$c)))
+done
+mmoved=$((tot - $(sv loc_prev_same_cpu)))
+echo "  perf: $pw wakeups of wakeload, $pm moved; module: $tot answers, $mmoved not prev's CPU"
+echo "BENCH-FIG | perf sched_migrate_task before sched_wakeup | $pm of $pw | answers not on prev's CPU | $mmoved of $tot |"
+check "oracle perf: moved wakeups ($pm) match the module's answers off prev ($mmoved) within 2 % + 20" \
+	eval 'd=$((pm - mmoved)); [ ${d#-} -le $((pm / 50 + 20)) ] && [ "$tot" -gt 1000 ]'
+
+# --- benchmarks, smartwake ab: wake_wide off (A) against mainline (B) ------
+set_knob policy smartwake
+bench() { # NAME AB-ARGS... -- COMMAND...
+	_n=$1
+	shift
+	$AB --a 'wake_wide=off' --b 'wake_wide=mainline' "$@" >/tmp/ab.out 2>&1
+	_rc=$?
+	echo "SMARTWAKE-BENCH-BEGIN $_n"
+	cat /tmp/ab.out
+	echo "SMARTWAKE-BENCH-END $_n"
+	check "ab $_n: exit 0" eq "$_rc" 0
+}
+systemctl start postgresql
+check "PostgreSQL started (systemd)" systemctl -q is-active postgresql
+runuser -u postgres -- createdb bench 2>/dev/null
+runuser -u postgres -- pgbench -q -i -s 2 bench >/dev/null 2>&1
+check "pgbench -i" eq "$?" 0
+bench pgbench-select --metric 'tps = ([0-9.]+)' -- \
+	runuser -u postgres -- pgbench -n -S -c 8 -j 2 -T 4 bench
+bench pgbench-tpcb --metric 'tps = ([0-9.]+)' -- \
+	runuser -u postgres -- pgbench -n -c 8 -j 2 -T 4 bench
+systemctl stop postgresql
+bench hackbench --metric 'Time: ([0-9.]+)' --lower-is-better -- hackbench -p -g 2 -l 200
+bench perf-messaging --metric 'Total time: ([0-9.]+)' --lower-is-better -- \
+	"$PERF" bench sched messaging -p -g 2 -l 100
+bench perf-pipe --metric '([0-9]+) ops/sec' -- "$PERF" bench sched pipe -l 20000
+bench sysbench-threads --metric 'total number of events: +([0-9]+)' -- \
+	sysbench threads --threads=4 --time=3 run
+check "rmmod" rmmod smartwake
+check "dmesg clean" dmesg_clean
+summary
