@@ -1,5 +1,7 @@
 # Guest test of issue 17 items 1 and 2: the wakeup-latency histogram (knob
-# latency) and the placement locality counters. busybox sh; run with
+# latency) and the placement locality counters (knob locality, a static
+# key: nothing moves at 0, each family adds up at 1, a flip under load
+# keeps the families equal). busybox sh; run with
 # scripts/guest-run.sh --topo smp4 latency.sh (any topology works: the
 # locality checks take SMT and nodes from /sys).
 . ./lib.sh
@@ -143,6 +145,24 @@ done
 nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
 echo "  topology: $NCPU CPUs, SMT $smt, $nodes node(s)"
 
+# knob locality: 0 by default, and then no answer is classified
+check "locality defaults to 0" eq "$(knob locality)" 0
+check "locality is listed in knobs" eval 'grep -q "^locality " $SW_DBG/knobs'
+reset_stats
+set_knob policy smartwake
+wakeload msg --pipes -g 1 -s 2 -r 2 -t 2 >/dev/null 2>&1
+set_knob policy shadow
+wakeload msg --pipes -g 1 -s 2 -r 2 -t 1 >/dev/null 2>&1
+set_knob policy stock
+snap
+answers=$(($(sv wakeups) - $(sv fallback_original) - $(sv invariant_violations) - $(sv inactive_answers)))
+echo "  locality=0: answers $answers, shadow_compared $(sv shadow_compared)"
+check "locality=0: the module answered (> 100) and shadow compared" \
+	eval '[ "$answers" -gt 100 ] && [ "$(sv shadow_compared)" -gt 0 ]'
+check "locality=0: no loc_* or kernel_loc_* counter moved" \
+	eq "$(fam loc_prev_) $(fam loc_waker_) $(fam kernel_loc_prev_) $(fam kernel_loc_waker_)" "0 0 0 0"
+check "locality=1 accepted" set_knob locality 1
+
 check "policy=smartwake" set_knob policy smartwake
 reset_stats
 wakeload msg --pipes -g 1 -s 2 -r 2 -t 3 >/dev/null 2>&1
@@ -155,6 +175,7 @@ echo "  module answers $answers; prev: $(fam loc_prev_); waker: $(fam loc_waker_
 grep '^loc_\|^kernel_loc_' $ST | tr '\n' ' '
 echo
 check "module answers were counted" gt "$answers" 100
+check "locality=1: the loc_* counters move" gt "$(fam loc_prev_)" 0
 check "loc_prev_* add up to the module's answers" eq "$(fam loc_prev_)" "$answers"
 check "loc_waker_* add up to the module's answers" eq "$(fam loc_waker_)" "$answers"
 check "kernel_loc_* stay 0 outside policy=shadow" eq "$(fam kernel_loc_prev_)$(fam kernel_loc_waker_)" 00
@@ -289,6 +310,35 @@ check "shadow: loc_prev_* add up to shadow_compared" eq "$(fam loc_prev_)" "$cmp
 check "shadow: loc_waker_* add up to shadow_compared" eq "$(fam loc_waker_)" "$cmp"
 check "shadow: kernel_loc_prev_* add up to shadow_compared" eq "$(fam kernel_loc_prev_)" "$cmp"
 check "shadow: kernel_loc_waker_* add up to shadow_compared" eq "$(fam kernel_loc_waker_)" "$cmp"
+
+# Flips of the knob under load (policy=shadow): a wakeup is classified
+# wholly or not at all (both references, both answers: shadow.c reads the
+# static key once), so the four families stay equal; they count only the
+# wakeups made while the knob was 1, no more than shadow_compared.
+check "policy=shadow for the flips" set_knob policy shadow
+reset_stats
+wakeload msg --pipes -g 1 -s 2 -r 2 -t 3 >/dev/null 2>&1 &
+wl=$!
+fails=0
+i=0
+while [ $i -lt 20 ]; do
+	set_knob locality 0 || fails=$((fails + 1))
+	sleep 0.05
+	set_knob locality 1 || fails=$((fails + 1))
+	sleep 0.05
+	i=$((i + 1))
+done
+wait $wl
+set_knob policy stock
+snap
+cmp=$(sv shadow_compared)
+echo "  flips: shadow_compared $cmp; module prev $(fam loc_prev_) waker $(fam loc_waker_); kernel prev $(fam kernel_loc_prev_) waker $(fam kernel_loc_waker_)"
+check "40 locality flips under load: every write accepted" eq "$fails" 0
+check "flips: the four families stay equal" \
+	eq "$(fam loc_waker_) $(fam kernel_loc_prev_) $(fam kernel_loc_waker_)" "$(fam loc_prev_) $(fam loc_prev_) $(fam loc_prev_)"
+check "flips: some wakeups classified, none beyond shadow_compared" \
+	eval '[ "$(fam loc_prev_)" -gt 0 ] && [ "$(fam loc_prev_)" -le "$cmp" ]'
+check "locality is 1 after the flips" eq "$(knob locality)" 1
 
 # --- the CLI: latency --watch, stats, ab ----------------------------------------
 SW=/bin/smartwake

@@ -82,6 +82,9 @@ check "scope=all accepted" set_knob scope all
 check "... reads back all" eq "$(knob scope)" all
 
 # --- policy=smartwake: out of scope goes to the kernel --------------------------
+# locality=1: the loc_* counters count (a static key; 0 by default), so
+# that "no locality counted" below says something
+check "locality=1 accepted" set_knob locality 1
 set_knob scope $CG/in
 set_knob policy smartwake
 reset_stats
@@ -98,6 +101,8 @@ snap
 echo "  load in in/sub/: wakeups $(sv wakeups) out_of_scope $(sv out_of_scope) sis $(sv sis_calls)"
 check "load in a descendant: its wakeups take the module's path (> 1000)" gt "$(sv wakeups)" 1000
 check "... decisions counted (sis_calls > 1000)" gt "$(sv sis_calls)" 1000
+check "... and their locality (loc_prev_same_cpu + loc_prev_llc > 0)" \
+	gt "$(($(sv loc_prev_same_cpu) + $(sv loc_prev_llc)))" 0
 check "... the rest of the machine is out of scope (fewer than the load's)" \
 	eval '[ "$(sv out_of_scope)" -lt "$(sv wakeups)" ]'
 
@@ -228,6 +233,7 @@ SW=/bin/smartwake
 out=/tmp/scope.ab
 set_knob policy stock
 set_knob latency 1
+set_knob locality 1
 $SW ab --concurrent --a '' --b 'policy=smartwake wake_wide=off' --runs 3 \
 	-- wakeload disp -d 1 -w 3 -t 2 >$out 2>&1
 rc=$?

@@ -32,7 +32,7 @@ int sw_enabled, sw_policy, sw_decay, sw_wide_mode, sw_factor_src;
 int sw_factor_fixed, sw_wa_idle, sw_wa_weight, sw_wa_bias, sw_sync;
 int sw_sis_filter, sw_sis_sched_idle, sw_sis_mask_update;
 static int sw_select_hook, sw_sib_count, sw_ttwu_queue, sw_ttwu_count;
-static int sw_revert_on, sw_numa_retry, sw_latency;
+static int sw_revert_on, sw_numa_retry, sw_latency, sw_locality_knob;
 
 enum { SW_SELECT_HOOKS(SW_ENUM_ID, SW_ENUM_ID) SW_SELECT_HOOK_NR };
 enum { SW_TTWU_MODES(SW_ENUM_ID, SW_ENUM_ID) SW_TTWU_NR };
@@ -67,6 +67,7 @@ static const char * const sw_revert_on_names[SW_REVERT_NR] = {
 #define sw_ttwu_count_apply	NULL
 #define sw_numa_apply		NULL
 #define sw_latency_apply	NULL
+#define sw_locality_apply	NULL
 
 /* a string knob is told apart by its write_str */
 static int sw_scope_write(const char *buf, size_t len)
@@ -264,6 +265,10 @@ static const struct parse_case parse_cases[] = {
 	REJECT("latency", "-1"),
 	REJECT("latency", "on"),
 	REJECT("latency", "01"),
+	ACCEPT("locality", "1\n", 1),
+	ACCEPT("locality", "0", 0),
+	REJECT("locality", "2"),
+	REJECT("locality", "on"),
 	/* scope: printable non-blank bytes, fewer than SW_KNOB_STR_MAX */
 	ACCEPT_STR("all", 3),
 	ACCEPT_STR("/sys/fs/cgroup/test\n", 19),

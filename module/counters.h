@@ -200,16 +200,17 @@ SW_COUNTER(shadow_diff_idle)		/* disagree: select_idle_sibling differed */
  */
 SW_COUNTER(latency_slot_taken)		/* a pending wakeup lost to another task's in its slot */
 /*
- * Placement locality (locality.c), in the order of enum sw_loc: every
- * answer of the module's path, relative to the wakee's prev CPU and to the
- * waking CPU; then, under policy=shadow, the kernel's answers. Each family
- * of five adds up to the answers counted (see locality.c). The module's
- * answers are used under `policy=smartwake` and compared under
- * `policy=shadow`; the first class that applies counts. The five loc_prev_*
- * add up to `wakeups - fallback_original - invariant_violations -
- * inactive_answers` under `policy=smartwake`, to `shadow_compared` under
- * `policy=shadow`; so do the loc_waker_*; each kernel_loc_* family adds up
- * to `shadow_compared`.
+ * Placement locality (locality.c), in the order of enum sw_loc, counted
+ * only while knob `locality` is 1 (a static key; at 0 they stand still):
+ * every answer of the module's path, relative to the wakee's prev CPU and
+ * to the waking CPU; then, under policy=shadow, the kernel's answers. Each
+ * family of five adds up to the answers counted (see locality.c). The
+ * module's answers are used under `policy=smartwake` and compared under
+ * `policy=shadow`; the first class that applies counts. Over an interval
+ * in which `locality` stayed 1, the five loc_prev_* add up to `wakeups -
+ * fallback_original - invariant_violations - inactive_answers` under
+ * `policy=smartwake`, to `shadow_compared` under `policy=shadow`; so do
+ * the loc_waker_*; each kernel_loc_* family adds up to `shadow_compared`.
  */
 SW_COUNTER(loc_prev_same_cpu)		/* module answer: prev itself */
 SW_COUNTER(loc_prev_smt)		/* ...an SMT sibling of prev */

@@ -174,6 +174,16 @@ SW_KNOB("latency",
 	"wakeup latency histogram (3 tracepoint probes), debugfs latency_hist",
 	SW_BOOL(sw_latency), .apply = sw_latency_apply)
 /*
+ * 1: count the placement locality of every answer (`loc_*`, and under
+ * `policy=shadow` `kernel_loc_*`; see "Wakeup latency and placement
+ * locality"); 0: a static key jumps over the counting and the counters
+ * stand still. The sums of the families hold over an interval in which
+ * the knob stayed 1 (reset after setting it).
+ */
+SW_KNOB("locality",
+	"count placement locality of answers (loc_*, kernel_loc_*; static key)",
+	SW_BOOL(sw_locality_knob), .apply = sw_locality_apply)
+/*
  * default: all
  * A cgroup v2 directory, by its absolute path as the writer sees it (e.g.
  * `/sys/fs/cgroup/test`): `policy=smartwake` and `shadow` then take only the

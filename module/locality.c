@@ -1,16 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Placement locality: where each answer lies relative to the wakee's
- * previous CPU (loc_prev_*) and to the waking CPU (loc_waker_*), as same
- * CPU, SMT sibling, same LLC, another LLC of the same node, another node
- * (sw_locality()). Counted for every answer of the module's path, the
- * used ones under policy=smartwake and the compared ones under
- * policy=shadow, and, under policy=shadow, for the kernel's answer
- * (kernel_loc_*). So each family of five adds up to the answers counted:
- * policy=smartwake, wakeups - fallback_original - invariant_violations -
- * inactive_answers; policy=shadow, shadow_compared (for both the module's
- * and the kernel's). An answer that is not a valid CPU number (an
- * invariant violation of the shadow path) is not classified.
+ * Placement locality (knob locality): where each answer lies relative to
+ * the wakee's previous CPU (loc_prev_*) and to the waking CPU
+ * (loc_waker_*), as same CPU, SMT sibling, same LLC, another LLC of the
+ * same node, another node (sw_locality()). Counted only while
+ * locality=1, for every answer of the module's path, the used ones under
+ * policy=smartwake and the compared ones under policy=shadow, and, under
+ * policy=shadow, for the kernel's answer (kernel_loc_*). So, over an
+ * interval in which the knob stayed 1, each family of five adds up to the
+ * answers counted: policy=smartwake, wakeups - fallback_original -
+ * invariant_violations - inactive_answers; policy=shadow, shadow_compared
+ * (for both the module's and the kernel's). An answer that is not a valid
+ * CPU number (an invariant violation of the shadow path) is not
+ * classified.
+ *
+ * The knob switches a static key (sw_locality_key): at 0, the default,
+ * the wakeup path jumps over the counting (the profile of issue 32 put it
+ * at about 100 instructions per call). A flip of the knob while wakeups
+ * run takes effect wakeup by wakeup: a wakeup is counted wholly (both
+ * references, and under policy=shadow both answers: shadow.c reads the
+ * key once) or not at all, so the families always agree with each other;
+ * but the sums above then hold only for the answers made while the knob
+ * was 1, not for counters accumulated across a flip: reset after setting
+ * locality=1, or take differences between two reads while it is 1.
  *
  * Runs on the wakeup path with interrupts off: per-CPU counters, and the
  * topology read as the kernel keeps it (sd_llc_id, the SMT sibling mask,
@@ -18,6 +30,7 @@
  * move one answer between classes.
  */
 #include <linux/cpumask.h>
+#include <linux/jump_label.h>
 #include <linux/mmu_context.h>
 #include <linux/topology.h>
 #include "ksched.h"
@@ -56,27 +69,41 @@ static __always_inline void sw_loc_count(enum sw_counter first, int prev_cpu,
 		 (waker_cpu == prev_cpu ? lp : sw_loc_of(waker_cpu, cpu)));
 }
 
+int sw_locality_knob;
+DEFINE_STATIC_KEY_FALSE(sw_locality_key);
+
+/* Knob apply (locality): the key follows the knob; never fails. */
+int sw_locality_apply(const struct sw_knob *k, int old, int new)
+{
+	if (new)
+		static_branch_enable(&sw_locality_key);
+	else
+		static_branch_disable(&sw_locality_key);
+	return 0;
+}
+
 /**
- * sw_locality_count() - classify an answer of the module's path
+ * __sw_locality_count() - classify an answer of the module's path
  * @prev_cpu:  the wakee's previous CPU
  * @waker_cpu: the waking CPU (this one)
  * @cpu:       the answer
+ *
+ * Called through sw_locality_count() (locality.h), only while the key is on.
  */
-void sw_locality_count(int prev_cpu, int waker_cpu, int cpu)
+void __sw_locality_count(int prev_cpu, int waker_cpu, int cpu)
 {
 	sw_loc_count(SW_C_loc_prev_same_cpu, prev_cpu, waker_cpu, cpu);
 }
 
 /**
- * sw_locality_shadow() - classify both answers of a policy=shadow wakeup
+ * __sw_locality_kernel() - classify the kernel's answer (policy=shadow)
  * @prev_cpu:  the wakee's previous CPU
  * @waker_cpu: the waking CPU (this one)
- * @mine:      the module's answer
- * @theirs:    the kernel's answer, the one used
+ * @cpu:       the kernel's answer, the one used
+ *
+ * shadow.c calls it for the wakeups whose module answer it counted.
  */
-void sw_locality_shadow(int prev_cpu, int waker_cpu, int mine, int theirs)
+void __sw_locality_kernel(int prev_cpu, int waker_cpu, int cpu)
 {
-	sw_loc_count(SW_C_loc_prev_same_cpu, prev_cpu, waker_cpu, mine);
-	sw_loc_count(SW_C_kernel_loc_prev_same_cpu, prev_cpu, waker_cpu,
-		     theirs);
+	sw_loc_count(SW_C_kernel_loc_prev_same_cpu, prev_cpu, waker_cpu, cpu);
 }

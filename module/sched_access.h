@@ -60,10 +60,15 @@ static inline int sw_llc_size(int cpu)
 	return sw_pcpu_int(sw_sym_sd_llc_size, cpu);
 }
 
-/* A static key resolved by name; 0 (absent) reads as disabled. */
+/*
+ * A static key resolved by name; 0 (absent) reads as disabled. As
+ * static_key_enabled() without its out-of-line call (static_key_count()
+ * under CONFIG_JUMP_LABEL): enabled -1, a first enable in progress, reads
+ * as on there too.
+ */
 static inline bool sw_key_on(unsigned long key)
 {
-	return key && static_key_enabled((struct static_key *)key);
+	return key && atomic_read(&((struct static_key *)key)->enabled);
 }
 
 /*

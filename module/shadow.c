@@ -180,6 +180,7 @@ int sw_shadow(struct task_struct *p, int prev_cpu, int wake_flags, int cpu,
 	int mine, theirs, again;
 	unsigned long seq;
 	u64 t0 = 0, t1 = 0;
+	bool loc;
 
 	seq = sw_rq_seq(cpu, prev_cpu);
 	if (timed)
@@ -202,6 +203,15 @@ int sw_shadow(struct task_struct *p, int prev_cpu, int wake_flags, int cpu,
 		sw_watchdog_violation();
 	}
 
+	/*
+	 * Locality (knob locality): the module's answer inside the timed
+	 * part, as its path counts it under policy=smartwake; the key is
+	 * read once, so a flip meanwhile counts both answers or neither.
+	 */
+	loc = sw_locality_on();
+	if (loc)
+		__sw_locality_count(prev_cpu, cpu, mine);
+
 	if (timed)
 		t1 = local_clock();
 	theirs = sw_orig_select(p, prev_cpu, wake_flags);
@@ -211,7 +221,8 @@ int sw_shadow(struct task_struct *p, int prev_cpu, int wake_flags, int cpu,
 		sw_count_add(SW_C_shadow_kernel_ns_sampled, local_clock() - t1);
 		sw_count(SW_C_shadow_calls_sampled);
 	}
-	sw_locality_shadow(prev_cpu, cpu, mine, theirs);
+	if (loc)
+		__sw_locality_kernel(prev_cpu, cpu, theirs);
 	sw_count(SW_C_shadow_compared);
 	if (theirs == mine) {
 		sw_count(SW_C_shadow_agree);

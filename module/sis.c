@@ -42,7 +42,7 @@ struct sw_sis {
  * sis_sched_idle knob. vcpu_is_preempted() is asked only of an idle CPU,
  * as the kernel's short-circuit does.
  */
-static bool sw_usable(const struct sw_sis *s, int cpu)
+static __always_inline bool sw_usable(const struct sw_sis *s, int cpu)
 {
 	struct rq *rq = sw_cpu_rq(cpu);
 	bool idle = sw_idle_cpu(cpu);
@@ -262,8 +262,8 @@ static int sw_select_idle_cpu(struct sw_sis *s, struct sched_domain *sd,
 	return idle_cpu;
 }
 
-static int sw_sis_done(struct sw_sis *s, int prev, int target, int cpu,
-		       enum sw_sis_how how)
+static __always_inline int sw_sis_done(struct sw_sis *s, int prev, int target,
+				       int cpu, enum sw_sis_how how)
 {
 	static const enum sw_counter fast[] = {
 		[SW_SIS_TARGET] = SW_C_sis_fast_target,

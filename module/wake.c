@@ -247,7 +247,9 @@ static int sw_do_wake_affine(struct sched_domain *sd, struct task_struct *p,
 	    SW_AFFINE_THIS)
 		return prev_cpu;
 	sw_count(SW_C_affine_pulls);
-	if (sw_numa_wake_affine(p, prev_cpu, this_cpu))
+	/* numa_retry=off (the default): no call into numa.c */
+	if (READ_ONCE(sw_numa_retry) != SW_NUMA_OFF &&
+	    sw_numa_wake_affine(p, prev_cpu, this_cpu))
 		this_cpu_ptr(&sw_wake_ctx)->numa_backoff = true;
 	return this_cpu;
 }

@@ -479,13 +479,18 @@ check "stats --openmetrics: percentiles are gauges, latency_samples a counter" \
 	eval 'has "^# TYPE smartwake_latency_p99_ns gauge$" && has "^smartwake_latency_p99_ns 2037$" &&
 		has "^smartwake_latency_samples_total 100$"'
 # ab: side A (enabled=1) adds 100 samples in [1024, 2048) and 4 answers on
-# prev's CPU per run, side B 100 in [2^20, 2^21) and 4 on prev's LLC
+# prev's CPU per run, side B 100 in [2^20, 2^21) and 4 on prev's LLC; the
+# answers are 4 wakeups either way, classified only while the knob
+# locality is 1 (as the module: a static key)
 mkhist ""
+printf 'wakeups 0\n' >>"$D/stats"
+echo 1 >"$D/locality"
 cat >"$tmp/bump.sh" <<'EOS'
 d=$SMARTWAKE_DEBUGFS
 if [ "$(cat "$d/enabled")" = 1 ]; then b=10 c=loc_prev_same_cpu; else b=20 c=loc_prev_llc; fi
+[ "$(cat "$d/locality")" = 1 ] || c=none
 awk -v b="$b" 'NR == b + 1 { $2 += 100 } { print }' "$d/latency_hist" >"$d/h.new" && mv "$d/h.new" "$d/latency_hist"
-awk -v c="$c" '$1 == c { $2 += 4 } $1 == "latency_p50_ns" { $2 += 5 } { print }' "$d/stats" >"$d/s.new" &&
+awk -v c="$c" '$1 == c || $1 == "wakeups" { $2 += 4 } $1 == "latency_p50_ns" { $2 += 5 } { print }' "$d/stats" >"$d/s.new" &&
 	mv "$d/s.new" "$d/stats"
 echo ops_per_sec=10
 EOS
@@ -498,6 +503,12 @@ check "ab: a percentile that moved is no counter delta" eval '! has "^latency_p5
 check "ab: locality per side" \
 	eval 'has "^  A +vs prev  \(module\): same_cpu 100\.0%, smt 0\.0%, llc 0\.0%, node 0\.0%, remote 0\.0% \(12 answers\)$" &&
 		has "^  B +vs prev  \(module\): same_cpu 0\.0%, smt 0\.0%, llc 100\.0%, node 0\.0%, remote 0\.0% \(12 answers\)$"'
+check "ab: no locality-off note with locality=1" eval '! has "locality=0"'
+echo 0 >"$D/locality"
+run $SW ab --a 'enabled=1' --b 'enabled=0' --runs 1 -- bash "$tmp/bump.sh"
+check "ab, locality=0: answers but no locality counts: says the knob is off" \
+	eval '[ $rc -eq 0 ] && has "^placement locality: off \(knob locality=0; set locality=1$" && ! has "vs prev"'
+echo 1 >"$D/locality"
 rm "$D/latency_hist"
 run $SW ab --a 'enabled=1' --b 'enabled=0' --runs 1 -- echo ops_per_sec=1
 check "ab without latency_hist: no latency columns" eval '[ $rc -eq 0 ] && ! has "p50_ns"'

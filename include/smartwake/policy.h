@@ -26,6 +26,10 @@
 #ifndef _SMARTWAKE_POLICY_H
 #define _SMARTWAKE_POLICY_H
 
+#include <linux/bitops.h>
+#include <linux/jiffies.h>
+#include <linux/limits.h>
+#include <linux/minmax.h>
 #include <linux/types.h>
 #include <smartwake/enums.h>
 
@@ -63,6 +67,41 @@ struct sw_flips {
 	unsigned long decay_ts;
 };
 
+/*
+ * Peter Zijlstra's 2013 suggestion, in constant time:
+ *
+ *	if (now - ts > 8 * sizeof(flips) * HZ) { flips = 0; ts = now; }
+ *	else while (now > ts + HZ) { flips >>= 1; ts += HZ; }
+ *
+ * The loop runs while the gap exceeds one period (a strict '>'), so it
+ * shifts (gap - 1) / HZ times, and advances ts by as many periods. Three
+ * deliberate differences from the text, all for robustness: the loop test
+ * is time_after() (a plain '>' misfires where ts + HZ wraps around
+ * ULONG_MAX); a now before ts leaves the state alone (the unsigned
+ * now - ts would wipe it); the width is that of wakee_flips, 32 bits
+ * (the 2013 counter was an unsigned long), so the wipe comes after 32 s.
+ */
+static inline struct sw_flips sw_decay_exact(struct sw_flips s, unsigned long now,
+					     unsigned long hz)
+{
+	unsigned long gap, periods;
+
+	if (!time_after(now, s.decay_ts))
+		return s;
+
+	gap = now - s.decay_ts;
+	/* the loop's iterations; >= 32 exactly when gap > 32 * hz */
+	periods = (gap - 1) / hz;
+	if (periods >= BITS_PER_TYPE(s.flips)) {
+		s.flips = 0;
+		s.decay_ts = now;
+		return s;
+	}
+	s.flips >>= periods;
+	s.decay_ts += periods * hz;
+	return s;
+}
+
 /**
  * sw_flips_decay() - age a flip counter
  * @mode: decay mode, see &enum sw_decay.
@@ -82,8 +121,35 @@ struct sw_flips {
  *
  * Return: the new state.
  */
-struct sw_flips sw_flips_decay(enum sw_decay mode, struct sw_flips s,
-			       unsigned long now, unsigned long hz);
+static inline struct sw_flips sw_flips_decay(enum sw_decay mode, struct sw_flips s,
+					     unsigned long now, unsigned long hz)
+{
+	if (!hz)
+		hz = 1;
+
+	switch (mode) {
+	case SW_DECAY_WIPE:
+		/* 2013 v1 used a plain '>' on jiffies; time_after() survives wrap */
+		if (time_after(now, s.decay_ts + hz)) {
+			s.flips = 0;
+			s.decay_ts = now;
+		}
+		break;
+	case SW_DECAY_HALVE:
+		/* mainline: a single halving, whatever the gap */
+		if (time_after(now, s.decay_ts + hz)) {
+			s.flips >>= 1;
+			s.decay_ts = now;
+		}
+		break;
+	case SW_DECAY_EXACT:
+		s = sw_decay_exact(s, now, hz);
+		break;
+	default:
+		break;
+	}
+	return s;
+}
 
 /**
  * sw_record_wakee() - account one wakeup by the owner of @s
@@ -99,9 +165,16 @@ struct sw_flips sw_flips_decay(enum sw_decay mode, struct sw_flips s,
  *
  * Return: the new state.
  */
-struct sw_flips sw_record_wakee(enum sw_decay mode, struct sw_flips s,
-				bool new_wakee, unsigned long now,
-				unsigned long hz);
+static inline struct sw_flips sw_record_wakee(enum sw_decay mode, struct sw_flips s,
+					      bool new_wakee, unsigned long now,
+					      unsigned long hz)
+{
+	s = sw_flips_decay(mode, s, now, hz);
+	/* saturate: a wrapped counter would make a 1:N waker look idle */
+	if (new_wakee && s.flips != UINT_MAX)
+		s.flips++;
+	return s;
+}
 
 /* ---------------------------------------------------------------------- */
 /* wake_wide                                                               */
@@ -156,8 +229,30 @@ enum sw_wide {
  *
  * Return: &enum sw_wide verdict.
  */
-enum sw_wide sw_wake_wide(enum sw_wide_mode mode, unsigned int waker_flips,
-			  unsigned int wakee_flips, unsigned int factor);
+static inline enum sw_wide sw_wake_wide(enum sw_wide_mode mode, unsigned int waker_flips,
+					unsigned int wakee_flips, unsigned int factor)
+{
+	u64 f = factor ? factor : 1;
+	unsigned int master, slave;
+
+	switch (mode) {
+	case SW_WIDE_V2013:
+		/* 2013: only a waker far hotter than a warm wakee is wide */
+		if (wakee_flips > f && waker_flips > f * wakee_flips)
+			return SW_WIDE_WAKER_MASTER;
+		return SW_WIDE_NO;
+	case SW_WIDE_MAINLINE:
+		/* 2015: either side may be the 1:N partner */
+		master = max(waker_flips, wakee_flips);
+		slave = min(waker_flips, wakee_flips);
+		if (slave < f || master < slave * f)
+			return SW_WIDE_NO;
+		return waker_flips >= wakee_flips ? SW_WIDE_WAKER_MASTER :
+						    SW_WIDE_WAKEE_MASTER;
+	default:
+		return SW_WIDE_NO;
+	}
+}
 
 /**
  * enum sw_factor_src - where the wake_wide() factor comes from
@@ -188,9 +283,28 @@ extern const char * const sw_factor_src_names[SW_FACTOR_NR];
  *
  * Return: the selected value, clamped to at least 1.
  */
-unsigned int sw_factor(enum sw_factor_src src, unsigned int fixed,
-		       unsigned int llc_size, unsigned int node_cpus,
-		       unsigned int online_cpus);
+static inline unsigned int sw_factor(enum sw_factor_src src, unsigned int fixed,
+				     unsigned int llc_size, unsigned int node_cpus,
+				     unsigned int online_cpus)
+{
+	unsigned int v;
+
+	switch (src) {
+	case SW_FACTOR_NODE:
+		v = node_cpus;
+		break;
+	case SW_FACTOR_ONLINE:
+		v = online_cpus;
+		break;
+	case SW_FACTOR_FIXED:
+		v = fixed;
+		break;
+	default:
+		v = llc_size;
+		break;
+	}
+	return max(v, 1U);
+}
 
 /* ---------------------------------------------------------------------- */
 /* wake_affine                                                             */
@@ -223,9 +337,26 @@ enum sw_affine {
  *
  * Return: THIS, PREV, or NONE when the idle test has no opinion.
  */
-enum sw_affine sw_affine_idle(bool this_idle, bool prev_idle,
-			      bool share_cache, bool sync,
-			      unsigned int this_nr_running);
+static inline enum sw_affine sw_affine_idle(bool this_idle, bool prev_idle,
+					    bool share_cache, bool sync,
+					    unsigned int this_nr_running)
+{
+	/*
+	 * An idle waking CPU means an interrupt wakeup: follow it only
+	 * within the cache, and prefer an idle cache-affine prev CPU.
+	 */
+	if (this_idle && share_cache)
+		return prev_idle ? SW_AFFINE_PREV : SW_AFFINE_THIS;
+
+	/* the sync waker is about to sleep and is alone on its CPU */
+	if (sync && this_nr_running == 1)
+		return SW_AFFINE_THIS;
+
+	if (prev_idle)
+		return SW_AFFINE_PREV;
+
+	return SW_AFFINE_NONE;
+}
 
 /**
  * struct sw_weight_in - inputs of wake_affine_weight()
@@ -264,7 +395,43 @@ struct sw_weight_in {
  *
  * Return: THIS or NONE.
  */
-enum sw_affine sw_affine_weight(const struct sw_weight_in *in);
+static inline enum sw_affine sw_affine_weight(const struct sw_weight_in *in)
+{
+	/*
+	 * The kernel does this in s64 mixed with unsigned long, built with
+	 * -fno-strict-overflow: every step is arithmetic modulo 2^64 and
+	 * only the final comparison is signed. Doing the steps in u64 and
+	 * comparing as s64 gives the same bits without signed overflow.
+	 */
+	u64 this_eff = in->this_load;
+	u64 prev_eff = in->prev_load;
+	/* unsigned int like sd->imbalance_pct, wraps the same way below 100 */
+	unsigned int prev_pct = 100 + (in->imbalance_pct - 100) / 2;
+
+	if (in->sync) {
+		/* the leaving waker accounts for more than this CPU's load */
+		if (in->current_load > in->this_load)
+			return SW_AFFINE_THIS;
+		this_eff -= in->current_load;
+	}
+
+	this_eff += in->task_load;
+	if (in->bias)
+		this_eff *= 100;
+	this_eff *= in->prev_capacity;
+
+	/* may go "negative": then prev always looks lighter */
+	prev_eff -= in->task_load;
+	if (in->bias)
+		prev_eff *= prev_pct;
+	prev_eff *= in->this_capacity;
+
+	/* sync: on a tie, let select_idle_sibling() consider stacking */
+	if (in->sync)
+		prev_eff += 1;
+
+	return (s64)this_eff < (s64)prev_eff ? SW_AFFINE_THIS : SW_AFFINE_NONE;
+}
 
 /**
  * sw_wake_affine_needs_weight() - whether sw_affine_weight() is consulted
@@ -276,8 +443,11 @@ enum sw_affine sw_affine_weight(const struct sw_weight_in *in);
  *
  * Return: true if sw_wake_affine() would look at its weight result.
  */
-bool sw_wake_affine_needs_weight(bool use_idle, enum sw_affine idle_res,
-				 bool use_weight);
+static inline bool sw_wake_affine_needs_weight(bool use_idle, enum sw_affine idle_res,
+					       bool use_weight)
+{
+	return use_weight && (!use_idle || idle_res == SW_AFFINE_NONE);
+}
 
 /**
  * sw_wake_affine() - combine the idle and weight tests like wake_affine()
@@ -291,9 +461,17 @@ bool sw_wake_affine_needs_weight(bool use_idle, enum sw_affine idle_res,
  *
  * Return: THIS to pull the wakee to the waking CPU, otherwise PREV.
  */
-enum sw_affine sw_wake_affine(bool use_idle, bool use_weight,
-			      enum sw_affine idle_res,
-			      enum sw_affine weight_res);
+static inline enum sw_affine sw_wake_affine(bool use_idle, bool use_weight,
+					    enum sw_affine idle_res,
+					    enum sw_affine weight_res)
+{
+	enum sw_affine target = use_idle ? idle_res : SW_AFFINE_NONE;
+
+	if (sw_wake_affine_needs_weight(use_idle, idle_res, use_weight))
+		target = weight_res;
+
+	return target == SW_AFFINE_THIS ? SW_AFFINE_THIS : SW_AFFINE_PREV;
+}
 
 /* ---------------------------------------------------------------------- */
 /* select_idle_sibling helpers and the 2022 SIS filter                     */
@@ -313,7 +491,12 @@ enum sw_affine sw_wake_affine(bool use_idle, bool use_weight,
  *
  * Return: true if overloaded.
  */
-bool sw_cpu_overloaded(unsigned int nr_running, unsigned int idle_nr_running);
+static inline bool sw_cpu_overloaded(unsigned int nr_running, unsigned int idle_nr_running)
+{
+	/* 2022 filter: two or more tasks that a wakee would have to wait for */
+	return nr_running > idle_nr_running &&
+	       nr_running - idle_nr_running > 1;
+}
 
 /**
  * sw_cpu_sched_idle() - the kernel's sched_idle_rq()
@@ -322,7 +505,10 @@ bool sw_cpu_overloaded(unsigned int nr_running, unsigned int idle_nr_running);
  *
  * Return: true if the CPU runs something and all of it is SCHED_IDLE.
  */
-bool sw_cpu_sched_idle(unsigned int nr_running, unsigned int idle_nr_running);
+static inline bool sw_cpu_sched_idle(unsigned int nr_running, unsigned int idle_nr_running)
+{
+	return nr_running && nr_running == idle_nr_running;
+}
 
 /**
  * sw_cpu_usable_idle() - may select_idle_cpu() pick this CPU
@@ -336,9 +522,15 @@ bool sw_cpu_sched_idle(unsigned int nr_running, unsigned int idle_nr_running);
  * Return: true for an available-idle CPU (idle and not a preempted vCPU)
  * or, with @sched_idle_counts, a sched-idle CPU.
  */
-bool sw_cpu_usable_idle(bool cpu_idle, bool vcpu_preempted,
-			unsigned int nr_running, unsigned int idle_nr_running,
-			bool sched_idle_counts);
+static inline bool sw_cpu_usable_idle(bool cpu_idle, bool vcpu_preempted,
+				      unsigned int nr_running, unsigned int idle_nr_running,
+				      bool sched_idle_counts)
+{
+	if (cpu_idle && !vcpu_preempted)
+		return true;
+	return sched_idle_counts &&
+	       sw_cpu_sched_idle(nr_running, idle_nr_running);
+}
 
 /**
  * sw_sis_scan_budget() - how many CPUs select_idle_cpu() may examine
@@ -353,8 +545,16 @@ bool sw_cpu_usable_idle(bool cpu_idle, bool vcpu_preempted,
  *
  * Return: 0 (no scan) to @llc_weight.
  */
-unsigned int sw_sis_scan_budget(unsigned int llc_weight, int nr_idle_scan_hint,
-				bool sis_util);
+static inline unsigned int sw_sis_scan_budget(unsigned int llc_weight, int nr_idle_scan_hint,
+					      bool sis_util)
+{
+	if (!sis_util)
+		return llc_weight;
+	/* nr_idle_scan == 0: the LLC is overloaded, no scan at all */
+	if (nr_idle_scan_hint <= 0)
+		return 0;
+	return min_t(unsigned int, nr_idle_scan_hint, llc_weight);
+}
 
 /**
  * sw_ratio_x100() - a ratio as a percentage with two decimals

@@ -132,7 +132,23 @@ static const char * const loc_fam_tail[] = {
 	"kernel_loc_prev_llc", "kernel_loc_prev_node", "kernel_loc_prev_remote",
 };
 
-/* Each side's placement locality, from its counter deltas. */
+/* Has this side counted locality (any loc_prev_ or kernel_loc_prev_ delta)? */
+static bool side_has_loc(const struct side_ctx *c)
+{
+	unsigned int k;
+
+	for (k = 0; k < sizeof(loc_fam_tail) / sizeof(loc_fam_tail[0]); k++)
+		if (side_delta(c, loc_fam_tail[k]))
+			return true;
+	return false;
+}
+
+/*
+ * Each side's placement locality, from its counter deltas. The counters
+ * move only while the knob locality is 1: a side whose module answered
+ * wakeups (a wakeups delta) without a locality count says so, rather
+ * than printing nothing.
+ */
 void ab_report_locality(const struct ab *ab)
 {
 	static const struct {
@@ -144,23 +160,29 @@ void ab_report_locality(const struct ab *ab)
 		{ "kernel_loc_waker_", "vs waker (kernel)" },
 	};
 	char label[NAME_LEN + 32];
-	bool head = false;
+	bool head = false, off = false;
 	unsigned int f;
 	int i;
 
 	if (!ab->have_stats || !find_stat(&ab->first, "loc_prev_same_cpu"))
 		return;
 	/* the first family counts every answer: none on any side, no section */
-	for (i = 0; i < ab->nr_sides && !head; i++) {
+	for (i = 0; i < ab->nr_sides; i++) {
 		struct side_ctx c = { ab, &ab->sides[i] };
-		unsigned int k;
 
-		for (k = 0; k < sizeof(loc_fam_tail) / sizeof(loc_fam_tail[0]); k++)
-			if (!ab->sides[i].skipped && side_delta(&c, loc_fam_tail[k]))
-				head = true;
+		if (ab->sides[i].skipped)
+			continue;
+		if (side_has_loc(&c))
+			head = true;
+		else if (side_delta(&c, "wakeups"))
+			off = true;
 	}
-	if (!head)
+	if (!head) {
+		if (off)
+			printf("\nplacement locality: off (knob locality=0; set locality=1\n"
+			       "beforehand or on each side to count it)\n");
 		return;
+	}
 	printf("\nplacement locality (share of each side's answers; a side without\n"
 	       "answers, e.g. policy=stock, has no line):\n");
 	for (f = 0; f < sizeof(fams) / sizeof(fams[0]); f++) {
@@ -173,6 +195,14 @@ void ab_report_locality(const struct ab *ab)
 				 ab->sides[i].label, fams[f].what);
 			print_locality(label, fams[f].prefix, side_delta, &c);
 		}
+	}
+	for (i = 0; i < ab->nr_sides; i++) {
+		struct side_ctx c = { ab, &ab->sides[i] };
+
+		if (!ab->sides[i].skipped && !side_has_loc(&c) &&
+		    side_delta(&c, "wakeups"))
+			printf("  %-8s off (knob locality=0 on this side)\n",
+			       ab->sides[i].label);
 	}
 }
 
