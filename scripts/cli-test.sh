@@ -413,6 +413,17 @@ echo 1 >"$tmp/schedstats"
 echo shadow >"$D/policy"
 run env SMARTWAKE_SCHEDSTATS="$tmp/schedstats" $SW stats
 check "... not under policy=shadow (the kernel decides and counts)" eval '[ $rc -eq 0 ] && ! has "^schedstats:"'
+# nothing to summarise: which knob is off, if one is
+printf 'loc_prev_same_cpu 0\nloc_prev_smt 0\nloc_prev_llc 0\nloc_prev_node 0\nloc_prev_remote 0\n' >>"$D/stats"
+echo 0 >"$D/latency"
+echo 0 >"$D/locality"
+run $SW stats
+check "stats, no samples and no answers: the knobs that are off" \
+	has "^latency: off \(knob latency=0\); locality: off \(knob locality=0\)$"
+echo 1 >"$D/latency"
+echo 1 >"$D/locality"
+run $SW stats
+check "... with both knobs on: none yet" has "^latency: no samples; locality: no answers$"
 
 # ---- latency and locality ----------------------------------------------------
 fresh_tree

@@ -46,6 +46,18 @@ static const char help[] =
 	"  --count N         with --watch: stop after N intervals (default: until\n"
 	"                    interrupted)\n";
 
+/* No latency sample, no locality answer: say which knob is off, if one is. */
+static void print_nothing_yet(void)
+{
+	char *lat = ctl_read("latency"), *loc = ctl_read("locality");
+
+	printf("latency: %s; locality: %s\n",
+	       lat && atoi(lat) == 0 ? "off (knob latency=0)" : "no samples",
+	       loc && atoi(loc) == 0 ? "off (knob locality=0)" : "no answers");
+	free(lat);
+	free(loc);
+}
+
 /*
  * The kernel's wakeup schedstats skip the wakeups the module decides
  * (design.md, difference 9): say so where a user compares them.
@@ -268,7 +280,7 @@ static int do_stats(int argc, char **argv)
 		    find_stat(&st, "kernel_loc_prev_same_cpu")) {
 			printf("\n");
 			if (!print_latency_locality(&st))
-				printf("latency: no samples; locality: no answers\n");
+				print_nothing_yet();
 		}
 		print_schedstats_gap(&st);
 	}
