@@ -10,8 +10,10 @@
 #    (a sched_migrate_task between the task's last switch-in and its
 #    wakeup) against the module's answers that were not prev's CPU
 #    (locality counters); tolerance 2 % + 20;
-#  - /proc/schedstat (debian-install.sh has it too): ttwu_move_affine
-#    against affine_pulls under policy=shadow.
+#  - bpftrace's runqlat.bt (Debian's bpftrace package) against
+#    latency_hist: the medians within a factor 2 (runqlat also times
+#    preempted tasks' waits);
+#  - /proc/schedstat: in debian-install.sh (make check).
 # Benchmarks from Debian's packages, run by smartwake ab (policy=smartwake,
 # wake_wide off against mainline, in one boot): pgbench against the
 # PostgreSQL service (select-only and TPC-B-like, 8 clients over 2
@@ -62,6 +64,40 @@ echo "  perf: $pw wakeups of wakeload, $pm moved; module: $tot answers, $mmoved 
 echo "BENCH-FIG | perf sched_migrate_task before sched_wakeup | $pm of $pw | answers not on prev's CPU | $mmoved of $tot |"
 check "oracle perf: moved wakeups ($pm) match the module's answers off prev ($mmoved) within 2 % + 20" \
 	eval 'd=$((pm - mmoved)); [ ${d#-} -le $((pm / 50 + 20)) ] && [ "$tot" -gt 1000 ]'
+
+# --- oracle: bpftrace's runqlat.bt against latency_hist --------------------
+# runqlat also times a preempted task's wait (prev_state TASK_RUNNING),
+# which latency_hist does not; on wakeload pipe the tasks block: the two
+# medians must share a log2 bucket or be next to each other.
+set_knob latency 1
+RQ=$(command -v runqlat.bt || echo /usr/sbin/runqlat.bt)
+wakeload pipe -p 2 -t 40 >/dev/null 2>&1 &
+lp=$!
+sleep 2
+echo 1 >$P/reset
+timeout -s INT 20 bpftrace "$RQ" >/tmp/runqlat.txt 2>&1
+snap
+kill $lp 2>/dev/null
+wait $lp 2>/dev/null
+set_knob latency 0
+# p50 of the histogram: the bucket [lo, hi) where half the count is passed
+hist_p50() {
+	awk 'function num(v) { if (v ~ /K$/) return v * 1024; if (v ~ /M$/) return v * 1048576; return v + 0 }
+	/^\[/ {
+		gsub(/[][(),|@]/, " ")
+		if (NF >= 3) { lo = num($1); hi = num($2); c = $3 } else { lo = num($1); hi = lo + 1; c = $2 }
+		k++; l[k] = lo; h[k] = hi; n[k] = c; t += c
+	}
+	END { s = 0; for (i = 1; i <= k; i++) { s += n[i]; if (s * 2 >= t) { print l[i], h[i], t; exit } } print 0, 0, 0 }' "$1"
+}
+read -r blo bhi bn <<EOF
+$(hist_p50 /tmp/runqlat.txt)
+EOF
+mp=$(sv latency_p50_ns)
+echo "  runqlat.bt: $bn samples, p50 in [$blo, $bhi) us; latency_hist: p50 $mp ns ($(sv latency_samples) samples)"
+echo "BENCH-FIG | bpftrace runqlat.bt p50 | [$blo, $bhi) us of $bn | latency_p50_ns | $mp |"
+check "oracle bpftrace: runqlat's p50 bucket [$blo, $bhi) us and latency_hist's p50 ($mp ns) within a factor 2" \
+	eval '[ "${bn:-0}" -gt 1000 ] && awk -v m="$mp" -v lo="$blo" -v hi="$bhi" "BEGIN { u = m / 1000; exit !(u >= lo / 2 && u <= hi * 2) }"'
 
 # --- benchmarks, smartwake ab: wake_wide off (A) against mainline (B) ------
 set_knob policy smartwake

@@ -107,14 +107,14 @@ if [ "${LAB_BOOT:-1}" -eq 1 ]; then
 	set_knob policy smartwake
 	echo 1 >$P/reset
 	a0=$(affine_sum)
-	"$W" pipe -p 2 -t 2 >/dev/null
+	"$W" msg -g 2 -t 3 >/dev/null
 	a1=$(affine_sum)
 	out=$(smartwake stats 2>&1)
-	pulls=$(echo "$out" | awk '$1 == "affine_pulls" { print $2 }')
+	pulls=$(echo "$out" | awk '$1 == "affine_pulls" { print $2; exit }')
 	echo "  policy=smartwake: kernel ttwu_move_affine $((a1 - a0)), module affine_pulls $pulls"
 	echo "$out" | grep -A2 '^schedstats:' | sed 's/^/  | /'
 	check "policy=smartwake: the kernel's ttwu_move_affine ($((a1 - a0))) misses the module's pulls ($pulls)" \
-		eval 'gt "$pulls" 1000 && [ $((a1 - a0)) -lt $((pulls / 10)) ]'
+		eval 'gt "$pulls" 500 && [ $((a1 - a0)) -lt $((pulls / 10)) ]'
 	check "... and smartwake stats says so (schedstats line)" \
 		eval 'echo "$out" | grep -q "^schedstats: on, but the kernel"'
 	set_knob policy shadow
