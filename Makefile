@@ -137,8 +137,7 @@ image-test: deps tools
 # Real benchmarks (pgbench, hackbench, perf bench, sysbench) by smartwake ab
 # and the perf oracle, on the Debian 12 image (not part of check).
 image-bench: deps all
-	@scripts/debian-run.sh --no-deb --ko module/smartwake.ko --timeout 2400 \
-		--log build/logs/debian-bench-bookworm.log debian-bench.sh
+	@scripts/image-bench.sh
 
 bench: deps all
 	@scripts/bench.sh
