@@ -367,7 +367,8 @@ check_scripts() {
 		scripts/build-debug-modules.sh scripts/build-modules.sh \
 		scripts/check-fields.sh scripts/check-fields-test.sh scripts/sched-layout.sh \
 		scripts/replay.sh scripts/sign-module.sh scripts/sb-hint.sh \
-		scripts/port-diff.sh scripts/port-diff-test.sh scripts/doc-lint.sh scripts/mutants.sh; do
+		scripts/port-diff.sh scripts/port-diff-test.sh scripts/doc-lint.sh scripts/mutants.sh \
+		scripts/debian-image.sh scripts/debian-run.sh scripts/image-bench.sh scripts/build-deb.sh; do
 		h=$("$f" --help 2>&1) || { echo "$f --help failed"; rc=1; continue; }
 		if ! grep -q 'Usage' <<<"$h"; then
 			echo "$f --help has no Usage line"; rc=1

@@ -27,6 +27,8 @@
 # Exit status: the guest script's; 124 on timeout; 125 if the guest died
 # without reporting.
 . "$(dirname "$0")/common.sh"
+# shellcheck source=scripts/qemulib.sh
+. "$SW_TOP/scripts/qemulib.sh"
 
 suite=bookworm smp=2 mem=2048 timeout=1200 log= deb=1 append= verbose=0
 kos=()
@@ -55,19 +57,7 @@ img=$("$SW_TOP/scripts/debian-image.sh" --suite "$suite" --print-dir) ||
 	sw_die "no $suite image (scripts/debian-image.sh --suite $suite)"
 mkdir -p "$SW_TOP/build/logs"
 [ -n "$log" ] || log="$SW_TOP/build/logs/${script%.sh}-$suite.log"
-work=$(mktemp -d "${TMPDIR:-/tmp}/smartwake-debian.XXXXXX")
-qpid=
-cleanup() {
-	# Only the QEMU this script started, by its PID.
-	if [ -n "$qpid" ] && kill -0 "$qpid" 2>/dev/null; then
-		kill "$qpid" 2>/dev/null || true
-		sleep 1
-		kill -9 "$qpid" 2>/dev/null || true
-	fi
-	rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+sw_guest_setup smartwake-debian
 
 # ---- payload disk -----------------------------------------------------------
 p=$work/payload
@@ -101,40 +91,6 @@ qemu-system-x86_64 -accel tcg,thread=single ${SW_QEMU_CPU:+-cpu $SW_QEMU_CPU} -m
 	-drive "file=$work/payload.img,format=raw,if=virtio,readonly=on" \
 	-nographic -nic none </dev/null >"$log" 2>&1 &
 qpid=$!
-rc=
-while kill -0 "$qpid" 2>/dev/null; do
-	if [ $(($(date +%s) - start)) -ge "$timeout" ]; then
-		sw_log "timeout after ${timeout}s: killing QEMU $qpid"
-		rc=124
-	elif grep -q 'Kernel panic - not syncing' "$log" 2>/dev/null; then
-		sw_log "kernel panic: killing QEMU $qpid"
-		rc=125
-	fi
-	if [ -n "$rc" ]; then
-		kill "$qpid" 2>/dev/null || true
-		sleep 2
-		kill -9 "$qpid" 2>/dev/null || true
-		break
-	fi
-	sleep 1
-done
-wait "$qpid" 2>/dev/null || true
-qpid=
-# (SeaBIOS and the console reset the terminal: ESC c, ESC [...)
-tr -d '\r' <"$log" | sed 's/\x1bc//g; s/\x1b\[[0-9;?]*[a-zA-Z]//g' >"$log.tmp" && mv "$log.tmp" "$log"
-if [ $verbose -eq 1 ]; then
-	cat "$log"
-else
-	sed -n '/SMARTWAKE-GUEST-START/,$p' "$log"
-fi
-if [ -z "$rc" ]; then
-	rc=$(sed -n 's/^SMARTWAKE-GUEST-EXIT \([0-9]*\).*/\1/p' "$log" | tail -n 1)
-	if [ -z "$rc" ]; then
-		sw_log "guest died without reporting; last console lines:"
-		tail -n 30 "$log" >&2
-		rc=125
-	fi
-fi
-[ "$rc" != 125 ] || tail -n 30 "$log" >&2
-sw_log "guest/$script on the $suite image: exit $rc after $(($(date +%s) - start))s"
+sw_guest_wait "$start" "$timeout" "$log" 'Kernel panic - not syncing'
+sw_guest_verdict "$log" "$verbose" "$script on the $suite image" "$start"
 exit "$rc"

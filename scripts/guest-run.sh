@@ -42,6 +42,8 @@
 # Exit status: the guest script's; 124 on timeout; 125 if the guest died
 # without reporting.
 . "$(dirname "$0")/common.sh"
+# shellcheck source=scripts/qemulib.sh
+. "$SW_TOP/scripts/qemulib.sh"
 
 kernel=stock topo=smp4 smp= mem=1024 timeout=900 log= verbose=0 append= icount=() hdronly=0
 kos=()
@@ -142,19 +144,7 @@ mkdir -p "$SW_TOP/build/logs"
 klabel=$kernel
 [ "$kernel" = stock ] && [ -n "${SW_BUILD:-}" ] && klabel=$SW_BUILD
 [ -n "$log" ] || log="$SW_TOP/build/logs/${script%.sh}-$klabel-$topo.log"
-work=$(mktemp -d "${TMPDIR:-/tmp}/smartwake-guest.XXXXXX")
-qpid=
-cleanup() {
-	# Only the QEMU this script started, by its PID.
-	if [ -n "$qpid" ] && kill -0 "$qpid" 2>/dev/null; then
-		kill "$qpid" 2>/dev/null || true
-		sleep 1
-		kill -9 "$qpid" 2>/dev/null || true
-	fi
-	rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+sw_guest_setup smartwake-guest
 
 # ---- initramfs -----------------------------------------------------------
 root=$work/root
@@ -230,32 +220,6 @@ qemu-system-x86_64 -accel tcg,thread=single "${icount[@]}" ${SW_QEMU_CPU:+-cpu $
 	-kernel "$vmlinuz" -initrd "$work/initramfs.gz" -append "$cmdline" \
 	-nographic -no-reboot -nic none </dev/null >"$log" 2>&1 &
 qpid=$!
-while kill -0 "$qpid" 2>/dev/null; do
-	if [ $(($(date +%s) - start)) -ge "$timeout" ]; then
-		sw_log "timeout after ${timeout}s: killing QEMU $qpid"
-		rc=124
-		kill "$qpid" 2>/dev/null || true
-		sleep 2
-		kill -9 "$qpid" 2>/dev/null || true
-		break
-	fi
-	sleep 1
-done
-wait "$qpid" 2>/dev/null || true
-qpid=
-tr -d '\r' <"$log" >"$log.tmp" && mv "$log.tmp" "$log"
-if [ $verbose -eq 1 ]; then
-	cat "$log"
-else
-	sed -n '/SMARTWAKE-GUEST-START/,$p' "$log"
-fi
-if [ "${rc:-}" != 124 ]; then
-	rc=$(sed -n 's/^SMARTWAKE-GUEST-EXIT \([0-9]*\).*/\1/p' "$log" | tail -n 1)
-	if [ -z "$rc" ]; then
-		sw_log "guest died without reporting; last console lines:"
-		tail -n 30 "$log" >&2
-		rc=125
-	fi
-fi
-sw_log "guest/$script on $klabel/$topo: exit $rc after $(($(date +%s) - start))s"
+sw_guest_wait "$start" "$timeout" "$log"
+sw_guest_verdict "$log" "$verbose" "$script on $klabel/$topo" "$start"
 exit "$rc"

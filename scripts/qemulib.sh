@@ -1,0 +1,77 @@
+# shellcheck shell=bash
+# The guest runners' shared part (scripts/guest-run.sh: busybox initramfs;
+# scripts/debian-run.sh: the Debian system image): a work directory
+# removed at exit with the QEMU they started, the wait for that QEMU with
+# a timeout, and the verdict the guest printed. Sourced after common.sh.
+
+# sw_guest_setup PREFIX: a work directory in $work; at exit, the QEMU of
+# $qpid (only the one this script started, by its PID) and $work go.
+sw_guest_setup() {
+	work=$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX")
+	qpid=
+	trap sw_guest_cleanup EXIT
+	trap 'exit 130' INT TERM
+}
+sw_guest_kill() {
+	if [ -n "$qpid" ] && kill -0 "$qpid" 2>/dev/null; then
+		kill "$qpid" 2>/dev/null || true
+		sleep 1
+		kill -9 "$qpid" 2>/dev/null || true
+	fi
+}
+sw_guest_cleanup() {
+	sw_guest_kill
+	rm -rf "$work"
+}
+
+# sw_guest_wait START TIMEOUT LOG [PATTERN]: wait for the QEMU of $qpid;
+# after TIMEOUT seconds from START it is killed and rc is 124; when LOG
+# shows PATTERN (an extended regex: a panic the guest does not end on),
+# 125. rc stays empty when QEMU ended by itself.
+sw_guest_wait() {
+	local start=$1 timeout=$2 log=$3 pat=${4:-}
+	rc=
+	while kill -0 "$qpid" 2>/dev/null; do
+		if [ $(($(date +%s) - start)) -ge "$timeout" ]; then
+			sw_log "timeout after ${timeout}s: killing QEMU $qpid"
+			rc=124
+		elif [ -n "$pat" ] && grep -qE "$pat" "$log" 2>/dev/null; then
+			sw_log "$(grep -oE "$pat" "$log" | head -n 1): killing QEMU $qpid"
+			rc=125
+		fi
+		if [ -n "$rc" ]; then
+			sw_guest_kill
+			break
+		fi
+		sleep 1
+	done
+	wait "$qpid" 2>/dev/null || true
+	qpid=
+}
+
+# sw_guest_verdict LOG VERBOSE WHAT START: the console LOG without
+# carriage returns and terminal resets (ESC c, ESC [...: SeaBIOS and the
+# console), printed whole (VERBOSE 1) or from SMARTWAKE-GUEST-START on;
+# rc (unless the wait set it) is the guest script's SMARTWAKE-GUEST-EXIT
+# status, 125 if it never printed one. Prints WHAT and the time.
+sw_guest_verdict() {
+	local log=$1 verbose=$2 what=$3 start=$4
+	tr -d '\r' <"$log" | sed 's/\x1bc//g; s/\x1b\[[0-9;?]*[a-zA-Z]//g' >"$log.tmp" &&
+		mv "$log.tmp" "$log"
+	if [ "$verbose" -eq 1 ]; then
+		cat "$log"
+	else
+		sed -n '/SMARTWAKE-GUEST-START/,$p' "$log"
+	fi
+	if [ -z "$rc" ]; then
+		rc=$(sed -n 's/^SMARTWAKE-GUEST-EXIT \([0-9]*\).*/\1/p' "$log" | tail -n 1)
+		if [ -z "$rc" ]; then
+			sw_log "guest died without reporting; last console lines:"
+			tail -n 30 "$log" >&2
+			rc=125
+		fi
+	elif [ "$rc" = 125 ]; then
+		tail -n 30 "$log" >&2
+	fi
+	sw_log "guest/$what: exit $rc after $(($(date +%s) - start))s"
+}
