@@ -103,18 +103,23 @@ if [ "${LAB_BOOT:-1}" -eq 1 ]; then
 	check "oracle: ttwu_move_affine ($ka) matches affine_pulls ($pulls) within 2 % + 20" \
 		eval 'd=$((ka - pulls)); [ ${d#-} -le $((ka / 50 + 20)) ] && [ "$ka" -gt 100 ]'
 	# under policy=smartwake the module decides, and the kernel's
-	# wake_affine schedstats miss those wakeups: stats says so
+	# wake_affine schedstats miss those wakeups: stats says so (the
+	# kernel still decides the wakeups the module hands back: < 10 %)
 	set_knob policy smartwake
 	echo 1 >$P/reset
 	a0=$(affine_sum)
-	"$W" msg -g 2 -t 3 >/dev/null
+	# the shadow run's mix (pipe pairs alone settle: a few pulls)
+	"$W" pipe -p 2 -t 3 >/dev/null &
+	"$W" msg -g 2 -t 3 >/dev/null &
+	"$W" pipe -p 1 -t 3 >/dev/null
+	wait
 	a1=$(affine_sum)
 	out=$(smartwake stats 2>&1)
 	pulls=$(echo "$out" | awk '$1 == "affine_pulls" { print $2; exit }')
 	echo "  policy=smartwake: kernel ttwu_move_affine $((a1 - a0)), module affine_pulls $pulls"
 	echo "$out" | grep -A2 '^schedstats:' | sed 's/^/  | /'
 	check "policy=smartwake: the kernel's ttwu_move_affine ($((a1 - a0))) misses the module's pulls ($pulls)" \
-		eval 'gt "$pulls" 500 && [ $((a1 - a0)) -lt $((pulls / 10)) ]'
+		eval 'gt "$pulls" 200 && [ $((a1 - a0)) -lt $((pulls / 10)) ]'
 	check "... and smartwake stats says so (schedstats line)" \
 		eval 'echo "$out" | grep -q "^schedstats: on, but the kernel"'
 	set_knob policy shadow
