@@ -6,8 +6,10 @@
 # per side of each A/B (default 3).
 # Oracles, each against the module's figure on the same run:
 #  - perf (linux-perf): sched_wakeup, sched_migrate_task and sched_switch
-#    recorded while wakeload msg (M:N: wakeups that move tasks) runs
-#    alone in the knob scope's cgroup under
+#    recorded while three wakeload loads (pipe pairs and M:N messaging,
+#    more tasks than CPUs: wakeups that move tasks; one load alone
+#    settles and moved 1 task in 2519 wakeups) run alone in the knob
+#    scope's cgroup under
 #    policy=smartwake: the wakeups of wakeload's tasks that moved them
 #    (a sched_migrate_task between the task's last switch-in and its
 #    wakeup) against the module's answers that were not prev's CPU
@@ -42,7 +44,8 @@ mkdir -p $CG
 set_knob scope $CG
 echo 1 >$P/reset
 "$PERF" record -q -a -e sched:sched_wakeup -e sched:sched_migrate_task -e sched:sched_switch \
-	-o /tmp/perf.data -- sh -c "echo \$\$ >$CG/cgroup.procs; exec wakeload msg -g 2 -t 3" \
+	-o /tmp/perf.data -- sh -c "echo \$\$ >$CG/cgroup.procs
+		wakeload pipe -p 2 -t 3 & wakeload msg -g 2 -t 3 & wakeload pipe -p 1 -t 3; wait" \
 	>/dev/null 2>&1
 snap
 set_knob scope all
