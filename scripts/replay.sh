@@ -15,11 +15,13 @@
 #   --secs S      length of one run (default 2)
 #   --out DIR     results directory (default results/replay-<timestamp>)
 #   --no-figures  do not write the summary into Documentation/figures.md
-#   --report DIR  only (re)write the report of an earlier run's DIR
+#   --report DIR  only (re)write the report of an earlier run's DIR (and,
+#                 unless --no-figures, its summary into figures.md: the
+#                 verdict rules applied again to the same logs)
 # About 15 minutes on 2 host CPUs with the caches warm (make done).
 . "$(dirname "$0")/common.sh"
 
-runs=3 secs=2 out= figures=1
+runs=3 secs=2 out= figures=1 report=
 usage() { sw_help "$0"; }
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -27,11 +29,32 @@ while [ $# -gt 0 ]; do
 	--secs) secs=${2:-}; shift 2 ;;
 	--out) out=${2:-}; shift 2 ;;
 	--no-figures) figures=0; shift ;;
-	--report) exec python3 "$SW_TOP/scripts/replay-report.py" "${2:?--report wants a DIR}" ;;
+	--report) report=${2:?--report wants a DIR}; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	*) usage >&2; sw_die "unknown argument $1" ;;
 	esac
 done
+# figures DIR: its summary into Documentation/figures.md, section replay
+figures() {
+	local m
+	m=$(cat "$1/meta.txt" 2>/dev/null)
+	{
+		echo "## make replay: the seeds' claims beside the lab"
+		echo
+		echo "scripts/replay.sh ($(sed -n 's/^runs \([0-9]*\) per side, \([0-9]*\) s each.*/\1 runs per side, \2 s each/p' <<<"$m");"
+		echo "guests $(sed -n 's/^guests: //p' <<<"$m"); $(head -n 1 <<<"$m"))."
+		echo "The full report with the figures in both clocks and the plots is written"
+		echo "to results/replay-TIMESTAMP/report.md (not committed)."
+		echo
+		cat "$1/summary.md"
+	} | scripts/figures.sh replay -
+}
+cd "$SW_TOP"
+if [ -n "$report" ]; then
+	python3 scripts/replay-report.py "$report" || sw_die "report failed"
+	[ $figures -eq 0 ] || figures "$report"
+	exit 0
+fi
 [[ $runs =~ ^[1-9][0-9]*$ ]] || sw_die "--runs: a positive integer"
 [[ $secs =~ ^[1-9][0-9]*$ ]] || sw_die "--secs: whole seconds"
 cd "$SW_TOP"
@@ -62,16 +85,6 @@ echo "guests: $((SECONDS - t0)) s" >>"$out/meta.txt"
 
 python3 scripts/replay-report.py "$out" >/dev/null || sw_die "report failed"
 sw_log "replay: report in $out/report.md ($((SECONDS - t0)) s)"
-if [ $figures -eq 1 ] && [ $rc -eq 0 ]; then
-	{
-		echo "## make replay: the seeds' claims beside the lab"
-		echo
-		echo "scripts/replay.sh ($runs runs per side, $secs s each; $((SECONDS - t0)) s); the full"
-		echo "report with the figures in both clocks and the plots is written to"
-		echo "results/replay-TIMESTAMP/report.md (not committed)."
-		echo
-		cat "$out/summary.md"
-	} | scripts/figures.sh replay -
-fi
+[ $figures -eq 1 ] && [ $rc -eq 0 ] && figures "$out"
 cat "$out/summary.md"
 exit $rc
