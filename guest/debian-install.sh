@@ -35,6 +35,22 @@ no_trace_of_module() {
 		! grep -q smartwake $TR/enabled_functions
 }
 
+# unit_loads SECS: wakeload in two systemd services and a scope with
+# unequal CPUWeight (the cpu controller on), for SECS seconds; $w: the
+# cpu.weight the second service's cgroup read while it ran
+unit_loads() {
+	W=$(command -v wakeload)
+	systemd-run -q --unit=sw-load-a -p CPUWeight=100 "$W" pipe -p 2 -t "$1"
+	systemd-run -q --unit=sw-load-b -p CPUWeight=1000 "$W" msg -g 2 -t "$1"
+	w=$(cat /sys/fs/cgroup/system.slice/sw-load-b.service/cpu.weight 2>/dev/null)
+	systemd-run -q --scope --unit=sw-scope-c -p CPUWeight=50 "$W" pipe -p 1 -t "$1" >/dev/null
+	for u in sw-load-a sw-load-b; do
+		while [ "$(systemctl show -p ActiveState --value $u 2>/dev/null)" = active ]; do
+			sleep 1
+		done
+	done
+}
+
 if [ "${LAB_BOOT:-1}" -eq 1 ]; then
 	check "systemd is PID 1" eq "$(cat /proc/1/comm)" systemd
 	check "this test runs in its own systemd service's cgroup" \
@@ -78,16 +94,7 @@ if [ "${LAB_BOOT:-1}" -eq 1 ]; then
 	sysctl -q kernel.sched_schedstats=1
 	echo 1 >$P/reset
 	a0=$(affine_sum)
-	W=$(command -v wakeload)
-	systemd-run -q --unit=sw-load-a -p CPUWeight=100 "$W" pipe -p 2 -t 8
-	systemd-run -q --unit=sw-load-b -p CPUWeight=1000 "$W" msg -g 2 -t 8
-	w=$(cat /sys/fs/cgroup/system.slice/sw-load-b.service/cpu.weight 2>/dev/null)
-	systemd-run -q --scope --unit=sw-scope-c -p CPUWeight=50 "$W" pipe -p 1 -t 8 >/dev/null
-	for u in sw-load-a sw-load-b; do
-		while [ "$(systemctl show -p ActiveState --value $u 2>/dev/null)" = active ]; do
-			sleep 1
-		done
-	done
+	unit_loads 8
 	a1=$(affine_sum)
 	check "the cpu controller was on: sw-load-b.service's cpu.weight read 1000 ($w)" eq "$w" 1000
 	snap
@@ -108,11 +115,9 @@ if [ "${LAB_BOOT:-1}" -eq 1 ]; then
 	set_knob policy smartwake
 	echo 1 >$P/reset
 	a0=$(affine_sum)
-	# the shadow run's mix (pipe pairs alone settle: a few pulls)
-	"$W" pipe -p 2 -t 3 >/dev/null &
-	"$W" msg -g 2 -t 3 >/dev/null &
-	"$W" pipe -p 1 -t 3 >/dev/null
-	wait
+	# the shadow run's units (the same loads outside them: 26 to 890
+	# pulls in 3 s, in the units tens of thousands in 8 s)
+	unit_loads 4
 	a1=$(affine_sum)
 	out=$(smartwake stats 2>&1)
 	pulls=$(echo "$out" | awk '$1 == "affine_pulls" { print $2; exit }')
