@@ -3,6 +3,12 @@
 # share); summary prints the totals and the "N passed, N failed" line.
 . ./ktap.sh
 SW_DBG=/sys/kernel/debug/smartwake
+# the kernel guest-run.sh booted: stock (the default), debug, or a release
+SW_KLABEL=$(cat ./kernel 2>/dev/null || echo unknown)
+# measured_here: the configuration a check that needs many events was
+# measured on, the default stock kernel with 4 CPUs (it runs once, in the
+# smp4 step; the module code it tests is the same on every kernel)
+measured_here() { [ "$SW_KLABEL" = stock ] && [ "$(nproc)" -eq 4 ]; }
 ktap_begin
 
 # Guest uptime in seconds, without forking (TCG makes forks costly).

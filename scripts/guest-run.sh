@@ -184,6 +184,8 @@ for b in "${bins[@]}"; do
 	done
 done
 printf '%q ' "$script" "$@" >"$root/guest/cmdline"
+# the kernel's label (stock, debug, or a release): guest/lib.sh's SW_KLABEL
+echo "$klabel" >"$root/guest/kernel"
 cat >"$root/init" <<'INIT'
 #!/bin/busybox sh
 /bin/busybox --install -s /bin
