@@ -148,9 +148,9 @@ numa-7.2           2    7.2   numa2    600  numa.sh
 # kernel: the build loads, end to end, agreement on one LLC and on two
 # (numa2, where the LLC balancing of SCHED_CACHE is active)
 compat-7.3         2    7.3   smp2     600  --foreign-ko module/smartwake.ko compat.sh
-e2e-7.3            2    7.3   smp4     600  e2e.sh
+e2e-7.3            1    7.3   smp4     600  e2e.sh
 shadow-7.3         2    7.3   smp4     600  shadow.sh
-shadow-7.3-numa2   2    7.3   numa2    600  shadow.sh
+shadow-7.3-numa2   1    7.3   numa2    600  shadow.sh
 compat-7.3-generic 2    7.3-generic smp2 600 --foreign-ko module/smartwake.ko compat.sh
 shadow-7.3-generic 2    7.3-generic smp4 600 shadow.sh mainline
 # what each kernel offers the module, as figures.md sections kfacts-*
