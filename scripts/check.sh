@@ -51,7 +51,7 @@ shipped            host -     -        -    @check_shipped
 # the fields the module reads are exactly module/fields.h
 fields             host -     -        -    scripts/check-fields-test.sh
 cli-host           host -     -        -    scripts/cli-test.sh
-# make replay verdict rules on synthetic logs (make replay itself: scripts/replay.sh)
+# the replay verdict rules on synthetic logs, emulated and real machines; smartwake-replay refuses on this host (make replay itself: scripts/replay.sh)
 replay-host        host -     -        -    scripts/replay-test.sh
 # the port tool against the cached sources: 6.12 -> 7.2 as found by hand
 port               host -     -        -    scripts/port-diff-test.sh
@@ -339,7 +339,7 @@ check_style() {
 	[ -z "$out" ] || printf '%s\n' "$out"
 	ktap_check "checkpatch --strict: clean" [ -z "$out" ]
 	# shell: bash scripts and the guest's busybox sh scripts (.shellcheckrc)
-	out=$(shellcheck -S warning -f gcc scripts/*.sh .ci/run 2>&1) || true
+	out=$(shellcheck -S warning -f gcc scripts/*.sh tools/replay/smartwake-replay .ci/run 2>&1) || true
 	out+=$(shellcheck -S warning -s sh -f gcc guest/*.sh 2>&1) || true
 	[ -z "$out" ] || printf '%s\n' "$out"
 	ktap_check "shellcheck: clean" [ -z "$out" ]
@@ -368,7 +368,8 @@ check_scripts() {
 		scripts/check-fields.sh scripts/check-fields-test.sh scripts/sched-layout.sh \
 		scripts/replay.sh scripts/sign-module.sh scripts/sb-hint.sh \
 		scripts/port-diff.sh scripts/port-diff-test.sh scripts/doc-lint.sh scripts/mutants.sh \
-		scripts/debian-image.sh scripts/debian-run.sh scripts/image-bench.sh scripts/build-deb.sh; do
+		scripts/debian-image.sh scripts/debian-run.sh scripts/image-bench.sh scripts/build-deb.sh \
+		tools/replay/smartwake-replay; do
 		h=$("$f" --help 2>&1) || { echo "$f --help failed"; rc=1; continue; }
 		if ! grep -q 'Usage' <<<"$h"; then
 			echo "$f --help has no Usage line"; rc=1

@@ -15,6 +15,10 @@
 # Usage: scripts/debian-run.sh [options] GUEST_SCRIPT [ARGS...]
 #   --suite S        bookworm (default) or trixie (scripts/debian-image.sh)
 #   --smp N          vCPUs (default 2)
+#   --topo NAME      a topology of scripts/guest-run.sh instead (numa-smt:
+#                    2 nodes x 2 cores x 2 threads; qemulib.sh)
+#   --icount         -icount shift=0,sleep=off: guest time counts
+#                    instructions (one counter for all vCPUs)
 #   --mem MB         guest memory (default 2048)
 #   --timeout SECS   kill the guest after this long (default 1200)
 #   --log FILE       console log (default build/logs/<script>-SUITE.log)
@@ -30,12 +34,14 @@
 # shellcheck source=scripts/qemulib.sh
 . "$SW_TOP/scripts/qemulib.sh"
 
-suite=bookworm smp=2 mem=2048 timeout=1200 log= deb=1 append= verbose=0
+suite=bookworm smp=2 topo= mem=2048 timeout=1200 log= deb=1 append= verbose=0 icount=()
 kos=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--suite) suite=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
+	--topo) topo=$2; shift 2 ;;
+	--icount) icount=(-icount 'shift=0,sleep=off'); shift ;;
 	--mem) mem=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--log) log=$2; shift 2 ;;
@@ -83,9 +89,14 @@ mke2fs -q -t ext4 -L SW-LAB -d "$p" "$work/payload.img" 256M >/dev/null ||
 # ---- boot -------------------------------------------------------------------
 # no_timer_check: see guest-run.sh; no panic=: a panic is seen in the log
 cmdline="root=/dev/vda rw console=ttyS0 quiet loglevel=3 systemd.show_status=0 tsc=reliable no_timer_check $append"
-sw_log "booting the $suite image ($(cat "$img/krel")), $smp vCPUs, guest/$script $* (log: $log)"
+if [ -n "$topo" ]; then
+	sw_topo_args "$topo" "" "$mem"
+else
+	topo_args=(-smp "$smp")
+fi
+sw_log "booting the $suite image ($(cat "$img/krel")), ${topo:-$smp vCPUs}${icount[*]:+ (icount)}, guest/$script $* (log: $log)"
 start=$(date +%s)
-qemu-system-x86_64 -accel tcg,thread=single ${SW_QEMU_CPU:+-cpu $SW_QEMU_CPU} -m "$mem" -smp "$smp" \
+qemu-system-x86_64 -accel tcg,thread=single "${icount[@]}" ${SW_QEMU_CPU:+-cpu $SW_QEMU_CPU} -m "$mem" "${topo_args[@]}" \
 	-kernel "$img/vmlinuz" -initrd "$img/initrd.img" -append "$cmdline" \
 	-drive "file=$img/rootfs.img,format=raw,if=virtio,snapshot=on" \
 	-drive "file=$work/payload.img,format=raw,if=virtio,readonly=on" \

@@ -120,24 +120,7 @@ if [ ${#tkos[@]} -eq 0 ] && [ -f "$tdir/smartwake.ko" ]; then
 	done
 fi
 
-topo_args=()
-case $topo in
-smp2) topo_args=(-smp "${smp:-2}") ;;
-smp4) topo_args=(-smp "${smp:-4}") ;;
-flat4) topo_args=(-smp "${smp:-4,sockets=4}") ;;
-smt8) topo_args=(-smp "${smp:-8,sockets=1,cores=4,threads=2}") ;;
-numa2|numa-smt)
-	half=$((mem / 2))
-	if [ "$topo" = numa2 ]; then def=8,sockets=2,cores=4; else def=8,sockets=2,cores=2,threads=2; fi
-	# shellcheck disable=SC2054 # commas inside one -smp value
-	topo_args=(-smp "${smp:-$def}"
-		-object "memory-backend-ram,id=m0,size=${half}M"
-		-object "memory-backend-ram,id=m1,size=$((mem - half))M"
-		-numa node,nodeid=0,cpus=0-3,memdev=m0
-		-numa node,nodeid=1,cpus=4-7,memdev=m1)
-	;;
-*) sw_die "unknown topology $topo (smp2|smp4|numa2|flat4|smt8|numa-smt)" ;;
-esac
+sw_topo_args "$topo" "$smp" "$mem"
 
 mkdir -p "$SW_TOP/build/logs"
 # A kernel chosen by release logs under its release, apart from the default.

@@ -227,6 +227,11 @@ if command -v dpkg-buildpackage >/dev/null && command -v dh_dkms >/dev/null &&
 	check "smartwake has the CLI and smartwake(8)" eval \
 		'grep -q "usr/sbin/smartwake$" <<<"$cl" &&
 		 grep -q "usr/share/man/man8/smartwake.8.gz$" <<<"$cl"'
+	check "smartwake has smartwake-replay, its workloads and its report" eval \
+		'grep -q "usr/sbin/smartwake-replay$" <<<"$cl" &&
+		 grep -q "usr/lib/smartwake/wakeload$" <<<"$cl" &&
+		 grep -q "usr/lib/smartwake/udpstream$" <<<"$cl" &&
+		 grep -q "usr/share/smartwake/replay-report.py$" <<<"$cl"'
 	mkdir -p "$tmp/deb" "$tmp/debdkms"
 	dpkg-deb -x "$ddeb" "$tmp/deb"
 	dd=(dkms --sourcetree "$tmp/deb/usr/src" --dkmstree "$tmp/debdkms")

@@ -12,6 +12,31 @@ sw_guest_setup() {
 	trap sw_guest_cleanup EXIT
 	trap 'exit 130' INT TERM
 }
+# sw_topo_args TOPO SMP MEM: QEMU's CPU and NUMA arguments for a named
+# topology in the array topo_args (SMP, if set, is a raw -smp value that
+# overrides the topology's CPUs; MEM in MB is split between NUMA nodes)
+sw_topo_args() {
+	local topo=$1 smp=$2 mem=$3 half def
+	topo_args=()
+	case $topo in
+	smp2) topo_args=(-smp "${smp:-2}") ;;
+	smp4) topo_args=(-smp "${smp:-4}") ;;
+	flat4) topo_args=(-smp "${smp:-4,sockets=4}") ;;
+	smt8) topo_args=(-smp "${smp:-8,sockets=1,cores=4,threads=2}") ;;
+	numa2|numa-smt)
+		half=$((mem / 2))
+		if [ "$topo" = numa2 ]; then def=8,sockets=2,cores=4; else def=8,sockets=2,cores=2,threads=2; fi
+		# shellcheck disable=SC2054 # commas inside one -smp value
+		topo_args=(-smp "${smp:-$def}"
+			-object "memory-backend-ram,id=m0,size=${half}M"
+			-object "memory-backend-ram,id=m1,size=$((mem - half))M"
+			-numa node,nodeid=0,cpus=0-3,memdev=m0
+			-numa node,nodeid=1,cpus=4-7,memdev=m1)
+		;;
+	*) sw_die "unknown topology $topo (smp2|smp4|numa2|flat4|smt8|numa-smt)" ;;
+	esac
+}
+
 sw_guest_kill() {
 	if [ -n "$qpid" ] && kill -0 "$qpid" 2>/dev/null; then
 		kill "$qpid" 2>/dev/null || true

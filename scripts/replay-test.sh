@@ -9,14 +9,19 @@
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# mklogs DIR SCENARIO: the five logs; SCENARIO "win" gives the seeds their
-# effects, "flat" overlapping runs and no mechanism, "loss" losses,
-# "case2013" the replay of figures.md at 38fe08c: v2013's 1:N throughput
-# in instruction time 0.884 of off (the old rule's "contradicted")
+# mklogs DIR SCENARIO [FLAGS]: the five logs; SCENARIO "win" gives the
+# seeds their effects, "flat" overlapping runs and no mechanism, "loss"
+# losses, "case2013" the replay of figures.md at 38fe08c: v2013's 1:N
+# throughput in instruction time 0.884 of off (the old rule's
+# "contradicted"). FLAGS: "bench" adds smartwake-replay's bench logs
+# (pgbench, hackbench, perf bench numa mem: the figure of the seed's own
+# benchmark is the inverse of wakeload's, so a verdict that read the
+# wrong one flips), "real" makes it a real machine's run (machine.txt
+# "emulated: no", wall-clock logs only, no numa.log)
 mklogs() {
-	python3 - "$1" "$2" <<'PY'
+	python3 - "$1" "$2" "${3:-}" <<'PY'
 import os, sys
-d, sc = sys.argv[1], sys.argv[2]
+d, sc, flags = sys.argv[1], sys.argv[2], sys.argv[3].split(",")
 os.makedirs(d, exist_ok=True)
 cols = ["wakeups", "sis_calls", "wide_waker_master", "wide_wakee_master", "affine_pulls", "sis_domain_scans",
         "sis_cpus_scanned", "sis_idle_found", "sis_overloaded_skipped", "sis_scan_no_budget",
@@ -61,12 +66,32 @@ ttwu = "REPLAY-TOPO cpus=4 nodes=1 smt=0\n" + block("s2012-udp", [
     s("A", "ttwu_queue=stock", 100, {"ttwu_queued_same_llc": 50 if win else 0}),
     s("B", "ttwu_queue=lock", 100 / up, {"ttwu_forced_lock": 50 if win else 0}),
     s("noqueue", "feature:NO_TTWU_QUEUE", 100 / up, {})])
-for clock in ("wall", "icount"):
+bench = "REPLAY-TOPO cpus=8 nodes=2 smt=0-1\n"
+if "bench" in flags:
+    # the seeds' benchmarks move the other way from wakeload: a verdict
+    # read from wakeload's block would come out the opposite
+    bup = 1 / up
+    bench += block("b2013-pgbench-select", [s("A", "wake_wide=off", 100, {}),
+                                            s("B", "wake_wide=v2013", 100 * bup, {}),
+                                            s("mainline", "wake_wide=mainline", 100 * bup * bup, {})])
+    # times: lower is better
+    bench += block("b2013-hackbench", [s("A", "wake_wide=off", 100, {}),
+                                       s("B", "wake_wide=v2013", 100 * up, {}),
+                                       s("mainline", "wake_wide=mainline", 100 * up, {})])
+    bench += block("b2022-hackbench", [s("A", "sis_filter=0", 100, {}), s("B", "sis_filter=1", 100 * up, {})])
+    bench += block("b2018-numamem", [s("A", "numa_retry=off", 100, {}),
+                                     s("B", "numa_retry=as-merged", 100 * bup, {})])
+bench += "REPLAY-SKIP b2013-pgbench-tpcb PostgreSQL is not installed (apt install postgresql)\n"
+for clock in ("wall",) if "real" in flags else ("wall", "icount"):
     open(f"{d}/wake-{clock}.log", "w").write(wake)
     open(f"{d}/ttwu-{clock}.log", "w").write(ttwu)
+    open(f"{d}/bench-{clock}.log", "w").write(bench)
 moves = "6, as-merged 0, corrected 5" if win else "6, as-merged 4, corrected 5"
-open(f"{d}/numa.log", "w").write(f"  task migrations (move+swap): off {moves}\n"
-                                 "  pages migrated: off 10, as-merged 9, corrected 11\n20 passed, 0 failed\n")
+if "real" in flags:
+    open(f"{d}/machine.txt", "w").write("cpu: Test CPU\nvirtualization: none\nemulated: no\nclock: wall\n")
+else:
+    open(f"{d}/numa.log", "w").write(f"  task migrations (move+swap): off {moves}\n"
+                                     "  pages migrated: off 10, as-merged 9, corrected 11\n20 passed, 0 failed\n")
 PY
 }
 # verdict DIR SEED CLAIM-WORDS: the verdict column of that summary row;
@@ -122,7 +147,7 @@ expect "$tmp/loss" 2022 "20 % faster" contradicted
 expect "$tmp/case2013" 2013 "pgbench 1:N: up to" "$NM"
 e=$(evidence "$tmp/case2013" 2013 "pgbench 1:N: up to")
 check "case2013: the evidence says what instruction time measured ($e)" \
-	grep -q "instruction time: v2013 on 1:N, against off, costs 13.1 % more instructions per operation (ranges apart)" <<<"$e"
+	grep -q "^s2013-disp: .*instruction time: v2013, against off, costs 13.1 % more instructions per operation (ranges apart)" <<<"$e"
 check "case2013: and why it cannot decide the claim" grep -q "more CPUs running at once" <<<"$e"
 # a missing log: its claims are not run, the rest is reported
 rm "$tmp/win/ttwu-icount.log" "$tmp/win/numa.log"
@@ -131,4 +156,49 @@ python3 "$SW_TOP/scripts/replay-report.py" "$tmp/win" >/dev/null &&
 expect "$tmp/win" 2012 "beats the lock path" "not run"
 expect "$tmp/win" 2018 "never retried" "not run"
 expect "$tmp/win" 2013 "pgbench 1:N: up to" "$NM"
+
+# a real machine (smartwake-replay on a test box): wall-clock time
+# decides throughput claims, from the seeds' own benchmarks when they ran
+for sc in win flat loss; do
+	mklogs "$tmp/real-$sc" "$sc" real,bench
+	python3 "$SW_TOP/scripts/replay-report.py" "$tmp/real-$sc" >/dev/null &&
+		ok "real-$sc: the report is written" || not_ok "real-$sc: replay-report.py failed"
+done
+# bench logs move opposite to wakeload's: "win" means pgbench lost
+expect "$tmp/real-win" 2013 "pgbench 1:N: up to" contradicted
+expect "$tmp/real-loss" 2013 "pgbench 1:N: up to" reproduced
+expect "$tmp/real-flat" 2013 "pgbench 1:N: up to" "not reproduced"
+expect "$tmp/real-loss" 2015 "pgbench 1:N +11.9" reproduced
+# hackbench is a time: longer under v2013 ("win" x1.2) is harm
+expect "$tmp/real-win" 2013 "hackbench not harmed" contradicted
+expect "$tmp/real-loss" 2013 "hackbench not harmed" reproduced
+expect "$tmp/real-loss" 2022 "20 % faster" reproduced
+expect "$tmp/real-win" 2022 "20 % faster" contradicted
+expect "$tmp/real-loss" 2018 "elapsed time" reproduced
+expect "$tmp/real-win" 2012 "beats the lock path" reproduced
+expect "$tmp/real-win" 2018 "never retried" "not run"
+e=$(evidence "$tmp/real-loss" 2013 "pgbench 1:N: up to")
+check "real-loss: the pgbench claim is decided on pgbench in wall time ($e)" \
+	grep -q "^b2013-pgbench-select: wall-clock throughput ratio 1.250, ranges apart" <<<"$e"
+check "real: the report says wall time decides" grep -q "not emulated (machine.txt)" "$tmp/real-win/report.md"
+check "a skipped benchmark is named with its reason" \
+	grep -q "Skipped: PostgreSQL is not installed (apt install postgresql)" "$tmp/real-win/report.md"
+# the lab with the bench logs: the same rows, still not measurable
+mklogs "$tmp/lab-bench" win bench
+python3 "$SW_TOP/scripts/replay-report.py" "$tmp/lab-bench" >/dev/null
+expect "$tmp/lab-bench" 2013 "pgbench 1:N: up to" "$NM"
+expect "$tmp/lab-bench" 2018 "elapsed time" "$NM"
+e=$(evidence "$tmp/lab-bench" 2013 "hackbench not harmed")
+check "lab-bench: hackbench's row is read from hackbench ($e)" grep -q "^b2013-hackbench: " <<<"$e"
+
+# the command itself on this build host: the module is not loaded here,
+# so it refuses before running anything, naming the fix
+rc=0
+out=$("$SW_TOP/tools/replay/smartwake-replay" --out "$tmp/host-run" 2>&1) || rc=$?
+check "smartwake-replay on the build host: exit 2 ($rc)" [ "$rc" -eq 2 ]
+check "smartwake-replay on the build host: says the module is not loaded and how to load it" \
+	grep -q "not loaded on this machine: nothing was run (modprobe smartwake" <<<"$out"
+check "smartwake-replay on the build host: made no results directory" [ ! -e "$tmp/host-run" ]
+out=$("$SW_TOP/tools/replay/smartwake-replay" --only wake,nonsense 2>&1) || true
+check "smartwake-replay --only with an unknown set: refused by name" grep -q "unknown set 'nonsense'" <<<"$out"
 summary

@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
-# make replay: each seed's claim beside what this lab measures. Boots
-#   guest/replay.sh wake  on numa-smt (2 nodes x 2 cores x 2 threads)
-#   guest/replay.sh ttwu  on smp4
-# twice each, wall-clock and -icount shift=0,sleep=off (instruction time),
-# and guest/numa.sh on numa2, then writes results/replay-TIMESTAMP/:
-# report.md (a section per seed: the claim as written in the thread, the
-# closest experiment, throughput and p50/p99 wakeup latency in both clocks,
-# the counters that carry the argument, a verdict per claim), seed-*.svg
-# plots, the guest logs, and summary.md, which also goes to
-# Documentation/figures.md (section "replay").
+# make replay: each seed's claim beside what this lab measures. Runs the
+# command a user runs on a Debian test box, smartwake-replay
+# (tools/replay: wakeload's 1:N and M:N loads, the SIS filter, udpstream,
+# and the seeds' own benchmarks: pgbench, hackbench, perf bench), inside
+# the Debian 12 image (scripts/debian-run.sh) on numa-smt (2 nodes x 2
+# cores x 2 threads), twice:
+#   wall    the user's path: apt install of both packages (DKMS), modprobe
+#   icount  -icount shift=0,sleep=off (instruction time): the CLI package
+#           and the lab's build of the same tree, insmod
+# then guest/numa.sh on numa2 in the busybox guest (the kernel's NUMA task
+# moves, 2018's mechanism), and writes results/replay-TIMESTAMP/: the
+# guests' files (machine.txt, wake|ttwu|bench-CLOCK.log), report.md (a
+# section per seed: the claim as written in the thread, the experiments,
+# throughput and p50/p99 wakeup latency in both clocks, the counters that
+# carry the argument, a verdict per claim), seed-*.svg plots, the console
+# logs, and summary.md, which also goes to Documentation/figures.md
+# (section "replay").
 #
 # Usage: scripts/replay.sh [--runs N] [--secs S] [--out DIR] [--no-figures]
 #   --runs N      runs per side of each comparison (default 3)
@@ -18,7 +25,8 @@
 #   --report DIR  only (re)write the report of an earlier run's DIR (and,
 #                 unless --no-figures, its summary into figures.md: the
 #                 verdict rules applied again to the same logs)
-# About 15 minutes on 2 host CPUs with the caches warm (make done).
+# About 60 minutes on 2 host CPUs with the caches warm (make done; the
+# Debian image is built on first use).
 . "$(dirname "$0")/common.sh"
 
 runs=3 secs=2 out= figures=1 report=
@@ -62,7 +70,7 @@ cd "$SW_TOP"
 mkdir -p "$out"
 {
 	echo "make replay, commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown), $(date -u '+%Y-%m-%d %H:%M UTC')"
-	echo "runs $runs per side, $secs s each; host $(nproc) CPUs; guests: QEMU TCG, the default kernel ($(. scripts/common.sh; sw_stock_env; echo "$SW_KREL"))"
+	echo "runs $runs per side, $secs s each; host $(nproc) CPUs; guests: QEMU TCG, the Debian 12 image's kernel ($(scripts/debian-image.sh --print-dir 2>/dev/null | xargs -r -I{} cat {}/krel)) and, for numa.sh, the default kernel ($(. scripts/common.sh; sw_stock_env; echo "$SW_KREL"))"
 } >"$out/meta.txt"
 
 t0=$SECONDS
@@ -76,10 +84,25 @@ run() {
 		>"$out/$name.out" 2>&1 || { rc=1; sw_log "replay: $name failed (log: $out/$name.log)"; }
 	grep -aE '^[0-9]+ passed, [0-9]+ failed' "$out/$name.log" | tail -n 1 | sed "s/^/  $name: /" >&2 || true
 }
-run wake-wall numa-smt replay.sh wake "$runs" "$secs"
-run wake-icount numa-smt --icount replay.sh wake "$runs" "$secs"
-run ttwu-wall smp4 replay.sh ttwu "$runs" "$secs"
-run ttwu-icount smp4 --icount replay.sh ttwu "$runs" "$secs"
+# debian CLOCK MODE [debian-run.sh options]: smartwake-replay in the image;
+# its files, printed between REPLAY-FILE NAME and REPLAY-FILE-END, into $out
+debian() {
+	local clock=$1 mode=$2
+	shift 2
+	sw_log "replay: smartwake-replay in the Debian image, $clock"
+	scripts/debian-run.sh --topo numa-smt --mem 3072 --timeout 5400 --log "$out/debian-$clock.log" \
+		"$@" debian-replay.sh "$mode" "$clock" "$runs" "$secs" >"$out/debian-$clock.out" 2>&1 ||
+		{ rc=1; sw_log "replay: the $clock boot failed (log: $out/debian-$clock.log)"; }
+	grep -aE '^[0-9]+ passed, [0-9]+ failed' "$out/debian-$clock.log" | tail -n 1 | sed "s/^/  $clock: /" >&2 || true
+	awk -v d="$out" -v c="$clock" '
+		/^REPLAY-FILE-END/ { if (f) close(f); f = ""; next }
+		/^REPLAY-FILE / { n = $2; if (n == "machine.txt" && c != "wall") n = "machine-" c ".txt"
+			if (n == "summary.md") n = "summary-" c ".md"; f = d "/" n; printf "" > f; next }
+		f { print > f }' "$out/debian-$clock.log"
+}
+[ -f module/smartwake.ko ] || sw_die "module/smartwake.ko missing (make)"
+debian wall deb
+debian icount ko --icount --ko module/smartwake.ko
 run numa numa2 numa.sh
 echo "guests: $((SECONDS - t0)) s" >>"$out/meta.txt"
 
