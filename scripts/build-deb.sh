@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The Debian packages, built with Debian's tools (dpkg-buildpackage,
 # debhelper, dh-dkms: make deps installs them) from this tree's HEAD (git
-# archive, so only committed files), into build/deb/:
+# archive, so only committed files; a tree that is not a git work tree,
+# such as a mutant's copy, as its files are), into build/deb/:
 #   smartwake-dkms_VERSION_all.deb   the module's sources in
 #       /usr/src/smartwake-VERSION with dkms.conf; its postinst (dh_dkms)
 #       builds and installs the module for the installed kernels from
 #       their headers
-#   smartwake_VERSION_ARCH.deb       the CLI /usr/sbin/smartwake, smartwake(8)
+#   smartwake_VERSION_ARCH.deb       the CLI /usr/sbin/smartwake, smartwake(8),
+#       smartwake-replay with its workloads and report
 # Install on a test machine: apt install ./build/deb/*.deb
 # OUT/commit names the commit they were built from.
 #
@@ -25,8 +27,18 @@ while [ $# -gt 0 ]; do
 	*) sw_help "$0" >&2; sw_die "unknown argument $1" ;;
 	esac
 done
-head=$(git -C "$SW_TOP" rev-parse HEAD)
-if [ $ifch -eq 1 ] && [ "$(cat "$outd/commit" 2>/dev/null)" = "$head" ] &&
+# A tree that is not its own git work tree (make mutants' copies, made
+# by git archive under build/: git would find the enclosing clone and
+# package its HEAD, not the mutant) is packaged as its files are, and
+# always rebuilt.
+isgit=0
+[ "$(git -C "$SW_TOP" rev-parse --show-toplevel 2>/dev/null)" = "$(cd "$SW_TOP" && pwd -P)" ] && isgit=1
+if [ $isgit -eq 1 ]; then
+	head=$(git -C "$SW_TOP" rev-parse HEAD)
+else
+	head="files-$(date +%s)"
+fi
+if [ $ifch -eq 1 ] && [ $isgit -eq 1 ] && [ "$(cat "$outd/commit" 2>/dev/null)" = "$head" ] &&
 	ls "$outd"/smartwake-dkms_*.deb >/dev/null 2>&1; then
 	sw_log "packages of $head kept in $outd"
 	exit 0
@@ -37,7 +49,11 @@ ver=$(cat "$SW_TOP/VERSION")
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/smartwake-deb.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/smartwake-$ver" "$outd"
-git -C "$SW_TOP" archive HEAD | tar -x -C "$tmp/smartwake-$ver"
+if [ $isgit -eq 1 ]; then
+	git -C "$SW_TOP" archive HEAD | tar -x -C "$tmp/smartwake-$ver"
+else
+	tar -C "$SW_TOP" --exclude=./build --exclude=./results -c . | tar -x -C "$tmp/smartwake-$ver"
+fi
 (cd "$tmp/smartwake-$ver" && dpkg-buildpackage -us -uc -b) >"$outd/build.log" 2>&1 ||
 	{ tail -n 30 "$outd/build.log" >&2; sw_die "dpkg-buildpackage failed ($outd/build.log)"; }
 rm -f "$outd"/*.deb "$outd/commit"
