@@ -118,15 +118,20 @@ EOF
 	set_knob numa_retry off
 	def=$(stat numa_retry_deferred) alw=$(stat numa_retry_allowed)
 	due=$(stat numa_retry_due) dued=$(stat numa_retry_due_deferred)
+	seen=$(stat numa_migrate_seen) bset=$(stat numa_backoff_set)
 	# the counts add up over a mode's runs (run_until); the tasks' state
 	# is the last run's
 	acc "$2" mv "$mv" sw "$sw" st "$st" pg "$pg" calls "$calls" def "$def" \
-		alw "$alw" act $((mv + sw)) due "$due" dued "$dued"
+		alw "$alw" act $((mv + sw)) due "$due" dued "$dued" seen "$seen" \
+		bset "$bset"
+	_lab=$1
+	[ "$2" != shadow ] || _lab="shadow/$1"
 	eval "nt_$2=$nt wp_$2=$wp onp_$2=$onp tpg_$2=$tpages runs_$2=\$((\${runs_$2:-0} + 1))"
 	printf '  %-10s move %3s swap %3s stick %3s | task_numa_migrate calls %4s (deferred %4s, allowed %4s; due %4s, of them deferred %4s) | backoffs %3s | faults +%s, pages migrated +%s | tasks %s, with a preferred node %s, on it %s, their numa_pages_migrated %s | vmstat numa_task_migrated %s swapped %s\n' \
-		"$1" "$mv" "$sw" "$st" "$calls" "$def" "$alw" "$due" "$dued" "$(stat numa_backoff_set)" \
+		"$_lab" "$mv" "$sw" "$st" "$calls" "$def" "$alw" "$due" "$dued" "$(stat numa_backoff_set)" \
 		"$flt" "$pg" "$nt" "$wp" "$onp" "$tpages" "$tm" "$ts"
-	echo "NUMA-FIG | $1 | $mv | $sw | $st | $calls | $def | $alw | $pg | $wp/$nt | $onp | $tpages |"
+	# (the table of figures.md: the three modes under policy=smartwake)
+	[ "$2" = shadow ] || echo "NUMA-FIG | $1 | $mv | $sw | $st | $calls | $def | $alw | $pg | $wp/$nt | $onp | $tpages |"
 }
 # acc LABEL NAME VALUE...: NAME_LABEL += VALUE
 acc() {
@@ -154,7 +159,21 @@ run_until() {
 run_until off off '[ "$act_off" -gt 0 ]'
 run_until as-merged merged '[ "$due_merged" -ge 5 ]'
 run_until corrected corr '[ "$act_corr" -gt 0 ] && [ "$due_corr" -ge 5 ]'
-echo "  runs: off $runs_off, as-merged $runs_merged, corrected $runs_corr"
+# policy=shadow: the module decides every wakeup, the kernel's answer is
+# used, so the backoffs the module finds are counted (numa_backoff_set)
+# but none is stored (numa.c): no task_numa_migrate() call meets a live
+# backoff, every call the gate sees is due, exactly. A backoff stored by
+# shadow shows as calls that are not due: about one call in seven under
+# corrected (the mutant shadow-stores-numa-backoff: 1 of 7), so the runs
+# go on until 20 calls, at most 5 runs, or until one call is not due.
+set_knob policy shadow
+for _r in 1 2 3 4 5; do
+	run corrected shadow
+	[ "$seen_shadow" -ne "$due_shadow" ] && break
+	[ "$seen_shadow" -ge 20 ] && [ "$bset_shadow" -ge 5 ] && break
+done
+set_knob policy smartwake
+echo "  runs: off $runs_off, as-merged $runs_merged, corrected $runs_corr, shadow (corrected) $runs_shadow"
 
 check "off: the kernel migrates tasks to their memory (move+swap $act_off)" gt "$act_off" 0
 # The issue's test: under as-merged placement still runs (6.12 runs it in
@@ -190,6 +209,10 @@ check "corrected: no more task migrations than allowed retries ($act_corr <= $al
 	eval '[ "$act_corr" -le "$alw_corr" ]'
 # corrected brings the migrations back (the seed: the fix restored the events)
 check "corrected: the kernel migrates tasks (move+swap $act_corr)" gt "$act_corr" 0
+check "shadow: the module finds backoffs ($bset_shadow) and the gate sees calls ($seen_shadow)" \
+	eval '[ "$bset_shadow" -gt 0 ] && [ "$seen_shadow" -gt 0 ]'
+check "shadow: no backoff stored, every call the gate saw was due ($due_shadow of $seen_shadow)" \
+	eq "$due_shadow" "$seen_shadow"
 # per call (informational: a few migrations per run, see figures.md)
 echo "  task migrations per task_numa_migrate call: off $(calc "$act_off / ($calls_off + 0.000001)"), as-merged $(calc "$act_merged / ($calls_merged + 0.000001)"), corrected $(calc "$act_corr / ($calls_corr + 0.000001)")"
 # Memory goes to the task when the task does not go to the memory (the
