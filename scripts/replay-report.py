@@ -178,58 +178,44 @@ def claim_verdict(rcw, rci, mechanism, what, invert=False, claim_up=True):
     mechanism is the work per operation, else not measurable, with the
     work per operation reported as such."""
     if REAL:
-        return wall_verdict(rcw, claim_up=claim_up, invert=invert)
+        return ratio_verdict(rcw, "wall", claim_up=claim_up, invert=invert)
     if mechanism == "work":
-        return tput_verdict(rci, claim_up=claim_up, invert=invert)
+        return ratio_verdict(rci, "icount", claim_up=claim_up, invert=invert)
     if rci[0] is None:
         return "not run", "no instruction-time run"
     return NOT_MEASURABLE, (f"{MECHANISM[mechanism]}; instruction time: {what} costs "
                             f"{work_per_op(rci, invert)}")
 
 
-def wall_verdict(rc, claim_up=True, invert=False):
-    """A throughput claim on a real machine: the wall-clock medians' ratio
-    must pass 5 % and the two sides' run ranges must not overlap."""
+def ratio_verdict(rc, clock, claim_up=True, invert=False):
+    """Verdict of a throughput claim in one clock ("wall" on a real
+    machine, "icount" under emulation): the medians' ratio must pass 5 %
+    and the two sides' run ranges must not overlap."""
+    name = {"wall": "wall-clock throughput", "icount": "instruction-time"}[clock]
     r, apart = rc
     if r is None:
-        return "not run", "no wall-clock run"
+        return "not run", f"no {'wall-clock' if clock == 'wall' else 'instruction-time'} run"
     if invert:
         r = 1 / r
     sep = "ranges apart" if apart else "ranges overlap"
-    if claim_up:
-        if r >= 1 + WALL_EFFECT and apart:
-            return "reproduced", f"wall-clock throughput ratio {r:.3f}, {sep}"
-        if r <= 1 - WALL_EFFECT and apart:
-            return "contradicted", f"wall-clock throughput ratio {r:.3f}, {sep}"
-        return "not reproduced", (f"wall-clock throughput ratio {r:.3f}, {sep}: no effect "
-                                  "beyond 5 % and the runs' range on this machine")
-    if r <= 1 - WALL_EFFECT and apart:
-        return "contradicted", f"wall-clock throughput ratio {r:.3f}, {sep}"
-    return "reproduced", f"wall-clock throughput ratio {r:.3f} ({sep})"
-
-
-def tput_verdict(rc, claim_up=True, invert=False):
-    """Verdict of a throughput claim from instruction time: the medians'
-    ratio must pass 5 % and the two sides' run ranges must not overlap."""
-    r, apart = rc
-    if r is None:
-        return "not run", "no instruction-time run"
-    if invert:
-        r = 1 / r
-    sep = "ranges apart" if apart else "ranges overlap"
-    if claim_up:
-        if r >= 1 + ICOUNT_EFFECT and apart:
-            return "reproduced", f"instruction-time ratio {r:.3f}, {sep}"
-        if r <= 1 - ICOUNT_EFFECT and apart:
-            return "contradicted", (f"instruction-time ratio {r:.3f}, {sep}: more instructions "
-                                    "per operation (IPIs, idle exits), the part emulation does see")
-    else:   # "not harmed"
-        if r <= 1 - ICOUNT_EFFECT and apart:
-            return "contradicted", f"instruction-time ratio {r:.3f}, {sep}"
-        return "reproduced", f"instruction-time ratio {r:.3f} ({sep})"
+    fig = f"{name} ratio {r:.3f}, {sep}"
+    eff = WALL_EFFECT if clock == "wall" else ICOUNT_EFFECT
+    if not claim_up:    # "not harmed"
+        if r <= 1 - eff and apart:
+            return "contradicted", fig
+        return "reproduced", f"{name} ratio {r:.3f} ({sep})"
+    if r >= 1 + eff and apart:
+        return "reproduced", fig
+    if clock == "wall":
+        if r <= 1 - eff and apart:
+            return "contradicted", fig
+        return "not reproduced", f"{fig}: no effect beyond 5 % and the runs' range on this machine"
+    if r <= 1 - eff and apart:
+        return "contradicted", (f"{fig}: more instructions per operation (IPIs, idle exits), "
+                                "the part emulation does see")
     return ("not reproducible under emulation",
-            f"instruction-time ratio {r:.3f}, {sep}: no effect beyond the noise; TCG has no "
-            "cache model and no memory latency, which the seed's machines gained from")
+            f"{fig}: no effect beyond the noise; TCG has no cache model and no memory "
+            "latency, which the seed's machines gained from")
 
 
 def side_table(wall, icnt):
