@@ -53,6 +53,8 @@ fields             host -     -        -    scripts/check-fields-test.sh
 cli-host           host -     -        -    scripts/cli-test.sh
 # the replay verdict rules on synthetic logs, emulated and real machines; smartwake-replay refuses on this host (make replay itself: scripts/replay.sh)
 replay-host        host -     -        -    scripts/replay-test.sh
+# the dmesg-clean verdict of the guests on synthetic logs: a soft lockup with no smartwake frame is an emulation stall
+dmesg              host -     -        -    scripts/dmesg-test.sh
 # the port tool against the cached sources: 6.12 -> 7.2 as found by hand
 port               host -     -        -    scripts/port-diff-test.sh
 # no circle of files in module/ and tools/cli/ (each concern includes hooks.h to hook)
@@ -367,7 +369,7 @@ check_scripts() {
 		scripts/build-debug-modules.sh scripts/build-modules.sh \
 		scripts/check-fields.sh scripts/check-fields-test.sh scripts/sched-layout.sh \
 		scripts/replay.sh scripts/sign-module.sh scripts/sb-hint.sh \
-		scripts/port-diff.sh scripts/port-diff-test.sh scripts/doc-lint.sh scripts/mutants.sh \
+		scripts/port-diff.sh scripts/port-diff-test.sh scripts/dmesg-test.sh scripts/doc-lint.sh scripts/mutants.sh \
 		scripts/debian-image.sh scripts/debian-run.sh scripts/image-bench.sh scripts/build-deb.sh \
 		tools/replay/smartwake-replay; do
 		h=$("$f" --help 2>&1) || { echo "$f --help failed"; rc=1; continue; }

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# make check step "dmesg": guest/dmesg.sh's verdict on the kernel log (the
+# "dmesg clean" check of every guest script) on synthetic logs, with the
+# host's awk (mawk, as on the Debian image) and busybox awk (the busybox
+# guests). A soft lockup with no smartwake frame is an emulation stall
+# (printed, not failed); everything else that was unclean still fails.
+#
+# Usage: scripts/dmesg-test.sh
+. "$(dirname "$0")/common.sh"
+. "$SW_TOP/scripts/testlib.sh"
+case ${1:-} in -h|--help) sw_help "$0"; exit 0 ;; esac
+cd "$SW_TOP" || exit 1
+
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+
+# lockup FRAME: a soft lockup report as 6.12 prints it, FRAME among the
+# task's frames
+lockup() {
+	cat <<EOF
+[   36.799590] watchdog: BUG: soft lockup - CPU#0 stuck for 23s! [(udev-worker):172]
+[   36.800100] Modules linked in: smartwake(OE) virtio_net(+) net_failover failover
+[   36.800500] CPU: 0 UID: 0 PID: 172 Comm: (udev-worker) Not tainted 6.12.117+deb12-cloud-amd64 #1  Debian 6.12.117-1~deb12u1
+[   36.800900] Hardware name: QEMU Standard PC (i440FX + PIIX, 1996), BIOS 1.16.2-debian-1.16.2-1 04/01/2014
+[   36.801000] RIP: 0010:smp_call_function_many_cond+0x12e/0x4f0
+[   36.801304] Call Trace:
+[   36.801400]  <IRQ>
+[   36.801500]  ? watchdog_timer_fn+0x1e0/0x260
+[   36.801600]  </IRQ>
+[   36.801700]  <TASK>
+[   36.801750]  $1
+[   36.801800]  on_each_cpu_cond_mask+0x24/0x40
+[   36.801900]  </TASK>
+EOF
+}
+boot='[    0.000000] Linux version 6.12.117+deb12-cloud-amd64
+[    1.200000] smartwake: loaded'
+printf '%s\n' "$boot" >"$t/clean"
+{ printf '%s\n' "$boot"; lockup 'load_module+0x1a/0x40'; echo '[   40.0] after'; } >"$t/stall"
+{ printf '%s\n' "$boot"; lockup 'sw_select_task_rq+0x44/0x300 [smartwake]'; } >"$t/own"
+lockup 'load_module+0x1a/0x40' | head -n 12 >"$t/cut"
+{ lockup 'load_module+0x1a/0x40'; lockup 'sw_wake_affine+0x10/0x80 [smartwake]'; } >"$t/second"
+lockup 'load_module+0x1a/0x40' |
+	sed '8i [   36.801550] WARNING: CPU: 0 PID: 9 at kernel/sched/fair.c:600 place_entity+0x1/0x2' >"$t/inside"
+{ printf '%s\n' "$boot"; echo '[    2.0] WARNING: CPU: 1 PID: 1 at kernel/x.c:1 f+0x1/0x2'; } >"$t/warning"
+{ printf '%s\n' "$boot"; echo '[    2.0] Call Trace:'; echo '[    2.0]  <TASK>'; } >"$t/trace"
+{ printf '%s\n' "$boot"; echo '[    2.0] BUG: kernel NULL pointer dereference, address: 0000000000000008'; } >"$t/bug"
+echo 'kmemleak: 2 new suspected memory leaks (see /sys/kernel/debug/kmemleak)' >"$t/leak"
+
+# verdict AWK LOG: guest/dmesg.sh under AWK (mawk, busybox) on LOG; the
+# output in $t/out
+verdict() {
+	if [ "$1" = busybox ]; then
+		busybox sh -c 'awk() { busybox awk "$@"; }; . ./guest/dmesg.sh; dmesg_verdict' <"$t/$2" >"$t/out"
+	else
+		sh -c '. ./guest/dmesg.sh; dmesg_verdict' <"$t/$2" >"$t/out"
+	fi
+}
+for a in mawk busybox; do
+	if [ $a = mawk ] && [ "$(readlink -f "$(command -v awk)")" != /usr/bin/mawk ]; then
+		skip "$a: the host's awk is not mawk"
+		continue
+	fi
+	check "$a: a clean log is clean, nothing printed" eval 'verdict $a clean && [ ! -s "$t/out" ]'
+	check "$a: a soft lockup with no smartwake frame passes, printed as a comment" \
+		eval 'verdict $a stall && grep -qx "# emulation stall, no smartwake frame: .*stuck for 23s.*" "$t/out" && [ "$(wc -l <"$t/out")" -eq 1 ]'
+	check "$a: a soft lockup with a [smartwake] frame fails, the report printed" \
+		eval '! verdict $a own && grep -q "sw_select_task_rq.*\[smartwake\]" "$t/out" && grep -q "stuck for 23s" "$t/out"'
+	check "$a: a lockup report cut before its </TASK> fails" eval '! verdict $a cut'
+	check "$a: a second lockup with a smartwake frame fails after a first without" \
+		eval '! verdict $a second && grep -q "sw_wake_affine" "$t/out"'
+	check "$a: a warning inside a lockup report fails" \
+		eval '! verdict $a inside && grep -q "WARNING: CPU: 0 PID: 9" "$t/out"'
+	check "$a: a warning fails" eval '! verdict $a warning && grep -q WARNING "$t/out"'
+	check "$a: a call trace outside a lockup fails" eval '! verdict $a trace'
+	check "$a: a BUG fails" eval '! verdict $a bug'
+	check "$a: a kmemleak report fails" eval '! verdict $a leak'
+done
+summary
