@@ -121,7 +121,8 @@ check-start:
 	@mkdir -p build; . scripts/common.sh; \
 	d=$$(ls -d "$$SW_CACHE"/debug-*/.complete 2>/dev/null | wc -l || true); \
 	k=$$(ls -d "$$SW_CACHE"/*/.complete 2>/dev/null | wc -l || true); \
-	echo "$$(date +%s) $$((k - d)) $$d" >build/make-check.start
+	echo "$$(date +%s) $$((k - d)) $$d" >build/make-check.start; \
+	rm -f build/build-cache.log
 
 # The Debian system image of the debian-bookworm step (scripts/debian-image.sh,
 # cached); image-test runs that step's guest test on Debian 12 and 13.

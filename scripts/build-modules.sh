@@ -153,18 +153,56 @@ elif [ "$kernel" = stock ]; then
 	kcc=$(sw_kcc_args)
 	kcc+=" $(sw_kbuild_host_args "$kcc")"
 fi
-# shellcheck disable=SC2086 # kcc: make arguments, none or several
-# (headers only: the feature tests see the generated sched.h, as the
-# module does; conftest's cache key does not cover it, so run them afresh)
-[ "$hdronly" -eq 0 ] || rm -f "$out/module/sw_config.h"
-"$SW_TOP/scripts/conftest.sh" "$kdir" "${ksrc:-$out/module/btfgen}" "$out/module/sw_config.h" $kcc
+# The build cache: the products of a build from the kernel's source,
+# keyed by all the build reads besides that source and the kernel's
+# headers (cached by version, never changed after): the sources copied
+# above, the kernel's .config and Module.symvers, the make arguments, the
+# compiler, this script and conftest.sh. make check makes 18 builds of
+# about 16 s; a clean clone of a tree built before takes them from here.
+# Not for headers-only builds (tests of the build itself) nor with
+# SMARTWAKE_BUILD_CACHE=0.
+bkey= bcache=$SW_CACHE/builds
+if [ "$hdronly" -eq 0 ] && [ "${SMARTWAKE_BUILD_CACHE:-1}" != 0 ]; then
+	bkey=$({
+		(cd "$out" && find Kbuild module include kunit -type f \
+			\( -name '*.[chS]' -o -name Kbuild -o -name Makefile \) \
+			! -name '*.mod.c' ! -name sw_config.h | LC_ALL=C sort | xargs sha256sum)
+		cat "$kdir/.config" "$kdir/Module.symvers" 2>/dev/null
+		printf '%s\n' "$kdir" "$ksrc" "$testing" "$kcc"
+		gcc -v 2>&1 | tail -n 1
+		cat "$0" "$SW_TOP/scripts/conftest.sh"
+	} | sha256sum | cut -c1-24)
+fi
 # All CPUs (SW_JOBS=N: N) unless a parent make shares its jobserver:
 # make check builds a dozen of these one after the other.
 jobs=()
 [[ ${MAKEFLAGS:-} == *jobserver* ]] || jobs=(-j"${SW_JOBS:-$(nproc)}")
-# shellcheck disable=SC2086
-make -s "${jobs[@]}" -C "$kdir" M="$out" KSRC="$ksrc" SW_TESTING="$testing" \
-	SW_HEADERS_ONLY="$hdronly" $kcc modules
+if [ -n "$bkey" ] && [ -f "$bcache/$bkey.tar" ]; then
+	rm -f "$out/module/smartwake.ko"
+	tar -C "$out" -xf "$bcache/$bkey.tar"
+	touch "$bcache/$bkey.tar"
+	sw_log "build cache: $name from $bcache/$bkey.tar"
+	echo "hit $name" >>"$SW_TOP/build/build-cache.log"
+else
+	# (headers only: the feature tests see the generated sched.h, as the
+	# module does; conftest's cache key does not cover it, so run them afresh)
+	[ "$hdronly" -eq 0 ] || rm -f "$out/module/sw_config.h"
+	# shellcheck disable=SC2086 # kcc: make arguments, none or several
+	"$SW_TOP/scripts/conftest.sh" "$kdir" "${ksrc:-$out/module/btfgen}" "$out/module/sw_config.h" $kcc
+	# shellcheck disable=SC2086
+	make -s "${jobs[@]}" -C "$kdir" M="$out" KSRC="$ksrc" SW_TESTING="$testing" \
+		SW_HEADERS_ONLY="$hdronly" $kcc modules
+	if [ -n "$bkey" ]; then
+		echo "miss $name" >>"$SW_TOP/build/build-cache.log"
+		mkdir -p "$bcache"
+		(cd "$out" && find . \( -name '*.ko' -o -name sw_config.h -o -name Module.symvers \
+			-o -name modules.order \) -print0 | LC_ALL=C sort -z |
+			tar -cf "$bcache/$bkey.tar.$$" --null -T -) &&
+			mv "$bcache/$bkey.tar.$$" "$bcache/$bkey.tar"
+		# keep the 80 used last (a few commits' worth of make check)
+		ls -t "$bcache"/*.tar 2>/dev/null | tail -n +81 | xargs -r rm -f
+	fi
+fi
 ls "$out/module/smartwake.ko" >/dev/null
 if [ "$testing" -eq 1 ]; then
 	modinfo -p "$out/module/smartwake.ko" | grep -q '^test_' ||

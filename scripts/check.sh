@@ -934,6 +934,8 @@ if [ ${#steps[@]} -eq ${#steps_all[@]} ]; then
 			read -r ms mk md 2>/dev/null <"$SW_TOP/$SMARTWAKE_MAKE_CHECK_START"; then
 			echo
 			echo "make check in all (fetches and builds included): $(($(date +%s) - ms)) s; at its start the cache held $mk fetched kernels and $md debug-kernel builds$([ "$mk$md" = 00 ] && echo ': an empty cache')."
+			[ ! -f build/build-cache.log ] ||
+				echo "Module builds of scripts/build-modules.sh: $(grep -c '^hit ' build/build-cache.log) from the build cache, $(grep -c '^miss ' build/build-cache.log) compiled."
 		fi
 		echo
 		echo "$table"

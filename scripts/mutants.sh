@@ -120,6 +120,9 @@ out=build/mutants
 mkdir -p "$out/work"
 exec 8>"$out/.lock"
 flock -n 8 || sw_die "another make mutants is running in $SW_TOP"
+# A mutant's builds are made once: they would only push the clean tree's
+# out of the build cache (scripts/build-modules.sh)
+export SMARTWAKE_BUILD_CACHE=0
 # each step's kernel (check.sh --table: NAME LANE KERNEL ...)
 declare -A kernel_of=()
 while IFS=$'\t' read -r s _ k _; do kernel_of[$s]=$k; done < <(scripts/check.sh --table)
