@@ -1,11 +1,16 @@
 # Reliability: load/unload cycles under a wakeup storm while flipping knobs,
 # knob fuzzing, concurrent knob writers, CPU hotplug under load, hook
-# conflicts. Usage: reliability.sh [CYCLES] [HOTPLUG_ROUNDS]
-# (short form in make check: 30 and 10; make stress: 200 and 100).
+# conflicts. Usage: reliability.sh [CYCLES] [HOTPLUG_ROUNDS] [WRITER_ROUNDS]
+# (short form in make check: 30 and 10 on the default kernel, 10 and 4 on
+# the others, 6, 2 and 5 on the debug kernel, where lockdep and KASAN
+# report a path the first time it runs and each round costs 3 to 7 times
+# more; make stress: 200 and 100). WRITER_ROUNDS: each knob's writer's
+# passes over its values in the concurrent-writers storm (default 10).
 . ./lib.sh
 need_testing_build
 cycles=${1:-30}
 hp_rounds=${2:-10}
+w_rounds=${3:-10}
 
 # knob_names / knob_values NAME: from the module's own "knobs" listing;
 # scope's "/PATH" is a cgroup v2 directory made for this test.
@@ -170,7 +175,7 @@ writers=""
 for k in $knobs; do
 	(
 		j=0
-		while [ $j -lt 10 ]; do
+		while [ $j -lt "$w_rounds" ]; do
 			eval "vs=\$vals_$k"
 			for v in $vs; do set_knob "$k" "$v"; done
 			printf 'garbage' >"$SW_DBG/$k" 2>/dev/null

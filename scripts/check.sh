@@ -31,7 +31,8 @@
 # The steps, one row each, in make check's order (scripts/gen-docs.sh
 # makes Documentation/testing.md's step table from these rows):
 #   NAME LANE KERNEL TOPO TIMEOUT RUN...
-# LANE: host (first; a failure there boots no guest), or 1 and 2, the two
+# LANE: host or host2 (first, side by side with --jobs 2; a failure there
+# boots no guest), or 1 and 2, the two
 # lanes --jobs 2 runs side by side (each TCG guest keeps one host CPU;
 # the lanes take about as long: figures.md, "make check"). KERNEL: stock
 # (the default kernel), debug, or the label of a kernel of common.sh's
@@ -49,7 +50,7 @@ scripts            host -     -        -    @check_scripts
 docs               host -     -        -    @check_docs
 shipped            host -     -        -    @check_shipped
 # the fields the module reads are exactly module/fields.h
-fields             host -     -        -    scripts/check-fields-test.sh
+fields             host2 -    -        -    scripts/check-fields-test.sh
 cli-host           host -     -        -    scripts/cli-test.sh
 # the replay verdict rules on synthetic logs, emulated and real machines; smartwake-replay refuses on this host (make replay itself: scripts/replay.sh)
 replay-host        host -     -        -    scripts/replay-test.sh
@@ -106,13 +107,15 @@ e2e-generic        1    generic smp4   600  e2e.sh
 shadow-generic     1    generic smp4   600  shadow.sh
 # the generic flavour of the other releases: what a second flavour of a
 # release can change (the step flavours checks its configuration) shows
-# in its load (layout, symbols, IBT) and its agreement with the kernel
-compat-6.1-generic   1 6.1-generic   smp2 600 --foreign-ko module/smartwake.ko compat.sh
+# in its load (layout, symbols, IBT: compat, every release) and its
+# agreement with the kernel (shadow: the oldest and newest scheduler code,
+# 6.1 and 7.3; deb13-generic is built from the source of generic, whose
+# full shadow runs, and the scheduler code of 7.2 is that of 7.3:
+# test-time budget, 95 s)
+compat-6.1-generic   2 6.1-generic   smp2 600 --foreign-ko module/smartwake.ko compat.sh
 shadow-6.1-generic   1 6.1-generic   smp4 600 shadow.sh mainline
 compat-deb13-generic 1 deb13-generic smp2 600 --foreign-ko module/smartwake.ko compat.sh
-shadow-deb13-generic 1 deb13-generic smp4 600 shadow.sh mainline
 compat-7.2-generic   1 7.2-generic   smp2 600 --foreign-ko module/smartwake.ko compat.sh
-shadow-7.2-generic   1 7.2-generic   smp4 600 shadow.sh mainline
 debug-build        2    debug -        -    @debug_build
 kunit              2    debug -        -    scripts/kunit.sh
 compat-debug       2    debug smp2     600  compat.sh
@@ -123,7 +126,7 @@ e2e-debug          2    debug smp4     900  e2e.sh 10
 # signatures enforced as under Secure Boot (issue 28)
 sig-debug          2    debug smp2     300  @sig_debug sigenforce.sh
 wake-debug         2    debug smp4     1200 wake.sh
-reliability-debug  2    debug smp4     1200 reliability.sh 10 4
+reliability-debug  2    debug smp4     1200 reliability.sh 6 2 5
 shadow-debug       2    debug smp4     900  shadow.sh
 # knob scope under lockdep (RCU-sched readers, the cgroup reference) and KASAN
 scope-debug        2    debug smp4     1200 scope.sh
@@ -157,7 +160,7 @@ compat-7.3-generic 2    7.3-generic smp2 600 --foreign-ko module/smartwake.ko co
 shadow-7.3-generic 2    7.3-generic smp4 600 shadow.sh mainline
 # what each kernel offers the module, as figures.md sections kfacts-*
 kfacts-stock       1    stock smp2     300  @kfacts kfacts.sh
-kfacts-6.1         1    6.1   smp2     300  @kfacts kfacts.sh
+kfacts-6.1         2    6.1   smp2     300  @kfacts kfacts.sh
 kfacts-deb13       2    deb13 smp2     300  @kfacts kfacts.sh
 kfacts-7.2         2    7.2   smp2     300  @kfacts kfacts.sh
 # issue 18 on the other kernels: scripts/headers-only-test.sh, then its
@@ -869,20 +872,27 @@ if [ "$repeat" -gt 0 ]; then
 fi
 
 # Host steps first, then the two lanes of the step table.
-host=() stock=() debug=()
+host=() host2=() stock=() debug=()
 for s in "${steps[@]}"; do
 	step_row "$s"
 	case ${ROW[1]} in
 	host) host+=("$s") ;;
+	host2) host2+=("$s") ;;
 	1) stock+=("$s") ;;
 	*) debug+=("$s") ;;
 	esac
 done
 t0=$SECONDS
-run_lane "${host[@]}"
+if [ "$jobs" -eq 2 ] && [ ${#host2[@]} -gt 0 ]; then
+	run_lane "${host2[@]}" &
+	run_lane "${host[@]}"
+	wait
+else
+	run_lane "${host[@]}" "${host2[@]}"
+fi
 # The host stage gates the guests: no guest boots after a host failure.
 hostfail=
-for s in "${host[@]}"; do
+for s in "${host[@]}" "${host2[@]}"; do
 	grep -q '^PASS' "$out/$s.res" 2>/dev/null || hostfail+=" $s"
 done
 if [ -n "$hostfail" ]; then
