@@ -132,7 +132,7 @@ fi
 out=$SW_TOP/build/$name
 mkdir -p "$out"
 rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
-	--exclude='*.mod*' --exclude=modules.order --exclude=sw_config.h \
+	--exclude='*.mod*' --exclude=modules.order --exclude=sw_config.h --exclude=.build-key --exclude='.restore.*' \
 	"$SW_TOP/Kbuild" "$SW_TOP/module" "$SW_TOP/include" "$SW_TOP/kunit" "$out/"
 ksrc=$SW_KSRC
 if [ "$hdronly" -eq 1 ]; then
@@ -177,13 +177,26 @@ fi
 # make check builds a dozen of these one after the other.
 jobs=()
 [[ ${MAKEFLAGS:-} == *jobserver* ]] || jobs=(-j"${SW_JOBS:-$(nproc)}")
-if [ -n "$bkey" ] && [ -f "$bcache/$bkey.tar" ]; then
-	rm -f "$out/module/smartwake.ko"
-	tar -C "$out" -xf "$bcache/$bkey.tar"
+if [ -n "$bkey" ] && [ -f "$out/module/smartwake.ko" ] &&
+	[ "$(cat "$out/.build-key" 2>/dev/null)" = "$bkey" ]; then
+	# up to date: nothing is written (a step of the other lane may be
+	# copying these files into its guest)
+	:
+elif [ -n "$bkey" ] && [ -f "$bcache/$bkey.tar" ]; then
+	# each file renamed into place: never missing or half written
+	r=$(mktemp -d "$out/.restore.XXXXXX")
+	tar -C "$r" -xf "$bcache/$bkey.tar"
+	(cd "$r" && find . -type f) | while read -r f; do
+		mkdir -p "$out/${f%/*}"
+		mv -f "$r/$f" "$out/$f"
+	done
+	rm -rf "$r"
+	echo "$bkey" >"$out/.build-key"
 	touch "$bcache/$bkey.tar"
 	sw_log "build cache: $name from $bcache/$bkey.tar"
 	echo "hit $name" >>"$SW_TOP/build/build-cache.log"
 else
+	rm -f "$out/.build-key"
 	# (headers only: the feature tests see the generated sched.h, as the
 	# module does; conftest's cache key does not cover it, so run them afresh)
 	[ "$hdronly" -eq 0 ] || rm -f "$out/module/sw_config.h"
@@ -199,6 +212,7 @@ else
 			-o -name modules.order \) -print0 | LC_ALL=C sort -z |
 			tar -cf "$bcache/$bkey.tar.$$" --null -T -) &&
 			mv "$bcache/$bkey.tar.$$" "$bcache/$bkey.tar"
+		echo "$bkey" >"$out/.build-key"
 		# keep the 80 used last (a few commits' worth of make check)
 		ls -t "$bcache"/*.tar 2>/dev/null | tail -n +81 | xargs -r rm -f
 	fi
