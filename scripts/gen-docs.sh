@@ -19,7 +19,9 @@
 #            exit 1 if any is stale (0 if all are current)
 #
 # Also Documentation/testing.md's section gen-steps: make check's steps,
-# from scripts/check.sh's step table (check.sh --table).
+# from scripts/check.sh's step table (check.sh --table); and
+# Documentation/install.md's gen-kernels: the supported kernels of
+# scripts/common.sh's SW_KERNEL_TABLE, each with its make check steps.
 . "$(dirname "$0")/common.sh"
 check=0
 case ${1:-} in
@@ -64,6 +66,51 @@ if m.group(2) == body:
 if sys.argv[1] == '1':
     sys.stdout.writelines(difflib.unified_diff(m.group(2).splitlines(True), body.splitlines(True),
                                                f'{DOC} ({sec})', f'{sec} generated from scripts/check.sh'))
+    print(f'gen-docs: {DOC} {sec} stale')
+    sys.exit(1)
+open(DOC, 'w').write(doc[:m.start(2)] + body + doc[m.end(2):])
+print(f'gen-docs: {DOC} {sec} regenerated')
+PY
+# install.md's gen-kernels: the supported kernels (common.sh's
+# SW_KERNEL_TABLE) and the make check steps of each (check.sh --table)
+python3 - "$check" "$steps" "$SW_KERNEL_TABLE" "$SW_DEFAULT_KREL" <<'PY' || steps_rc=1
+import difflib, re, sys
+
+DOC, sec = 'Documentation/install.md', 'gen-kernels'
+check, table, ktab, default = sys.argv[1] == '1', sys.argv[2], sys.argv[3], sys.argv[4]
+steps = {}
+for ln in table.splitlines():
+    f = ln.split('\t')
+    if f[2] != 'debug':
+        steps.setdefault(f[3], []).append(f[0])
+rows = []
+for ln in ktab.splitlines():
+    f = ln.split()
+    if not f:
+        continue
+    rel, ver, suite = f[0], f[1], f[2]
+    flav = 'generic' if not rel.endswith('-cloud-amd64') else 'cloud'
+    if rel == default:
+        build = '`make`, `make testing`'
+        st = f'default: every `stock` step ({len(steps.get(rel, []))}; testing.md)'
+    else:
+        build = f'`make KERNEL={rel}`'
+        st = ', '.join(f'`{n}`' for n in steps.get(rel, [])) or 'none'
+    rows.append(f'| `{rel}` | {ver} | {suite} | {flav} | {build} | {st} |')
+body = ('Generated from scripts/common.sh\'s SW_KERNEL_TABLE and scripts/check.sh\'s step table\n'
+        'by scripts/gen-docs.sh; do not edit by hand.\n\n'
+        '| release (`uname -r`) | Debian version | suite | flavour | build | `make check` steps |\n'
+        '|---|---|---|---|---|---|\n' + '\n'.join(rows) + '\n')
+doc = open(DOC).read()
+m = re.search(r'(<!-- BEGIN %s -->\n)(.*?)(<!-- END %s -->)' % (sec, sec), doc, re.S)
+if not m:
+    sys.exit(f'gen-docs: {DOC} has no <!-- BEGIN {sec} --> ... <!-- END {sec} -->')
+if m.group(2) == body:
+    print(f'gen-docs: {DOC} {sec} current' if check else f'gen-docs: {DOC} {sec} unchanged')
+    sys.exit(0)
+if check:
+    sys.stdout.writelines(difflib.unified_diff(m.group(2).splitlines(True), body.splitlines(True),
+                                               f'{DOC} ({sec})', f'{sec} generated from the code'))
     print(f'gen-docs: {DOC} {sec} stale')
     sys.exit(1)
 open(DOC, 'w').write(doc[:m.start(2)] + body + doc[m.end(2):])
