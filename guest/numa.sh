@@ -142,18 +142,19 @@ acc() {
 		shift 2
 	done
 }
-# run_until MODE LABEL CONDITION: run the mode, and again (at most 3 runs
-# in all, the counts added up) until CONDITION holds: the checks on a mode
-# need enough events, and one 8 s run can have few. Seen in single runs:
-# no task migration under off (about once in twenty), 1 task_numa_migrate
-# call under corrected where another run had 28 (its tasks had landed on
-# their preferred nodes: no call is made there).
+# run_until MODE LABEL CONDITION [MAX]: run the mode, and again (at most
+# MAX runs in all, default 3, the counts added up) until CONDITION holds:
+# the checks on a mode need enough events, and one 8 s run can have few.
+# Seen in single runs: no task migration under off (about once in twenty),
+# 1 task_numa_migrate call under corrected where another run had 28 (its
+# tasks had landed on their preferred nodes: no call is made there).
 run_until() {
 	run "$1" "$2"
-	for _r in 2 3; do
-		eval "$3" && break
+	_r=1
+	while [ $_r -lt "${4:-3}" ] && ! eval "$3"; do
 		echo "  $1: too few events for its checks ($3); once more"
 		run "$1" "$2"
+		_r=$((_r + 1))
 	done
 }
 run_until off off '[ "$act_off" -gt 0 ]'
@@ -167,11 +168,8 @@ run_until corrected corr '[ "$act_corr" -gt 0 ] && [ "$due_corr" -ge 5 ]'
 # corrected (the mutant shadow-stores-numa-backoff: 1 of 7), so the runs
 # go on until 20 calls, at most 5 runs, or until one call is not due.
 set_knob policy shadow
-for _r in 1 2 3 4 5; do
-	run corrected shadow
-	[ "$seen_shadow" -ne "$due_shadow" ] && break
-	[ "$seen_shadow" -ge 20 ] && [ "$bset_shadow" -ge 5 ] && break
-done
+run_until corrected shadow '[ "$seen_shadow" -ne "$due_shadow" ] ||
+	{ [ "$seen_shadow" -ge 20 ] && [ "$bset_shadow" -ge 5 ]; }' 5
 set_knob policy smartwake
 echo "  runs: off $runs_off, as-merged $runs_merged, corrected $runs_corr, shadow (corrected) $runs_shadow"
 
