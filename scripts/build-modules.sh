@@ -153,7 +153,8 @@ elif [ "$kernel" = stock ]; then
 	kcc=$(sw_kcc_args)
 	kcc+=" $(sw_kbuild_host_args "$kcc")"
 fi
-# The build cache: the products of a build from the kernel's source,
+# The build cache: a whole build from the kernel's source (objects,
+# .cmd files, modules),
 # keyed by all the build reads besides that source and the kernel's
 # headers (cached by version, never changed after): the sources copied
 # above, the kernel's .config and Module.symvers, the make arguments, the
@@ -208,9 +209,10 @@ else
 	if [ -n "$bkey" ]; then
 		echo "miss $name" >>"$SW_TOP/build/build-cache.log"
 		mkdir -p "$bcache"
-		(cd "$out" && find . \( -name '*.ko' -o -name sw_config.h -o -name Module.symvers \
-			-o -name modules.order \) -print0 | LC_ALL=C sort -z |
-			tar -cf "$bcache/$bkey.tar.$$" --null -T -) &&
+		# the whole tree, objects and .cmd files too: the headers-only
+		# steps read them (scripts/sched-layout.sh, the dependency lists)
+		(cd "$out" && find . -type f ! -name .build-key ! -path './.restore.*' -print0 |
+			LC_ALL=C sort -z | tar -cf "$bcache/$bkey.tar.$$" --null -T -) &&
 			mv "$bcache/$bkey.tar.$$" "$bcache/$bkey.tar"
 		echo "$bkey" >"$out/.build-key"
 		# keep the 80 used last (a few commits' worth of make check)
