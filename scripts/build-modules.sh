@@ -192,6 +192,12 @@ elif [ -n "$bkey" ] && [ -f "$bcache/$bkey.tar" ]; then
 		mv -f "$r/$f" "$out/$f"
 	done
 	rm -rf "$r"
+	# kbuild's .cmd files name the tree they were built in (6.1, 6.12)
+	old=$(cat "$out/.build-dir" 2>/dev/null)
+	if [ -n "$old" ] && [ "$old" != "$out" ]; then
+		find "$out" -name '.*.cmd' -exec sed -i "s|$old/|$out/|g" {} +
+	fi
+	echo "$out" >"$out/.build-dir"
 	echo "$bkey" >"$out/.build-key"
 	touch "$bcache/$bkey.tar"
 	sw_log "build cache: $name from $bcache/$bkey.tar"
@@ -209,6 +215,7 @@ else
 	if [ -n "$bkey" ]; then
 		echo "miss $name" >>"$SW_TOP/build/build-cache.log"
 		mkdir -p "$bcache"
+		echo "$out" >"$out/.build-dir"
 		# the whole tree, objects and .cmd files too: the headers-only
 		# steps read them (scripts/sched-layout.sh, the dependency lists)
 		(cd "$out" && find . -type f ! -name .build-key ! -path './.restore.*' -print0 |
