@@ -318,5 +318,32 @@ elif [ $HAVE_LLC -eq 1 ]; then
 else
 	skip "leak check: no LLC domain, a leaked recent_used_cpu changes nothing"
 fi
+
+# ---- the has_idle_cores hint is the kernel's ---------------------------------
+# A shadow evaluation whose idle-core search fails must leave the LLC's
+# has_idle_cores hint set: the kernel clears it after its own search.
+# Were the evaluation to clear it, the kernel's search would skip and
+# place differently, but the comparison cannot see that (the third
+# evaluation, with the hint as it is now, agrees: the wakeup counts as
+# raced). The testing build's probe (testing.c) reads the hint right
+# after each such evaluation: only another CPU's search can have cleared
+# it in that window. The 1:8 dispatcher with 50 us of service per request
+# fails about a thousand such searches a second on smt8, none of them
+# followed by a clear hint (probe run, 2026-12-03); an evaluation that
+# clears it makes every one of them read clear.
+if [ $WANT_SMT -eq 1 ] && [ $ONLY_MAINLINE -eq 0 ]; then
+	tparam() { cat "/sys/module/smartwake/parameters/test_hint_$1"; }
+	check "insmod (testing build, hint probe)" sw_insmod_test
+	set_knob policy shadow
+	HM=$(tparam missed) HL=$(tparam lost)
+	run_load "hint probe: disp 1:8 50us" disp -d 1 -w 8 -u 50
+	HM=$(($(tparam missed) - HM)) HL=$(($(tparam lost) - HL))
+	echo "HINT-PROBE failed_core_searches_on_set_hint=$HM hint_clear_after=$HL"
+	check "hint probe: shadow evaluations whose core search failed on a set hint ($HM >= 200)" \
+		eval '[ "$HM" -ge 200 ]'
+	check "hint probe: the evaluation left the hint set ($HL of $HM read clear after it, under 1/10)" \
+		eval '[ $((HL * 10)) -lt "$HM" ]'
+	check "rmmod (hint probe)" rmmod smartwake
+fi
 check "kernel log clean" dmesg_clean
 summary

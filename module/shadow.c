@@ -187,7 +187,9 @@ int sw_shadow(struct task_struct *p, int prev_cpu, int wake_flags, int cpu,
 		t0 = local_clock();
 	sw_save(&before, p);
 	ctx->seen_sds = NULL;
+	sw_testing_hint_begin();
 	mine = sw_wake_shadow(p, prev_cpu, wake_flags, cpu, &mi);
+	sw_testing_hint_end(ctx->seen_sds, ctx->seen);
 	if (mine < 0) {
 		sw_restore(&before, p);
 		sw_count(SW_C_fallback_original);

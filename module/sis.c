@@ -23,6 +23,7 @@
 #include "sched_access.h"
 #include "stats.h"
 #include "symbols.h"
+#include "testing.h"
 #include "wake.h"
 #include "wake_path.h"
 #include "trace.h"
@@ -256,8 +257,10 @@ static int sw_select_idle_cpu(struct sw_sis *s, struct sched_domain *sd,
 			return i;
 	}
 
-	if (has_idle_core)
+	if (has_idle_core) {
+		sw_testing_core_miss();
 		sw_clear_idle_cores(target);
+	}
 
 	return idle_cpu;
 }

@@ -6,6 +6,9 @@
  */
 #include <linux/atomic.h>
 #include <linux/moduleparam.h>
+#include <linux/percpu.h>
+#include "ksched.h"
+#include "sched_access.h"
 #include "testing.h"
 
 /* A read-only load-time parameter test_NAME for the variable VAR. */
@@ -67,4 +70,40 @@ bool sw_testing_unregister_fails(void)
 {
 	return sw_test_unregister_fail &&
 	       atomic_cmpxchg(&sw_unregister_failed, 0, 1) == 0;
+}
+
+/*
+ * The hint probe: shadow evaluations whose idle-core search failed on a
+ * has_idle_cores hint they read as set, and those after which the hint
+ * reads clear. Only another CPU may clear it meanwhile (a rare race), so
+ * a high share of the second means the evaluation cleared it. Read-only
+ * counts (atomic_t's int), compared before and after a load.
+ */
+static DEFINE_PER_CPU(bool, sw_test_core_missed);
+static atomic_t sw_test_hint_missed = ATOMIC_INIT(0);
+static atomic_t sw_test_hint_lost = ATOMIC_INIT(0);
+module_param_named(test_hint_missed, sw_test_hint_missed.counter, int, 0444);
+MODULE_PARM_DESC(test_hint_missed,
+		 "test only (read): shadow evaluations whose idle-core search failed on a set has_idle_cores hint");
+module_param_named(test_hint_lost, sw_test_hint_lost.counter, int, 0444);
+MODULE_PARM_DESC(test_hint_lost,
+		 "test only (read): ...after which the hint read clear");
+
+void sw_testing_core_miss(void)
+{
+	this_cpu_write(sw_test_core_missed, true);
+}
+
+void sw_testing_hint_begin(void)
+{
+	this_cpu_write(sw_test_core_missed, false);
+}
+
+void sw_testing_hint_end(const struct sched_domain_shared *sds, bool seen)
+{
+	if (!this_cpu_read(sw_test_core_missed) || !sds || !seen)
+		return;
+	atomic_inc(&sw_test_hint_missed);
+	if (!READ_ONCE(sw_sds(sds, has_idle_cores)))
+		atomic_inc(&sw_test_hint_lost);
 }

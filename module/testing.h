@@ -98,6 +98,17 @@ static inline unsigned int sw_testing_init_delay_ms(void)
  * set: that unregister_ftrace_function() is reported as failed.
  */
 bool sw_testing_unregister_fails(void);
+
+struct sched_domain_shared;
+/*
+ * policy=shadow's hint probe (guest/shadow.sh): a shadow evaluation's
+ * failed idle-core search, then whether the has_idle_cores hint it read
+ * as set is still set after the evaluation (the evaluation must not
+ * clear it; only another CPU may).
+ */
+void sw_testing_core_miss(void);
+void sw_testing_hint_begin(void);
+void sw_testing_hint_end(const struct sched_domain_shared *sds, bool seen);
 #else
 #define sw_testing_missing_symbol()	((const char *)NULL)
 #define sw_testing_release()		((const char *)NULL)
@@ -111,6 +122,10 @@ bool sw_testing_unregister_fails(void);
 #define sw_testing_shadow_leak()	0U
 #define sw_testing_latency_fail()	0U
 #define sw_testing_no_permanent()	false
+#define sw_testing_core_miss()		do { } while (0)
+#define sw_testing_hint_begin()		do { } while (0)
+/* plain reads of the wakeup context, which the compiler drops */
+#define sw_testing_hint_end(sds, seen)	do { (void)(sds); (void)(seen); } while (0)
 #endif
 
 #endif /* _SMARTWAKE_TESTING_H */
