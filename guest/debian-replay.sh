@@ -45,6 +45,15 @@ rc=$?
 echo "  smartwake-replay: exit $rc after $(($(uptime_s) - t0)) s"
 check "smartwake-replay --clock $clock: exit 0 (every comparison ran)" eq "$rc" 0
 check "smartwake-replay wrote its report and summary" test -s $out/report.md -a -s $out/summary.md
+# the report says which module ran: modinfo's version, the package's
+ver=$(cat /sys/module/smartwake/version 2>/dev/null)
+grep '^module:' $out/machine.txt
+check "machine.txt names the loaded module's version ($ver)" \
+	eval '[ -n "$ver" ] && grep -q "^module: smartwake $ver (" $out/machine.txt'
+if [ "$mode" = deb ]; then
+	pv=$(dpkg-query -W -f '${Version}' smartwake-dkms)
+	check "the module's version is the package's ($ver, $pv)" eq "$ver" "${pv%%-*}"
+fi
 for f in "$out"/*.log "$out"/machine.txt "$out"/summary.md; do
 	[ -f "$f" ] || continue
 	echo "REPLAY-FILE ${f##*/}"

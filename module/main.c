@@ -133,5 +133,6 @@ module_init(sw_init);
 module_exit(sw_exit);
 
 MODULE_LICENSE("GPL");
+MODULE_VERSION(SW_RELEASE);
 MODULE_AUTHOR("smartwake developers");
 MODULE_DESCRIPTION("Run-time selectable fair-scheduler wakeup placement heuristics");

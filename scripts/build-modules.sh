@@ -133,7 +133,7 @@ out=$SW_TOP/build/$name
 mkdir -p "$out"
 rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
 	--exclude='*.mod*' --exclude=modules.order --exclude=sw_config.h --exclude=.build-key --exclude='.restore.*' \
-	"$SW_TOP/Kbuild" "$SW_TOP/module" "$SW_TOP/include" "$SW_TOP/kunit" "$out/"
+	"$SW_TOP/Kbuild" "$SW_TOP/VERSION" "$SW_TOP/module" "$SW_TOP/include" "$SW_TOP/kunit" "$out/"
 ksrc=$SW_KSRC
 if [ "$hdronly" -eq 1 ]; then
 	btf_layouts "$out/module/btfgen" "$btf"
