@@ -7,8 +7,6 @@
 #include <linux/atomic.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
-#include "ksched.h"
-#include "sched_access.h"
 #include "testing.h"
 
 /* A read-only load-time parameter test_NAME for the variable VAR. */
@@ -99,11 +97,14 @@ void sw_testing_hint_begin(void)
 	this_cpu_write(sw_test_core_missed, false);
 }
 
-void sw_testing_hint_end(const struct sched_domain_shared *sds, bool seen)
+bool sw_testing_core_missed(void)
 {
-	if (!this_cpu_read(sw_test_core_missed) || !sds || !seen)
-		return;
+	return this_cpu_read(sw_test_core_missed);
+}
+
+void sw_testing_hint_count(bool lost)
+{
 	atomic_inc(&sw_test_hint_missed);
-	if (!READ_ONCE(sw_sds(sds, has_idle_cores)))
+	if (lost)
 		atomic_inc(&sw_test_hint_lost);
 }

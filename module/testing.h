@@ -99,7 +99,6 @@ static inline unsigned int sw_testing_init_delay_ms(void)
  */
 bool sw_testing_unregister_fails(void);
 
-struct sched_domain_shared;
 /*
  * policy=shadow's hint probe (guest/shadow.sh): a shadow evaluation's
  * failed idle-core search, then whether the has_idle_cores hint it read
@@ -108,7 +107,17 @@ struct sched_domain_shared;
  */
 void sw_testing_core_miss(void);
 void sw_testing_hint_begin(void);
-void sw_testing_hint_end(const struct sched_domain_shared *sds, bool seen);
+bool sw_testing_core_missed(void);
+void sw_testing_hint_count(bool lost);
+/* a macro: sw_sds() is the caller's (sched_access.h, not included here) */
+#define sw_testing_hint_end(sds, seen)					\
+	do {								\
+		typeof(sds) __sds = (sds);				\
+									\
+		if (sw_testing_core_missed() && __sds && (seen))	\
+			sw_testing_hint_count(!READ_ONCE(sw_sds(__sds,	\
+							has_idle_cores))); \
+	} while (0)
 #else
 #define sw_testing_missing_symbol()	((const char *)NULL)
 #define sw_testing_release()		((const char *)NULL)
