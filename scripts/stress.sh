@@ -34,6 +34,10 @@ done
 cd "$SW_TOP" || exit
 logs=build/logs
 mkdir -p "$logs"
+# the stock kernel's guests load the testing build as well: make stress
+# builds it, a direct run of this script must too (it ran without once)
+make -C "$SW_TOP" all testing >"$logs/stress-build.log" 2>&1 ||
+	sw_die "make all testing failed (see $logs/stress-build.log)"
 scripts/build-debug-kernel.sh >/dev/null
 scripts/build-debug-modules.sh
 runs=(
