@@ -71,9 +71,21 @@ if "bench" in flags:
     # the seeds' benchmarks move the other way from wakeload: a verdict
     # read from wakeload's block would come out the opposite
     bup = 1 / up
-    bench += block("b2013-pgbench-select", [s("A", "wake_wide=off", 100, {}),
-                                            s("B", "wake_wide=v2013", 100 * bup, {}),
-                                            s("mainline", "wake_wide=mainline", 100 * bup * bup, {})])
+    # "pgmech": pgbench's counters carry the 2013 mechanism (on both
+    # variants, or with "pgpart" on TPC-B-like only) while wakeload's
+    # 1:N shows none: the verdict must come from pgbench
+    pg = "pgmech" in flags
+    mech = {"wakeups": 1000, "affine_pulls": 100, "wide_waker_master": 300}
+    bench += block("b2013-pgbench-select", [
+        s("A", "wake_wide=off", 100, {"wakeups": 1000, "affine_pulls": 400} if pg else {}),
+        s("B", "wake_wide=v2013", 100 * bup,
+          ({"wakeups": 1000, "affine_pulls": 400, "wide_waker_master": 5} if "pgpart" in flags else mech)
+          if pg else {}),
+        s("mainline", "wake_wide=mainline", 100 * bup * bup, {})])
+    if pg:
+        bench += block("b2013-pgbench-tpcb", [s("A", "wake_wide=off", 100, {"wakeups": 1000, "affine_pulls": 400}),
+                                              s("B", "wake_wide=v2013", 100 * bup, mech),
+                                              s("mainline", "wake_wide=mainline", 100 * bup * bup, {})])
     # times: lower is better
     bench += block("b2013-hackbench", [s("A", "wake_wide=off", 100, {}),
                                        s("B", "wake_wide=v2013", 100 * up, {}),
@@ -81,7 +93,8 @@ if "bench" in flags:
     bench += block("b2022-hackbench", [s("A", "sis_filter=0", 100, {}), s("B", "sis_filter=1", 100 * up, {})])
     bench += block("b2018-numamem", [s("A", "numa_retry=off", 100, {}),
                                      s("B", "numa_retry=as-merged", 100 * bup, {})])
-bench += "REPLAY-SKIP b2013-pgbench-tpcb PostgreSQL is not installed (apt install postgresql)\n"
+if "pgmech" not in flags:
+    bench += "REPLAY-SKIP b2013-pgbench-tpcb PostgreSQL is not installed (apt install postgresql)\n"
 for clock in ("wall",) if "real" in flags else ("wall", "icount"):
     open(f"{d}/wake-{clock}.log", "w").write(wake)
     open(f"{d}/ttwu-{clock}.log", "w").write(ttwu)
@@ -190,6 +203,21 @@ expect "$tmp/lab-bench" 2013 "pgbench 1:N: up to" "$NM"
 expect "$tmp/lab-bench" 2018 "elapsed time" "$NM"
 e=$(evidence "$tmp/lab-bench" 2013 "hackbench not harmed")
 check "lab-bench: hackbench's row is read from hackbench ($e)" grep -q "^b2013-hackbench: " <<<"$e"
+
+# the 2013 mechanism is read on the seed's own pgbench when it ran:
+# wakeload's 1:N shows none ("flat"), pgbench does (the old rule, which
+# read wakeload's alone, said "contradicted")
+mklogs "$tmp/pg-mech" flat bench,pgmech
+mklogs "$tmp/pg-part" flat bench,pgmech,pgpart
+for sc in pg-mech pg-part; do
+	python3 "$SW_TOP/scripts/replay-report.py" "$tmp/$sc" >/dev/null ||
+		not_ok "$sc: replay-report.py failed"
+done
+expect "$tmp/pg-mech" 2013 "stops the affine pull" reproduced
+expect "$tmp/pg-part" 2013 "stops the affine pull" "partly reproduced"
+e=$(evidence "$tmp/pg-part" 2013 "stops the affine pull")
+check "pg-part: the evidence names each source, pgbench first ($e)" \
+	grep -q "^pgbench TPC-B-like: wide decisions 300 under v2013; affine pulls per wakeup 0.400 (off) -> 0.100 (v2013); pgbench select-only: .*; wakeload 1:N: " <<<"$e"
 
 # the command itself on this build host: the module is not loaded here,
 # so it refuses before running anything, naming the fix
