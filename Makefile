@@ -143,7 +143,7 @@ image-bench: deps all
 bench: deps all
 	@scripts/bench.sh
 
-stress: deps all testing
+stress: deps
 	@scripts/stress.sh
 
 # Each mutant in its own copy of the committed tree (build/mutants/).
