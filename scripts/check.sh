@@ -52,6 +52,8 @@ shipped            host -     -        -    @check_shipped
 # the fields the module reads are exactly module/fields.h
 fields             host2 -    -        -    scripts/check-fields-test.sh
 cli-host           host -     -        -    scripts/cli-test.sh
+# the timed run of the workload tools: a clock jump (a paused host) is added to the run
+tools-host         host -     -        -    scripts/tools-test.sh
 # the replay verdict rules on synthetic logs, emulated and real machines; smartwake-replay refuses on this host (make replay itself: scripts/replay.sh)
 replay-host        host -     -        -    scripts/replay-test.sh
 # the dmesg-clean verdict of the guests on synthetic logs: a soft lockup with no smartwake frame is an emulation stall
