@@ -146,7 +146,9 @@ bench: deps all
 stress: deps
 	@scripts/stress.sh
 
-# Each mutant in its own copy of the committed tree (build/mutants/).
+# Each mutant in its own copy of the committed tree (build/mutants/), two
+# at once (MUTANTS_ARGS="--jobs 1 ..." for one).
+MUTANTS_ARGS ?= --jobs 2
 mutants: deps
 	@scripts/mutants.sh $(MUTANTS_ARGS)
 
