@@ -467,42 +467,50 @@ echo >$TR/trace
 # task's last wakeup that got that far (policy=smartwake: no kernel path in
 # between but a rare fallback_original; policy=shadow puts the module's
 # write back, only this shows it). A 2:8 switching dispatcher, whose busy
-# targets and prevs leave recent CPUs to take. A recent_used_cpu set to
-# target instead shows in few answers: 1 to 4 wrong of 22 to 28 in 4 s
-# (make mutants, sis-recent-target), 0 of 83 to 95 when right. Four runs
-# of 4 s (each within the trace buffer), at most 2 % wrong, make its 10 or
-# so expected wrong ones enough.
+# targets and prevs leave recent CPUs to take. Few answers tell prev from
+# target (recent_used_cpu set to target: 1 to 4 wrong of 22 to 80, make
+# mutants' sis-recent-target), so the event's recent= field, the value as
+# the answer leaves it, is checked in every answer past those checks.
 if measured_here; then
 	OLD_BUF=$(cat $TR/buffer_size_kb)
 	echo 8192 >$TR/buffer_size_kb
-	RU_N=0 RU_BAD=0
-	for _r in 1 2 3 4; do
-		echo >$TR/trace
-		echo 1 >$TR/events/smartwake/smartwake_select_idle/enable
-		load disp -d 2 -w 8 --switch -t 4 >/dev/null
-		echo 0 >$TR/events/smartwake/smartwake_select_idle/enable
-		# "CHECKED WRONG": fast-recent answers after a known prev, those not it
-		RU=$(awk '/smartwake_select_idle:/ {
-				pid = ""; prev = ""; res = ""; how = ""
-				for (i = 1; i <= NF; i++) {
-					if ($i ~ /^pid=/) pid = substr($i, 5)
-					else if ($i ~ /^prev=/) prev = substr($i, 6)
-					else if ($i ~ /^result=/) res = substr($i, 8)
-					else if ($i ~ /^how=/) how = substr($i, 5)
-				}
-				if (pid == "") next
-				if (how == "fast-recent" && (pid in set)) { n++; if (res != set[pid]) bad++ }
-				if (how != "fast-target" && how != "fast-prev") set[pid] = prev
+	echo 1 >$TR/events/smartwake/smartwake_select_idle/enable
+	load disp -d 2 -w 8 --switch -t 4 >/dev/null
+	echo 0 >$TR/events/smartwake/smartwake_select_idle/enable
+	# "CHECKED WRONG": fast-recent answers after a known prev, those not it
+	RU=$(awk '/smartwake_select_idle:/ {
+			pid = ""; prev = ""; tgt = ""; res = ""; how = ""; rec = ""
+			for (i = 1; i <= NF; i++) {
+				if ($i ~ /^pid=/) pid = substr($i, 5)
+				else if ($i ~ /^prev=/) prev = substr($i, 6)
+				else if ($i ~ /^target=/) tgt = substr($i, 8)
+				else if ($i ~ /^result=/) res = substr($i, 8)
+				else if ($i ~ /^how=/) how = substr($i, 5)
+				else if ($i ~ /^recent=/) rec = substr($i, 8)
 			}
-			END { print n + 0, bad + 0 }' $TR/trace)
-		RU_N=$((RU_N + ${RU% *})) RU_BAD=$((RU_BAD + ${RU#* }))
-	done
+			if (pid == "") next
+			if (how == "fast-recent" && (pid in set)) { n++; if (res != set[pid]) bad++ }
+			if (how != "fast-target" && how != "fast-prev") {
+				set[pid] = prev
+				past++
+				if (tgt != prev) apart++
+				if (rec != prev) left++
+			}
+		}
+		END { print n + 0, bad + 0, past + 0, apart + 0, left + 0 }' $TR/trace)
 	echo >$TR/trace
 	echo "$OLD_BUF" >$TR/buffer_size_kb
+	# shellcheck disable=SC2086 # five numbers
+	set -- $RU
+	RU_N=$1 RU_BAD=$2 RU_PAST=$3 RU_APART=$4 RU_LEFT=$5
 	echo "  recent_used_cpu: $RU_N fast-recent answers after a known prev, $RU_BAD not that prev"
 	check "recent_used_cpu: fast-recent answers seen ($RU_N)" gt "$RU_N" 0
-	check "recent_used_cpu: a fast-recent answer is the task's last prev (wrong $RU_BAD of $RU_N in 4 runs, at most 2 %)" \
-		eval '[ $((RU_BAD * 50)) -le "$RU_N" ]'
+	check "recent_used_cpu: a fast-recent answer is the task's last prev (wrong $RU_BAD of $RU_N, at most 5 %)" \
+		eval '[ $((RU_BAD * 20)) -le "$RU_N" ]'
+	echo "  recent_used_cpu: $RU_PAST answers past the idle target and prev checks, $RU_APART with target != prev, $RU_LEFT leaving recent_used_cpu != prev"
+	check "recent_used_cpu: answers past the idle target and prev checks with target != prev ($RU_APART, at least 20)" \
+		eval '[ "$RU_APART" -ge 20 ]'
+	check "recent_used_cpu: each such answer leaves it at prev ($RU_LEFT of $RU_PAST not)" eq "$RU_LEFT" 0
 else
 	skip "recent_used_cpu: a fast-recent answer is the last prev: measured on the default stock kernel, 4 CPUs (wake-smp4) only"
 fi

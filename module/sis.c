@@ -282,7 +282,7 @@ static __always_inline int sw_sis_done(struct sw_sis *s, int prev, int target,
 		sw_count(SW_C_sis_idle_found);
 	sw_count_add(SW_C_sis_cpus_scanned, s->scanned);
 	trace_smartwake_select_idle(sw_task(s->p, pid), prev, target, cpu, how,
-				    s->scanned);
+				    s->scanned, sw_task(s->p, recent_used_cpu));
 	return cpu;
 }
 

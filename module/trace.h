@@ -84,14 +84,16 @@ TRACE_EVENT(smartwake_wake_wide,
 
 /*
  * One select_idle_sibling() answer. how is enum sw_sis_how; scanned
- * counts the CPUs a domain scan examined (0 for the fast paths).
+ * counts the CPUs a domain scan examined (0 for the fast paths); recent
+ * is the task's recent_used_cpu as the answer leaves it (prev once past
+ * the idle target and prev checks).
  */
 TRACE_EVENT(smartwake_select_idle,
 
 	TP_PROTO(pid_t pid, int prev, int target, int result, int how,
-		 unsigned int scanned),
+		 unsigned int scanned, int recent),
 
-	TP_ARGS(pid, prev, target, result, how, scanned),
+	TP_ARGS(pid, prev, target, result, how, scanned, recent),
 
 	TP_STRUCT__entry(
 		__field(pid_t, pid)
@@ -100,6 +102,7 @@ TRACE_EVENT(smartwake_select_idle,
 		__field(int, result)
 		__field(int, how)
 		__field(unsigned int, scanned)
+		__field(int, recent)
 	),
 
 	TP_fast_assign(
@@ -109,14 +112,15 @@ TRACE_EVENT(smartwake_select_idle,
 		__entry->result = result;
 		__entry->how = how;
 		__entry->scanned = scanned;
+		__entry->recent = recent;
 	),
 
-	TP_printk("pid=%d prev=%d target=%d result=%d how=%s scanned=%u",
+	TP_printk("pid=%d prev=%d target=%d result=%d how=%s scanned=%u recent=%d",
 		  __entry->pid, __entry->prev, __entry->target,
 		  __entry->result,
 		  __print_symbolic(__entry->how,
 				   SW_SIS_HOWS(SW_TP_SYM, SW_TP_SYM_END)),
-		  __entry->scanned)
+		  __entry->scanned, __entry->recent)
 );
 
 /*
