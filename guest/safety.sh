@@ -139,4 +139,35 @@ check "redirect gone" eval '! grep -q "^ttwu_queue_wakelist" $TR/enabled_functio
 check "rmmod" rmmod smartwake
 check "nothing of smartwake left" nothing_of_smartwake
 dmesg -c >/dev/null
+
+# ---- E: a direct call through a livepatch relocation (issue 36, (a)) -----
+# module/testing/sw_klp_probe.ko calls kallsyms_lookup_name, unexported
+# and sealed (part A's oracle), with no pointer: scripts/klp-relocs.py made
+# the call a .klp.rela.vmlinux relocation that the loader resolves. Last,
+# because its load taints the kernel K (livepatch) for the rest of the boot.
+if [ -f $SW_TKO/sw_klp_probe.ko ]; then
+	kl=$(peek "$(ksym kallsyms_lookup_name)")
+	t0=$(cat /proc/sys/kernel/tainted)
+	if grep -q '^CONFIG_LIVEPATCH=y' /boot/config-"$(uname -r)" 2>/dev/null ||
+		[ -d /sys/kernel/livepatch ]; then
+		out=$(insmod $SW_TKO/sw_klp_probe.ko 2>&1)
+		rc=$?
+		dmesg | grep 'sw_klp_probe' | sed 's/^/  /'
+		check "livepatch relocation: insmod sw_klp_probe.ko ($out)" eq "$rc" 0
+		check "livepatch relocation: kallsyms_lookup_name(\"jiffies\") == &jiffies by a direct call" \
+			eval 'dmesg | grep -q "sw_klp_probe: kallsyms_lookup_name(\"jiffies\") = &jiffies by a direct call"'
+		case $(uname -r) in
+		*-amd64) check "livepatch relocation: the call target is sealed ($kl, not ENDBR64)" \
+			eval '[ -n "$kl" ] && [ "$kl" != $ENDBR ]' ;;
+		*) echo "  the call target begins $kl (sealed only on Debian's stock kernels)" ;;
+		esac
+		check "livepatch relocation: the kernel is tainted K (was $t0, now $(cat /proc/sys/kernel/tainted))" \
+			eval '[ $(($(cat /proc/sys/kernel/tainted) & 32768)) -ne 0 ]'
+		check "livepatch relocation: rmmod sw_klp_probe" rmmod sw_klp_probe
+	else
+		out=$(insmod $SW_TKO/sw_klp_probe.ko 2>&1)
+		rc=$?
+		check "no CONFIG_LIVEPATCH: sw_klp_probe.ko refused ($out)" eval '[ $rc -ne 0 ]'
+	fi
+fi
 summary

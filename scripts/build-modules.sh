@@ -212,6 +212,10 @@ else
 	# shellcheck disable=SC2086
 	make -s "${jobs[@]}" -C "$kdir" M="$out" KSRC="$ksrc" SW_TESTING="$testing" \
 		SW_HEADERS_ONLY="$hdronly" $kcc modules
+	# the direct call of module/testing/sw_klp_probe.c (issue 36)
+	if [ -f "$out/module/testing/sw_klp_probe.ko" ]; then
+		python3 "$SW_TOP/scripts/klp-relocs.py" "$out/module/testing/sw_klp_probe.ko" >/dev/null
+	fi
 	if [ -n "$bkey" ]; then
 		echo "miss $name" >>"$SW_TOP/build/build-cache.log"
 		mkdir -p "$bcache"

@@ -432,6 +432,12 @@ check_shipped() {
 	p=$(modinfo -p build/testing/module/smartwake.ko | grep -c '^test_' || true)
 	ktap_check "build/testing/module/smartwake.ko (make testing): $p test_ parameters (at least 7)" [ "$p" -ge 7 ]
 	ktap_check "the testing build has sw_conflict.ko" [ -f build/testing/module/testing/sw_conflict.ko ]
+	# issue 36 (a): the direct call of sw_klp_probe.ko is a livepatch
+	# relocation, none is left against a .klp.sym symbol in .rela.*
+	ktap_check "the testing build's sw_klp_probe.ko: livepatch relocations only (scripts/klp-relocs.py --check)" \
+		scripts/klp-relocs.py build/testing/module/testing/sw_klp_probe.ko --check
+	ktap_check "sw_klp_probe.ko says livepatch: Y (the loader refuses it without CONFIG_LIVEPATCH)" \
+		eval '[ "$(modinfo -F livepatch build/testing/module/testing/sw_klp_probe.ko)" = Y ]'
 	# Functions holding an indirect call (a retpoline thunk, or call *
 	# other than a paravirt op: pv_ops entries are address-taken kernel
 	# functions, patched to direct calls at load).
