@@ -411,18 +411,16 @@ int sw_wait_ready(const struct sw_kids *k, int n)
 #define RUN_SLICE	0.25
 #define RUN_JUMP	0.5
 
-double sw_run_jumped;
-
 /*
  * The run: wait for @n children at the gate, open it (close @gate_wr) at
- * *@t0 and wait @secs, plus any clock jump (sw_run_jumped, told on stderr).
+ * *@t0 and wait @secs, plus any clock jump (told on stderr).
  * Returns 0 (time is up, or every child is gone) or the signal that cut the
  * run short; a failure or a signal before the start ends in @k->finish().
  */
 int sw_run_gate(const struct sw_kids *k, int n, int gate_wr, double secs,
 		double *t0)
 {
-	double end, slice_end, late;
+	double end, slice_end, now, jumped = 0;
 	int r;
 
 	r = sw_wait_ready(k, n);
@@ -431,27 +429,22 @@ int sw_run_gate(const struct sw_kids *k, int n, int gate_wr, double secs,
 	*t0 = sw_now();
 	end = *t0 + secs;
 	close(gate_wr);
-	sw_run_jumped = 0;
-	for (;;) {
-		slice_end = sw_now() + RUN_SLICE;
-		if (slice_end > end)
-			slice_end = end;
+	for (now = *t0; now < end;) {
+		slice_end = now + RUN_SLICE < end ? now + RUN_SLICE : end;
 		r = sw_wait_until(k, slice_end);
 		if (r < 0)
 			k->finish(1);
+		now = sw_now();
 		/* a signal, or 0 before the slice ended: the children are gone */
-		if (r || sw_now() < slice_end)
+		if (r || now < slice_end)
 			break;
-		late = sw_now() - slice_end;
-		if (late > RUN_JUMP) {
-			sw_run_jumped += late;
-			end += late;
+		if (now - slice_end > RUN_JUMP) {
+			jumped += now - slice_end;
+			end += now - slice_end;
 		}
-		if (sw_now() >= end)
-			break;
 	}
-	if (sw_run_jumped > 0)
+	if (jumped > 0)
 		sw_err("the clock jumped %.1f s during the run (a paused or starved host): the run went on for that long more",
-		       sw_run_jumped);
+		       jumped);
 	return r;
 }

@@ -97,8 +97,6 @@ struct sw_kids {
 void sw_kids_init(struct sw_kids *k, sigset_t *set, const struct sw_head *h);
 int sw_wait_until(const struct sw_kids *k, double until);
 int sw_wait_ready(const struct sw_kids *k, int n);
-/* seconds a clock jump added to the last sw_run_gate() run */
-extern double sw_run_jumped;
 int sw_run_gate(const struct sw_kids *k, int n, int gate_wr, double secs,
 		double *t0);
 
