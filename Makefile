@@ -83,7 +83,10 @@ module: $(if $(KDIR),,fetch)
 		if [ -n "$$SW_KERNEL" ]; then scripts/build-modules.sh; exit 0; fi; \
 		sw_stock_env; kdir=$$SW_KDIR; ksrc=$$SW_KSRC; fi; \
 	scripts/conftest.sh "$$kdir" "$$ksrc" module/sw_config.h; \
-	$(MAKE) $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(shell nproc)) -C "$$kdir" M="$(TOP)" KSRC="$$ksrc" modules
+	$(MAKE) $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(shell nproc)) -C "$$kdir" M="$(TOP)" KSRC="$$ksrc" modules; \
+	if [ -f module/pull/smartwake_pull.ko ] && \
+	   ! python3 scripts/klp-relocs.py --check module/pull/smartwake_pull.ko >/dev/null 2>&1; then \
+		python3 scripts/klp-relocs.py module/pull/smartwake_pull.ko >/dev/null; fi
 
 # Test-only parameters and helper modules, never in module/ (see Kbuild).
 testing: fetch

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit: select_idle_sibling() helpers, the 2022 SIS filter's overloaded
- * test, the SIS_UTIL scan budget and the SIS efficiency metrics.
+ * test, the SIS_UTIL scan budget, the SIS efficiency metrics and the
+ * sched-idle pull's vetoes.
  */
 #include <kunit/test.h>
 #include <linux/limits.h>
@@ -191,6 +192,46 @@ static void sis_metrics_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, m.budget_stopped, c->want.budget_stopped);
 }
 
+/*
+ * The sched-idle pull's vetoes, all 32 inputs: OK exactly when no veto
+ * applies, and a veto only when its own condition holds and no earlier
+ * one does (the order of the counters).
+ */
+static void pull_veto_test(struct kunit *test)
+{
+	unsigned int in;
+
+	for (in = 0; in < 32; in++) {
+		bool cond[SW_PULL_VETO_NR] = {
+			[SW_PULL_IDLE] = in & 1,
+			[SW_PULL_DELAYED] = in & 2,
+			[SW_PULL_MIGRATION_DISABLED] = in & 4,
+			[SW_PULL_AFFINITY] = !(in & 8),
+			[SW_PULL_RUNNING] = in & 16,
+		};
+		enum sw_pull_veto v = sw_pull_veto(in & 1, in & 2, in & 4,
+						   in & 8, in & 16);
+		unsigned int i, first = SW_PULL_OK;
+
+		for (i = SW_PULL_OK + 1; i < SW_PULL_VETO_NR; i++) {
+			if (cond[i]) {
+				first = i;
+				break;
+			}
+		}
+		KUNIT_EXPECT_EQ_MSG(test, (unsigned int)v, first, "inputs %#x", in);
+	}
+	/* the seed's three, alone */
+	KUNIT_EXPECT_EQ(test, sw_pull_veto(false, false, false, false, false),
+			SW_PULL_AFFINITY);
+	KUNIT_EXPECT_EQ(test, sw_pull_veto(false, false, false, true, true),
+			SW_PULL_RUNNING);
+	KUNIT_EXPECT_EQ(test, sw_pull_veto(false, false, true, true, false),
+			SW_PULL_MIGRATION_DISABLED);
+	KUNIT_EXPECT_EQ(test, sw_pull_veto(false, false, false, true, false),
+			SW_PULL_OK);
+}
+
 static struct kunit_case sw_sis_test_cases[] = {
 	KUNIT_CASE_PARAM(classify_test, nr_gen_params),
 	KUNIT_CASE_PARAM(usable_idle_test, usable_gen_params),
@@ -198,6 +239,7 @@ static struct kunit_case sw_sis_test_cases[] = {
 	KUNIT_CASE_PARAM(ratio_test, ratio_gen_params),
 	KUNIT_CASE(ratio_scaled_test),
 	KUNIT_CASE_PARAM(sis_metrics_test, metrics_gen_params),
+	KUNIT_CASE(pull_veto_test),
 	{}
 };
 

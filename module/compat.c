@@ -39,12 +39,6 @@
 #define SW_BTF_PATH	"/sys/kernel/btf/vmlinux"
 #define SW_BTF_MAX	(64U << 20)	/* 6.12 x86_64 vmlinux BTF: ~6 MiB */
 
-struct sw_layout_field {
-	const char *sname;
-	const char *member;
-	size_t off;		/* offsetof() in this build, bytes */
-};
-
 /*
  * Every field of a scheduler structure that the module reads: the list of
  * fields.h, which also makes the only accessors module code reads them
@@ -70,8 +64,9 @@ static int sw_check_release(void)
 	return -ENOEXEC;
 }
 
-/* Compare every field of the table with the BTF; 0 when all match. */
-static int sw_check_fields(const void *btf, size_t len)
+/* Compare every field of @fields with the BTF; 0 when all match. */
+static int sw_check_fields(const void *btf, size_t len,
+			   const struct sw_layout_field *fields, unsigned int n)
 {
 	struct sw_btf b;
 	unsigned int i, bad = 0;
@@ -83,12 +78,12 @@ static int sw_check_fields(const void *btf, size_t len)
 		pr_err("layout: %s is malformed (%d)\n", SW_BTF_PATH, ret);
 		return ret;
 	}
-	for (i = 0; i < ARRAY_SIZE(sw_fields); i++) {
-		const struct sw_layout_field *f = &sw_fields[i];
+	for (i = 0; i < n; i++) {
+		const struct sw_layout_field *f = &fields[i];
 		size_t want = f->off;
 		u32 bits;
 
-		if (sw_testing_layout_skew() == i + 1)
+		if (fields == sw_fields && sw_testing_layout_skew() == i + 1)
 			want += 8;
 		ret = sw_btf_find(&b, f->sname, f->member, &bits);
 		if (ret == -ENOENT) {
@@ -112,12 +107,11 @@ static int sw_check_fields(const void *btf, size_t len)
 		bad++;
 	}
 	if (bad) {
-		pr_err("layout of %u of %zu fields differs from the running kernel's BTF: refusing to load\n",
-		       bad, ARRAY_SIZE(sw_fields));
+		pr_err("layout of %u of %u fields differs from the running kernel's BTF: refusing to load\n",
+		       bad, n);
 		return -ENOEXEC;
 	}
-	pr_info("layout of %zu fields matches the running kernel's BTF\n",
-		ARRAY_SIZE(sw_fields));
+	pr_info("layout of %u fields matches the running kernel's BTF\n", n);
 	return 0;
 }
 
@@ -213,7 +207,38 @@ int sw_compat_check(void)
 		pr_err("cannot read %s (%d): refusing to load\n", SW_BTF_PATH, ret);
 		return ret;
 	}
-	ret = sw_check_fields(btf, len);
+	ret = sw_check_fields(btf, len, sw_fields, ARRAY_SIZE(sw_fields));
+	vfree(btf);
+	return ret;
+}
+
+/**
+ * sw_compat_check_layout() - check more fields against the running kernel
+ * @fields: structures the module copies from a kernel .c file
+ *          (pull.c: core.c's struct migration_arg)
+ * @n:      entries of @fields
+ *
+ * Return: 0 when every field lies where the BTF says (or the kernel has
+ * no BTF, said in the log); -ENOEXEC on a mismatch; another error if the
+ * BTF cannot be read.
+ */
+int sw_compat_check_layout(const struct sw_layout_field *fields, unsigned int n)
+{
+	void *btf;
+	size_t len;
+	int ret;
+
+	ret = sw_read_file(SW_BTF_PATH, &btf, &len);
+	if (ret == -ENOENT) {
+		pr_info("no %s (kernel without BTF): layout check of %s skipped\n",
+			SW_BTF_PATH, fields[0].sname);
+		return 0;
+	}
+	if (ret) {
+		pr_err("cannot read %s (%d)\n", SW_BTF_PATH, ret);
+		return ret;
+	}
+	ret = sw_check_fields(btf, len, fields, n);
 	vfree(btf);
 	return ret;
 }

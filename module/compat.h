@@ -119,8 +119,17 @@ static inline int sw_ftrace_direct_unregister(struct ftrace_ops *ops,
 #endif
 
 /* ---- load-time checks (compat.c) ---------------------------------------- */
+/* a field of a kernel structure, where this build puts it */
+struct sw_layout_field {
+	const char *sname;
+	const char *member;
+	size_t off;		/* offsetof() in this build, bytes */
+};
+
 int sw_compat_check(void);
 int sw_compat_check_percpu(void);
+int sw_compat_check_layout(const struct sw_layout_field *fields,
+			   unsigned int n);
 
 #endif /* _SMARTWAKE_COMPAT_H */
 

@@ -170,6 +170,35 @@ SW_COUNTER(sib_opportunities)		/* ...with an overloaded CPU in its LLC */
 SW_COUNTER(sib_newidle_checks)		/* sib_count: newly-idle balances */
 SW_COUNTER(sib_newidle_overloaded)	/* ...with an overloaded CPU in its LLC */
 /*
+ * Knob sib_pull (pull.c), the 2022 patch 2/2's pull. A kick is sent when a
+ * CPU becomes sched-idle with an overloaded CPU in its LLC, or a CPU
+ * becomes overloaded with a sched-idle CPU in its LLC; the sched-idle CPU
+ * then looks for a task (an attempt), as it does at each of its ticks
+ * while its LLC has an overloaded CPU. Each task passed over counts under
+ * its veto (sw_pull_veto(), in this order). A task found is handed to the
+ * kernel's migration stopper on its CPU: sib_pulls when it is on the
+ * sched-idle CPU afterwards, sib_pull_lost when it ran, slept or moved
+ * first. `sib_pull_attempts = sib_pull_not_sched_idle +
+ * sib_pull_no_overloaded + sib_pull_none + sib_pull_queued` and
+ * `sib_pull_queued = sib_pulls + sib_pull_lost + sib_pull_queue_failed`
+ * once every stopper has run.
+ */
+SW_COUNTER(sib_pull_kicks)		/* sib_pull: kicks sent to a sched-idle CPU */
+SW_COUNTER(sib_pull_ticks)		/* sib_pull: ticks of a sched-idle CPU, LLC overloaded */
+SW_COUNTER(sib_pull_attempts)		/* ...kicks and such ticks run on it */
+SW_COUNTER(sib_pull_not_sched_idle)	/* ...it was no longer sched-idle */
+SW_COUNTER(sib_pull_no_overloaded)	/* ...no overloaded CPU in its LLC any more */
+SW_COUNTER(sib_pull_none)		/* ...every task looked at was vetoed */
+SW_COUNTER(sib_pull_queued)		/* ...a task handed to the migration stopper */
+SW_COUNTER(sib_pulls)			/* ...which moved it to the sched-idle CPU */
+SW_COUNTER(sib_pull_lost)		/* ...which found it run, asleep or moved */
+SW_COUNTER(sib_pull_queue_failed)	/* ...stopper refused the work (CPU going down) */
+SW_COUNTER(sib_pull_veto_idle)		/* tasks passed over: SCHED_IDLE or idle group */
+SW_COUNTER(sib_pull_veto_delayed)	/* ...delayed dequeue */
+SW_COUNTER(sib_pull_veto_migration_disabled) /* ...migrate_disable() */
+SW_COUNTER(sib_pull_veto_affinity)	/* ...not allowed on the sched-idle CPU */
+SW_COUNTER(sib_pull_veto_running)	/* ...running */
+/*
  * policy=shadow (shadow.c): the module's answer against the kernel's. A
  * disagreement is counted once, as raced, raced_aba or disagree; a disagree
  * is also counted under the stage that decided it (see sw_shadow_stage()).

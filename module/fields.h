@@ -96,3 +96,19 @@ SW_SCHED_FIELD(task_struct, on_rq)
 SW_SCHED_FIELD(task_struct, migration_disabled)
 /* scope.h: task_dfl_cgroup() of a wakee or of the task switched in */
 SW_SCHED_FIELD(task_struct, cgroups)
+/*
+ * pull.c: the overloaded CPU's fair tasks (also policy, on_cpu,
+ * migration_disabled, cpus_ptr, se above)
+ */
+SW_SCHED_FIELD(rq, cfs_tasks)
+SW_SCHED_FIELD(sched_entity, group_node)
+/* pull.c: its reference on the task (get/put_task_struct()), task_cpu() */
+SW_SCHED_FIELD(task_struct, usage)
+SW_SCHED_FIELD(task_struct, rcu)
+SW_SCHED_FIELD(task_struct, thread_info)
+#ifdef SW_HAVE_CFS_H_NR_QUEUED
+SW_SCHED_FIELD(sched_entity, sched_delayed)
+#endif
+#ifdef CONFIG_FAIR_GROUP_SCHED
+SW_SCHED_FIELD(cfs_rq, idle)
+#endif

@@ -68,6 +68,34 @@ static int sw_call_check(struct sw_call *c)
 }
 
 /**
+ * sw_endbr_check() - may the module call @fn, another module's function,
+ * through a pointer
+ * @what: its name, for the log
+ * @fn:   its address
+ *
+ * A module's functions whose address it takes keep ENDBR64; this says so
+ * for the functions another module hands over (pull.c's companion).
+ *
+ * Return: 0, or -ENOEXEC (logged) when an IBT CPU would fault.
+ */
+int sw_endbr_check(const char *what, const void *fn)
+{
+	u32 insn;
+
+	if (!fn || get_kernel_nofault(insn, (const u32 *)fn)) {
+		pr_err("refusing to call %s through a pointer: cannot read its code\n",
+		       what);
+		return -ENOEXEC;
+	}
+	if (IS_ENABLED(CONFIG_X86_KERNEL_IBT) && insn != SW_ENDBR64) {
+		pr_err("refusing to call %s through a pointer: it begins %*ph, not ENDBR64 (an IBT CPU would fault)\n",
+		       what, 4, &insn);
+		return -ENOEXEC;
+	}
+	return 0;
+}
+
+/**
  * sw_calls_check() - check every indirect call target before first use
  *
  * Return: 0, or -ENOEXEC for the first target an IBT CPU would refuse

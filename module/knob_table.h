@@ -119,6 +119,18 @@ SW_KNOB("sib_count",
 	SW_BOOL(sw_sib_count), .apply = sw_sib_apply)
 /*
  * seed: 2022
+ * The 2022 series' patch 2/2 itself (see "The sched-idle pull"): a CPU
+ * running only SCHED_IDLE work pulls one waiting non-idle task from an
+ * overloaded CPU of its LLC at once, through the kernel's migration
+ * stopper. Needs the companion `smartwake_pull.ko` (a livepatch-format
+ * module: the kernel taints K); refused (`-ENODEV`) without it. While 1:
+ * the nr_running probe and a reference on the companion.
+ */
+SW_KNOB("sib_pull",
+	"pull a waiting task to a sched-idle CPU at once (2022 patch 2/2; needs smartwake_pull.ko)",
+	SW_BOOL(sw_sib_pull), .apply = sw_pull_apply)
+/*
+ * seed: 2022
  * 0: only truly idle CPUs count as idle.
  */
 SW_KNOB("sis_sched_idle",

@@ -35,6 +35,7 @@
 #include "latency.h"
 #include "numa.h"
 #include "overload.h"
+#include "pull.h"
 #include "scope.h"
 #include "sib.h"
 #include "stats.h"

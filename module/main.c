@@ -31,6 +31,7 @@
 #include "latency.h"
 #include "numa.h"
 #include "overload.h"
+#include "pull.h"
 #include "reach.h"
 #include "scope.h"
 #include "sib.h"
@@ -50,6 +51,7 @@ static int __init sw_init(void)
 	sw_numa_register();
 	sw_overload_register();
 	sw_sib_register();
+	sw_pull_init();
 	sw_latency_register();
 	sw_reach_register();
 

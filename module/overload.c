@@ -38,6 +38,7 @@
 #include "hooks.h"
 #include "knob_defs.h"
 #include "overload.h"
+#include "pull.h"
 #include "sched_access.h"
 #include "symbols.h"
 
@@ -53,12 +54,21 @@ const struct cpumask *sw_llc_overloaded_mask(int llc_id)
 	return sw_llc_masks[llc_id];
 }
 
+/* Is another CPU of @cpu's LLC overloaded? (sib.c, pull.c) */
+bool notrace sw_llc_has_overloaded(int cpu)
+{
+	const struct cpumask *m = sw_llc_overloaded_mask(sw_llc_id(cpu));
+
+	return m && cpumask_any_but(m, cpu) < nr_cpu_ids;
+}
+
 /*
  * Record one CPU's state. Writers of a CPU's bit are serialised by that
  * CPU's runqueue lock (tracepoint) or run before the probe exists (seed);
  * the bit operations themselves are atomic as other CPUs share the word.
+ * Return: the CPU has just become overloaded (its bit set now).
  */
-static void sw_overload_update(int cpu)
+static bool sw_overload_update(int cpu)
 {
 	int id = sw_llc_id(cpu), old = per_cpu(sw_mask_llc, cpu);
 	bool over = sw_rq_overloaded(sw_cpu_rq(cpu));
@@ -66,7 +76,7 @@ static void sw_overload_update(int cpu)
 
 	/* ids are CPU numbers: every possible one has a mask */
 	if ((unsigned int)id >= nr_cpu_ids)
-		return;
+		return false;
 	if (old != id && (unsigned int)old < nr_cpu_ids)
 		cpumask_clear_cpu(cpu, sw_llc_masks[old]);
 	per_cpu(sw_mask_llc, cpu) = id;
@@ -74,11 +84,12 @@ static void sw_overload_update(int cpu)
 	m = sw_llc_masks[id];
 	/* test first: most updates change nothing, keep the line shared */
 	if (cpumask_test_cpu(cpu, m) == over)
-		return;
+		return false;
 	if (over)
 		cpumask_set_cpu(cpu, m);
 	else
 		cpumask_clear_cpu(cpu, m);
+	return over;
 }
 
 /*
@@ -98,7 +109,7 @@ static void notrace sw_nr_running_probe(void *data, struct rq *rq, int change)
 	unsigned long *seq = per_cpu_ptr(&sw_nr_running_seq, cpu_of(rq));
 
 	WRITE_ONCE(*seq, *seq + 1);
-	sw_overload_update(cpu_of(rq));
+	sw_pull_nr_changed(cpu_of(rq), sw_overload_update(cpu_of(rq)));
 }
 
 /**
@@ -190,16 +201,18 @@ static void sw_nr_probe_detach(void)
 /*
  * The nr_running probe is taken with a SW_PROBE_* bit by each user:
  * sis_filter with enqueue updates, policy=shadow, whose race check counts
- * the changes (wake.c), and sib_count (sib.c). The setting of each bit:
+ * the changes (wake.c), sib_count (sib.c) and sib_pull (pull.c). The
+ * setting of each bit:
  */
 static const char * const sw_nr_needs[] = {
 	[ilog2(SW_PROBE_FILTER)] = "sis_filter=1,sis_mask_update=enqueue",
 	[ilog2(SW_PROBE_SHADOW)] = "policy=shadow",
 	[ilog2(SW_PROBE_SIB)] = "sib_count=1",
+	[ilog2(SW_PROBE_PULL)] = "sib_pull=1",
 };
 
 static_assert(ARRAY_SIZE(sw_nr_needs) == SW_PROBE_NR &&
-	      SW_PROBE_SIB == 1U << (SW_PROBE_NR - 1));
+	      SW_PROBE_PULL == 1U << (SW_PROBE_NR - 1));
 
 static struct sw_hook sw_nr_hook = {
 	.name = "sched_update_nr_running_tp",

@@ -19,12 +19,14 @@ void sw_overload_free(void);	/* after tracepoint_synchronize_unregister() */
 #define SW_PROBE_FILTER	1U	/* sis_filter=1, sis_mask_update=enqueue */
 #define SW_PROBE_SHADOW	2U	/* policy=shadow: the race check */
 #define SW_PROBE_SIB	4U	/* sib_count=1: the masks */
-#define SW_PROBE_NR	3	/* the bits above */
+#define SW_PROBE_PULL	8U	/* sib_pull=1: the masks and the trigger */
+#define SW_PROBE_NR	4	/* the bits above */
 void sw_overload_seed(void);	/* every online CPU's bit from a snapshot */
 int sw_nr_probe_get(unsigned int user);
 void sw_nr_probe_put(unsigned int user);
 int sw_overload_show(struct seq_file *m);
 const struct cpumask *sw_llc_overloaded_mask(int llc_id);
+bool sw_llc_has_overloaded(int cpu);	/* another CPU of @cpu's LLC is */
 unsigned long sw_nr_running_seq_of(int cpu);	/* nr_running changes of a CPU */
 
 #endif /* _SMARTWAKE_OVERLOAD_H */

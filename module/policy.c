@@ -234,3 +234,35 @@ enum sw_loc sw_locality(bool same_cpu, bool smt_sibling, bool same_llc,
 		return SW_LOC_NODE;
 	return SW_LOC_REMOTE;
 }
+
+/**
+ * sw_pull_veto() - may the sched-idle pull take this task
+ * @idle: SCHED_IDLE, or queued in an idle group.
+ * @delayed: a delayed-dequeue entity (asleep, its lag not yet spent).
+ * @migration_disabled: inside migrate_disable().
+ * @allowed: the sched-idle CPU is in the task's allowed CPUs.
+ * @running: on its CPU now.
+ *
+ * The 2022 patch's vetoes for the pull (affinity, running, migration
+ * disabled) and the two that the module adds: an idle task gains nothing
+ * on a CPU that runs only idle tasks, and a delayed entity is not
+ * runnable. The first that applies, in the order of the parameters,
+ * names the verdict (and its counter).
+ *
+ * Return: %SW_PULL_OK, or the veto.
+ */
+enum sw_pull_veto sw_pull_veto(bool idle, bool delayed, bool migration_disabled,
+			       bool allowed, bool running)
+{
+	if (idle)
+		return SW_PULL_IDLE;
+	if (delayed)
+		return SW_PULL_DELAYED;
+	if (migration_disabled)
+		return SW_PULL_MIGRATION_DISABLED;
+	if (!allowed)
+		return SW_PULL_AFFINITY;
+	if (running)
+		return SW_PULL_RUNNING;
+	return SW_PULL_OK;
+}

@@ -41,14 +41,6 @@
 
 int sw_sib_count;
 
-/* Is another CPU of @cpu's LLC overloaded? */
-static bool notrace sw_sib_llc_overloaded(int cpu)
-{
-	const struct cpumask *m = sw_llc_overloaded_mask(sw_llc_id(cpu));
-
-	return m && cpumask_any_but(m, cpu) < nr_cpu_ids;
-}
-
 /**
  * sw_sib_newidle_pre() - ftrace pre-handler of sched_balance_newidle()
  * @ip:        traced function
@@ -67,7 +59,7 @@ static void notrace sw_sib_newidle_pre(unsigned long ip, unsigned long parent_ip
 	if (bit < 0)
 		return;
 	sw_count(SW_C_sib_newidle_checks);
-	if (sw_sib_llc_overloaded(smp_processor_id()))
+	if (sw_llc_has_overloaded(smp_processor_id()))
 		sw_count(SW_C_sib_newidle_overloaded);
 	ftrace_test_recursion_unlock(bit);
 }
@@ -95,7 +87,7 @@ static void notrace sw_sib_domains_pre(unsigned long ip, unsigned long parent_ip
 	if ((void *)sw_fregs_arg(fregs, 0) == sw_cpu_rq(cpu) &&
 	    sw_sched_idle_cpu(cpu)) {
 		sw_count(SW_C_sib_checks);
-		if (sw_sib_llc_overloaded(cpu))
+		if (sw_llc_has_overloaded(cpu))
 			sw_count(SW_C_sib_opportunities);
 	}
 	ftrace_test_recursion_unlock(bit);

@@ -52,6 +52,7 @@ unsigned long sw_symbols_old_lookup(void);	/* testing builds */
 
 /* ---- calls into the kernel through a pointer (ibt.c) ------------------- */
 int sw_calls_check(void);
+int sw_endbr_check(const char *what, const void *fn);
 int sw_calls_show(struct seq_file *m);
 
 #endif /* _SMARTWAKE_SYMBOLS_H */

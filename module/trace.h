@@ -161,6 +161,35 @@ TRACE_EVENT(smartwake_shadow_diff,
 				   SW_SHADOW_STAGES(SW_TP_SYM, SW_TP_SYM_END)))
 );
 
+/*
+ * knob sib_pull (pull.c): one task the sched-idle pull handed to the
+ * kernel's migration stopper, after the stopper ran. moved: the task was
+ * on dst afterwards (0: it ran, slept or moved before the stopper got it).
+ */
+TRACE_EVENT(smartwake_sib_pull,
+
+	TP_PROTO(pid_t pid, int src, int dst, int moved),
+
+	TP_ARGS(pid, src, dst, moved),
+
+	TP_STRUCT__entry(
+		__field(pid_t, pid)
+		__field(int, src)
+		__field(int, dst)
+		__field(int, moved)
+	),
+
+	TP_fast_assign(
+		__entry->pid = pid;
+		__entry->src = src;
+		__entry->dst = dst;
+		__entry->moved = moved;
+	),
+
+	TP_printk("pid=%d src=%d dst=%d moved=%d",
+		  __entry->pid, __entry->src, __entry->dst, __entry->moved)
+);
+
 #endif /* _SMARTWAKE_TRACE_H */
 
 #undef TRACE_INCLUDE_PATH

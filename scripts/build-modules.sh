@@ -171,7 +171,7 @@ if [ "$hdronly" -eq 0 ] && [ "${SMARTWAKE_BUILD_CACHE:-1}" != 0 ]; then
 		cat "$kdir/.config" "$kdir/Module.symvers" 2>/dev/null
 		printf '%s\n' "$kdir" "$ksrc" "$testing" "$kcc"
 		gcc -v 2>&1 | tail -n 1
-		cat "$0" "$SW_TOP/scripts/conftest.sh"
+		cat "$0" "$SW_TOP/scripts/conftest.sh" "$SW_TOP/scripts/klp-relocs.py"
 	} | sha256sum | cut -c1-24)
 fi
 # All CPUs (SW_JOBS=N: N) unless a parent make shares its jobserver:
@@ -212,10 +212,14 @@ else
 	# shellcheck disable=SC2086
 	make -s "${jobs[@]}" -C "$kdir" M="$out" KSRC="$ksrc" SW_TESTING="$testing" \
 		SW_HEADERS_ONLY="$hdronly" $kcc modules
-	# the direct call of module/testing/sw_klp_probe.c (issue 36)
-	if [ -f "$out/module/testing/sw_klp_probe.ko" ]; then
-		python3 "$SW_TOP/scripts/klp-relocs.py" "$out/module/testing/sw_klp_probe.ko" >/dev/null
-	fi
+	# the direct calls of the livepatch-format modules: the sched-idle
+	# pull's companion and the test probe (issue 36); neither is built
+	# where the kernel has no CONFIG_LIVEPATCH
+	for klp in module/pull/smartwake_pull.ko module/testing/sw_klp_probe.ko; do
+		if [ -f "$out/$klp" ]; then
+			python3 "$SW_TOP/scripts/klp-relocs.py" "$out/$klp" >/dev/null
+		fi
+	done
 	if [ -n "$bkey" ]; then
 		echo "miss $name" >>"$SW_TOP/build/build-cache.log"
 		mkdir -p "$bcache"

@@ -111,6 +111,14 @@ debug)
 *) sw_die "--kernel must be stock or debug" ;;
 esac
 [ -f "$vmlinuz" ] || sw_die "kernel image $vmlinuz missing"
+# The sched-idle pull's companion (knob sib_pull), where it was built beside
+# the module (kernels with CONFIG_LIVEPATCH): /lib/smartwake/smartwake_pull.ko
+for ko in "${kos[@]}"; do
+	case $ko in */smartwake.ko)
+		[ -f "${ko%/*}/pull/smartwake_pull.ko" ] && kos+=("${ko%/*}/pull/smartwake_pull.ko")
+		break ;;
+	esac
+done
 # The testing build (fault injection) sits beside the shipped one, in
 # /lib/smartwake/testing, for the tests that inject faults.
 if [ ${#tkos[@]} -eq 0 ] && [ -f "$tdir/smartwake.ko" ]; then

@@ -86,4 +86,16 @@
 	EM(SW_SHADOW_AFFINE, "affine")			\
 	EMe(SW_SHADOW_IDLE, "idle")
 
+/*
+ * why the sched-idle pull passes over a task (policy core, sw_pull_veto();
+ * counters sib_pull_veto_*, in this order)
+ */
+#define SW_PULL_VETOES(EM, EMe)				\
+	EM(SW_PULL_OK, "ok")				\
+	EM(SW_PULL_IDLE, "idle")			\
+	EM(SW_PULL_DELAYED, "delayed")			\
+	EM(SW_PULL_MIGRATION_DISABLED, "migration_disabled") \
+	EM(SW_PULL_AFFINITY, "affinity")		\
+	EMe(SW_PULL_RUNNING, "running")
+
 #endif /* _SMARTWAKE_ENUMS_H */

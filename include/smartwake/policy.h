@@ -876,4 +876,23 @@ enum sw_loc {
 enum sw_loc sw_locality(bool same_cpu, bool smt_sibling, bool same_llc,
 			bool same_node);
 
+/**
+ * enum sw_pull_veto - the sched-idle pull's verdict on one task
+ * @SW_PULL_OK: pull it.
+ * @SW_PULL_IDLE: SCHED_IDLE or in an idle group: nothing gained by moving
+ *	it to a CPU that runs only such tasks.
+ * @SW_PULL_DELAYED: delayed dequeue: asleep, queued until its lag is spent.
+ * @SW_PULL_MIGRATION_DISABLED: migrate_disable() holds it on its CPU.
+ * @SW_PULL_AFFINITY: the sched-idle CPU is not in its allowed CPUs.
+ * @SW_PULL_RUNNING: on its CPU now (the pull takes only waiting tasks).
+ * @SW_PULL_VETO_NR: number of verdicts.
+ */
+enum sw_pull_veto {
+	SW_PULL_VETOES(SW_ENUM_ID, SW_ENUM_ID)
+	SW_PULL_VETO_NR
+};
+
+enum sw_pull_veto sw_pull_veto(bool idle, bool delayed, bool migration_disabled,
+			       bool allowed, bool running);
+
 #endif /* _SMARTWAKE_POLICY_H */

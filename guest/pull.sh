@@ -1,0 +1,120 @@
+# The sched-idle pull (knob sib_pull, issue 36; the 2022 series' patch
+# 2/2) on a kernel with CONFIG_LIVEPATCH, smp4: the companion
+# smartwake_pull.ko and its taint, the knob's refusals, pulls under load
+# with the counters' sums, the trace event, CPU hotplug and cgroup moves
+# while pulling, and an unload that leaves nothing.
+# busybox sh; run with:
+#   scripts/guest-run.sh --topo smp4 pull.sh [CYCLES]
+#   CYCLES  pin-and-release cycles (default 12)
+. ./lib.sh
+N=${1:-12}
+PULL=/lib/smartwake/smartwake_pull.ko
+NCPU=$(nproc)
+LAST=$((NCPU - 1))
+TR=/sys/kernel/tracing
+
+check "smartwake_pull.ko in the guest (built where CONFIG_LIVEPATCH=y)" [ -f $PULL ]
+check "insmod" sw_insmod
+check "sib_pull=1 refused without smartwake_pull.ko" eval '! set_knob sib_pull 1'
+check "...the log names the companion and the fix" \
+	eval 'dmesg | grep -q "smartwake_pull.ko is not loaded: modprobe smartwake_pull first"'
+check "...sib_pull still 0" eq "$(knob sib_pull)" 0
+check "...nothing hooked" nothing_hooked
+
+t0=$(cat /proc/sys/kernel/tainted)
+check "insmod smartwake_pull.ko" insmod $PULL
+t1=$(cat /proc/sys/kernel/tainted)
+check "taint K (livepatch, bit 15) only with the companion ($t0 -> $t1)" \
+	eval '[ $((t0 & 32768)) -eq 0 ] && [ $((t1 & 32768)) -ne 0 ]'
+check "the companion registered (ENDBR64 and migration_arg layout checked)" \
+	eval 'dmesg | grep -q "smartwake_pull registered"'
+check "rmmod smartwake refused while the companion holds it" eval '! rmmod smartwake 2>/dev/null'
+check "sib_pull=1 accepted" set_knob sib_pull 1
+check "hooks: sched_tick and the nr_running probe for sib_pull=1" \
+	eval '[ "$(grep -c "sib_pull=1" $SW_DBG/hooks)" -ge 2 ]'
+check "rmmod smartwake_pull refused while sib_pull=1" eval '! rmmod smartwake_pull 2>/dev/null'
+
+# ---- pulls under load ------------------------------------------------------
+# SCHED_IDLE hogs on every CPU make each CPU sched-idle when it has no
+# other work; three busy loops pinned to CPU 0 make it overloaded; when
+# they are released, the pull should spread them at once.
+wakeload pipe -p 1 --hog-idle "$NCPU" -t 600 >/dev/null 2>&1 &
+WL=$!
+loops=
+for i in 1 2 3; do
+	sh -c 'while :; do :; done' &
+	loops="$loops $!"
+done
+sleep 1
+cpu_of() { cut -d' ' -f39 /proc/$1/stat; }
+echo 1 >$SW_DBG/reset
+echo 1 >$TR/events/smartwake/smartwake_sib_pull/enable
+echo >$TR/trace
+spread=0
+for c in $(seq 1 "$N"); do
+	for p in $loops; do taskset -p -c 0 "$p" >/dev/null; done
+	sleep 0.2
+	for p in $loops; do taskset -p -c "0-$LAST" "$p" >/dev/null; done
+	sleep 0.2
+	cpus=$(for p in $loops; do cpu_of "$p"; done | sort -u | wc -l)
+	[ "$cpus" -eq 3 ] && spread=$((spread + 1))
+done
+snap
+P=$(sv sib_pulls)
+echo "  $N cycles: sib_pulls $P, lost $(sv sib_pull_lost), kicks $(sv sib_pull_kicks), ticks $(sv sib_pull_ticks), attempts $(sv sib_pull_attempts), spread after 0.2 s in $spread"
+# two pulls per cycle are needed to spread three loops from CPU 0
+check "pulls: at least one per cycle ($P >= $N)" eval '[ "$P" -ge "$N" ]'
+check "the loops are on 3 CPUs 0.2 s after their release in every cycle but one ($spread of $N)" \
+	eval '[ "$spread" -ge $((N - 1)) ]'
+check "vetoes: affinity while pinned ($(sv sib_pull_veto_affinity))" gt "$(sv sib_pull_veto_affinity)" 0
+check "vetoes: SCHED_IDLE hogs passed over ($(sv sib_pull_veto_idle))" gt "$(sv sib_pull_veto_idle)" 0
+
+# cgroup moves and CPU hotplug while pulling
+CG=/sys/fs/cgroup
+grep -q " $CG cgroup2 " /proc/mounts || mount -t cgroup2 none $CG
+mkdir -p $CG/pa $CG/pb
+hp_fail=0
+for c in $(seq 1 "$N"); do
+	for p in $loops; do taskset -p -c 0 "$p" >/dev/null; done
+	for p in $loops; do echo "$p" >$CG/pa/cgroup.procs; done
+	echo 0 >/sys/devices/system/cpu/cpu$LAST/online || hp_fail=$((hp_fail + 1))
+	for p in $loops; do taskset -p -c "0-$LAST" "$p" >/dev/null 2>&1; done
+	sleep 0.1
+	for p in $loops; do echo "$p" >$CG/pb/cgroup.procs; done
+	echo 1 >/sys/devices/system/cpu/cpu$LAST/online || hp_fail=$((hp_fail + 1))
+	sleep 0.1
+done
+check "$N rounds of CPU $LAST offline/online and cgroup moves while pulling ($hp_fail failed writes)" eq "$hp_fail" 0
+P2=$(stat sib_pulls)
+check "pulls went on meanwhile ($P -> $P2)" gt "$P2" "$P"
+
+# ---- off, then the sums and the trace --------------------------------------
+check "sib_pull=0 under load" set_knob sib_pull 0
+echo 0 >$TR/events/smartwake/smartwake_sib_pull/enable
+snap
+A=$(sv sib_pull_attempts) Q=$(sv sib_pull_queued)
+check "attempts = not_sched_idle + no_overloaded + none + queued ($A)" \
+	eq "$A" $(($(sv sib_pull_not_sched_idle) + $(sv sib_pull_no_overloaded) + $(sv sib_pull_none) + Q))
+check "queued = pulls + lost + queue_failed ($Q)" \
+	eq "$Q" $(($(sv sib_pulls) + $(sv sib_pull_lost) + $(sv sib_pull_queue_failed)))
+check "attempts <= kicks + ticks" \
+	eval '[ "$A" -le $(($(sv sib_pull_kicks) + $(sv sib_pull_ticks))) ]'
+moved=$(grep -c 'smartwake_sib_pull:.* moved=1' $TR/trace)
+evs=$(grep -c 'smartwake_sib_pull:' $TR/trace)
+check "trace: one smartwake_sib_pull event per stopper run ($evs = pulls + lost)" \
+	eq "$evs" $(($(sv sib_pulls) + $(sv sib_pull_lost)))
+check "trace: moved=1 events = sib_pulls ($moved)" eq "$moved" "$(sv sib_pulls)"
+check "trace: every pull names a busy-loop task, src != dst" \
+	eval "grep 'smartwake_sib_pull:.* moved=1' $TR/trace | awk -v l=\"$loops\" '
+		BEGIN { n = split(l, a, \" \"); for (i = 1; i <= n; i++) ok[a[i]] = 1 }
+		{ for (i = 1; i <= NF; i++) { split(\$i, kv, \"=\"); v[kv[1]] = kv[2] }
+		  if (!(v[\"pid\"] in ok) || v[\"src\"] == v[\"dst\"]) bad++ }
+		END { exit bad > 0 }'"
+check "no sib_pull hook left" eval '! grep -q "sib_pull=1" $SW_DBG/hooks'
+check "rmmod smartwake_pull" rmmod smartwake_pull
+check "sib_pull=1 refused again once the companion is gone" eval '! set_knob sib_pull 1'
+kill $loops $WL 2>/dev/null
+wait
+check "rmmod smartwake" rmmod smartwake
+check "kernel log clean" dmesg_clean
+summary

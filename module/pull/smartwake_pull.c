@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smartwake_pull: the direct calls of smartwake's sched-idle pull (knob
+ * sib_pull, module/pull.c), in a module of their own so that only those
+ * who want the pull load it.
+ *
+ * The pull needs four scheduler functions that a module cannot call
+ * through a pointer on Debian's IBT kernels: raw_spin_rq_lock_nested()
+ * and raw_spin_rq_unlock() (not exported, ENDBR64 sealed),
+ * stop_one_cpu_nowait() (not exported) and migration_cpu_stop() (static).
+ * Each is named here by a livepatch symbol, ".klp.sym.vmlinux.NAME,0";
+ * after the build scripts/klp-relocs.py moves the relocations against
+ * them into .klp.rela.vmlinux.* sections, which the module loader
+ * resolves through kallsyms at load (klp_apply_section_relocs()), as for
+ * a livepatch: direct calls, which IBT does not check. Loading it taints
+ * the kernel K (livepatch); a kernel without CONFIG_LIVEPATCH refuses it.
+ *
+ * It only wraps the four calls and registers them with smartwake
+ * (sw_pull_register()); the module that holds the pull's logic, counters
+ * and knob is smartwake.ko, which keeps this one loaded while sib_pull=1.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/stop_machine.h>
+#include "pull_ops.h"
+
+/*
+ * Livepatch symbols: the compiler emits the relocations against these
+ * names. Weak, so that modpost does not refuse undefined, unexported
+ * symbols; a build that was not converted calls address 0, which the
+ * init refuses.
+ */
+extern void sw_klp_rq_lock_nested(struct rq *rq, int subclass)
+	__asm__("\".klp.sym.vmlinux.raw_spin_rq_lock_nested,0\"") __weak;
+extern void sw_klp_rq_unlock(struct rq *rq)
+	__asm__("\".klp.sym.vmlinux.raw_spin_rq_unlock,0\"") __weak;
+extern bool sw_klp_stop_one_cpu_nowait(unsigned int cpu, cpu_stop_fn_t fn,
+				       void *arg, struct cpu_stop_work *work)
+	__asm__("\".klp.sym.vmlinux.stop_one_cpu_nowait,0\"") __weak;
+extern int sw_klp_migration_cpu_stop(void *data)
+	__asm__("\".klp.sym.vmlinux.migration_cpu_stop,0\"") __weak;
+
+static void swp_rq_lock(struct rq *rq)
+{
+	sw_klp_rq_lock_nested(rq, 0);
+}
+
+static void swp_rq_unlock(struct rq *rq)
+{
+	sw_klp_rq_unlock(rq);
+}
+
+static bool swp_stop_nowait(unsigned int cpu, cpu_stop_fn_t fn, void *arg,
+			    struct cpu_stop_work *work)
+{
+	return sw_klp_stop_one_cpu_nowait(cpu, fn, arg, work);
+}
+
+static int swp_migrate(void *migration_arg)
+{
+	return sw_klp_migration_cpu_stop(migration_arg);
+}
+
+static const struct sw_pull_ops swp_ops = {
+	.version = SW_PULL_OPS_VERSION,
+	.owner = THIS_MODULE,
+	.rq_lock = swp_rq_lock,
+	.rq_unlock = swp_rq_unlock,
+	.stop_nowait = swp_stop_nowait,
+	.migrate = swp_migrate,
+};
+
+static int __init swp_init(void)
+{
+	/* not converted by scripts/klp-relocs.py: calls to address 0 */
+	if (!sw_klp_rq_lock_nested || !sw_klp_rq_unlock ||
+	    !sw_klp_stop_one_cpu_nowait || !sw_klp_migration_cpu_stop) {
+		pr_err("livepatch relocations missing: build with scripts/build-modules.sh (scripts/klp-relocs.py)\n");
+		return -ENOEXEC;
+	}
+	return sw_pull_register(&swp_ops);
+}
+
+static void __exit swp_exit(void)
+{
+	sw_pull_unregister(&swp_ops);
+}
+
+module_init(swp_init);
+module_exit(swp_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("smartwake: the sched-idle pull's direct calls into the scheduler");
+MODULE_INFO(livepatch, "Y");
