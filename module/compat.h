@@ -36,6 +36,11 @@
  *                             fair.c's choose_sched_idle_rq() (7.x): a
  *                             SCHED_IDLE wakee does not take a CPU that runs
  *                             only SCHED_IDLE tasks for idle
+ *  SW_HAVE_RQ_UNLOCK_CALL, SW_HAVE_STOP_NOWAIT_BOOL
+ *                             raw_spin_rq_unlock() is a function (not 7.x's
+ *                             inline) and stop_one_cpu_nowait() returns
+ *                             whether it queued: the sched-idle pull's
+ *                             companion is built (module/pull/, pull.c)
  *
  * Also the load-time checks that the running kernel is the one the module
  * was built for (compat.c).

@@ -357,11 +357,22 @@ void notrace sw_pull_nr_changed(int cpu, bool became)
 		sw_pull_kick_llc(cpu);
 }
 
+/* where the companion is not built (module/pull/Kbuild) */
+#if defined(SW_HAVE_RQ_UNLOCK_CALL) && defined(SW_HAVE_STOP_NOWAIT_BOOL)
+#define SW_PULL_BUILT	1
+#else
+#define SW_PULL_BUILT	0
+#endif
+
 static int sw_pull_start(void)
 {
 	const struct sw_pull_ops *ops = sw_pull_ops;
 	int cpu, ret;
 
+	if (!SW_PULL_BUILT) {
+		pr_err("sib_pull: not on this kernel: raw_spin_rq_unlock() is inline here or stop_one_cpu_nowait() does not say whether it queued, so smartwake_pull.ko is not built (see Documentation/usage.md)\n");
+		return -EOPNOTSUPP;
+	}
 	if (!ops) {
 		pr_err("sib_pull: smartwake_pull.ko is not loaded: modprobe smartwake_pull first (a livepatch-format module: the kernel taints K; see Documentation/usage.md)\n");
 		return -ENODEV;

@@ -71,6 +71,7 @@ btf_layouts() {
 	# (module/sched_btf.h: WF_CURRENT_CPU; scripts/conftest.sh's btftests)
 	"$SW_TOP/tools/btfgen/btfgen" "${pub[@]}" -e __SCHED_FEAT_ -v sd_share_id \
 		-f __wake_up_on_current_cpu -f choose_sched_idle_rq -f choose_idle_cpu \
+		-f raw_spin_rq_unlock \
 		-m cfs_rq.h_nr_delayed "$btf" \
 		"$SW_TOP/module/fields.h" >"$dir/sched_btf_gen.h" ||
 		sw_die "tools/btfgen failed on $btf"

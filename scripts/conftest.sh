@@ -68,6 +68,10 @@ int (*u)(struct ftrace_ops *, unsigned long) = unregister_ftrace_direct_multi;
 # where struct unwind_hint has "signal", (sp_reg, sp_offset, type, end)
 # before.
 tests[UNWIND_HINT_SIGNAL]='struct unwind_hint h = { .signal = 0 }; (void)h;'
+# The sched-idle pull's companion (module/pull/): stop_one_cpu_nowait()
+# says whether it queued the work (void and a warning in 7.3).
+tests[STOP_NOWAIT_BOOL]='bool (*f)(unsigned int, cpu_stop_fn_t, void *, struct cpu_stop_work *) = stop_one_cpu_nowait;
+(void)f;'
 
 # Source tests: what fair.c's static code does, which no header shows. NAME
 # is defined when FILE (under KSRC) has a line matching the extended
@@ -84,6 +88,11 @@ declare -A srctests btftests
 # which Debian's 7.2 keeps out of line).
 srctests[SCHED_IDLE_WAKEE_EXCLUDED]='kernel/sched/fair.c|^static int choose_sched_idle_rq\('
 btftests[SCHED_IDLE_WAKEE_EXCLUDED]='choose_sched_idle_rq choose_idle_cpu'
+# raw_spin_rq_unlock() is a function a module can call (7.x: an inline
+# that reads the unexported core-scheduling key): the sched-idle pull's
+# companion needs it.
+srctests[RQ_UNLOCK_CALL]='kernel/sched/core.c|^void raw_spin_rq_unlock\(struct rq \*rq\)'
+btftests[RQ_UNLOCK_CALL]='raw_spin_rq_unlock'
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
