@@ -82,6 +82,8 @@ numa-numa2         1    stock numa2    600  @numa_figures numa.sh
 latency-smp4       1    stock smp4     600  @latency_figures latency.sh
 scope-smp4         1    stock smp4     900  @scope_figures scope.sh
 control-stock      1    stock smp4     600  control.sh
+# the 2022 sched-idle pull through its livepatch-format companion (issue 36)
+pull-stock         1    stock smp4     600  pull.sh
 # the cost guard: the path per call against that of the kernel, in instruction time
 cost-stock         1    stock smp2     600  @cost_figures --icount cost.sh
 # the short form of the reliability runs (make stress runs the long form)
@@ -132,6 +134,8 @@ reliability-debug  2    debug smp4     1200 reliability.sh 6 2 5
 shadow-debug       2    debug smp4     900  shadow.sh
 # knob scope under lockdep (RCU-sched readers, the cgroup reference) and KASAN
 scope-debug        2    debug smp4     1200 scope.sh
+# the sched-idle pull under lockdep and KASAN (runqueue locks, the stopper)
+pull-debug         2    debug smp4     900  pull.sh 6
 compat-deb13       2    deb13 smp2     600  --foreign-ko module/smartwake.ko compat.sh
 e2e-deb13          2    deb13 smp4     600  e2e.sh
 wake-deb13         2    deb13 smp4     900  wake.sh
@@ -438,6 +442,22 @@ check_shipped() {
 		scripts/klp-relocs.py build/testing/module/testing/sw_klp_probe.ko --check
 	ktap_check "sw_klp_probe.ko says livepatch: Y (the loader refuses it without CONFIG_LIVEPATCH)" \
 		eval '[ "$(modinfo -F livepatch build/testing/module/testing/sw_klp_probe.ko)" = Y ]'
+	# the sched-idle pull's companion (knob sib_pull): built by plain
+	# make, its four calls livepatch relocations, its entries (called by
+	# pull.c through a pointer) keep ENDBR64
+	local pk=module/pull/smartwake_pull.ko psealed fn first addr
+	ktap_check "plain make built $pk: livepatch relocations only (scripts/klp-relocs.py --check)" \
+		scripts/klp-relocs.py $pk --check
+	ktap_check "$pk says livepatch: Y" eval '[ "$(modinfo -F livepatch $pk)" = Y ]'
+	psealed=$(objdump -r -j .ibt_endbr_seal $pk 2>/dev/null |
+		awk '$3 ~ /^\.text\+0x/ { sub(/^\.text\+0x/, "", $3); print $3 }')
+	for fn in swp_rq_lock swp_rq_unlock swp_stop_nowait swp_migrate; do
+		first=$(objdump -d --no-show-raw-insn $pk |
+			awk -v f="<$fn>:" '$2 == f { getline; print $2; exit }')
+		addr=$(nm $pk | awk -v f="$fn" '$3 == f { print $1 }')
+		ktap_check "$pk $fn starts with: ${first:-nothing} (endbr64), not sealed" \
+			eval '[ "$first" = endbr64 ] && [ -n "$addr" ] && ! grep -qx "$addr" <<<"$psealed"'
+	done
 	# Functions holding an indirect call (a retpoline thunk, or call *
 	# other than a paravirt op: pv_ops entries are address-taken kernel
 	# functions, patched to direct calls at load).
@@ -456,7 +476,8 @@ check_shipped() {
 	sealed=$(objdump -r -j .ibt_endbr_seal module/smartwake.ko |
 		awk '$3 ~ /^\.text\+0x/ { sub(/^\.text\+0x/, "", $3); print $3 }')
 	for fn in sw_lat_wakeup sw_lat_switch sw_lat_find sw_reach_waking sw_reach_find \
-		sw_knob_param_set sw_knob_param_get sw_reset_param_set; do
+		sw_knob_param_set sw_knob_param_get sw_reset_param_set \
+		sw_pull_stop sw_pull_local sw_pull_remote; do
 		first=$(objdump -d --no-show-raw-insn module/smartwake.ko |
 			awk -v f="<$fn>:" '$2 == f { getline; print $2; exit }')
 		addr=$(nm module/smartwake.ko | awk -v f="$fn" '$3 == f { print $1 }')
@@ -478,6 +499,9 @@ check_shipped() {
 		# cgroup_put()'s last put: the css's percpu_ref release,
 		# css_release(), whose address the kernel takes (ENDBR64)
 		sw_scope_free) ;;
+		# the sched-idle pull's calls of its companion's entries
+		# (sw_pull_register() checks their ENDBR64; shipped, above)
+		sw_pull_run|sw_pull_stop|sw_pull_local|sw_pull_remote|sw_pull_tick_pre) ;;
 		__traceiter_*) ;;	# trace events: the registered probes
 		*) echo "unexpected indirect call in $f: add it to ibt.c's table or here"; rc=1 ;;
 		esac
