@@ -31,7 +31,7 @@
 int sw_enabled, sw_policy, sw_decay, sw_wide_mode, sw_factor_src;
 int sw_factor_fixed, sw_wa_idle, sw_wa_weight, sw_wa_bias, sw_sync;
 int sw_sis_filter, sw_sis_sched_idle, sw_sis_mask_update;
-static int sw_select_hook, sw_sib_count, sw_ttwu_queue, sw_ttwu_count;
+static int sw_select_hook, sw_sib_count, sw_sib_pull, sw_ttwu_queue, sw_ttwu_count;
 static int sw_revert_on, sw_numa_retry, sw_latency, sw_locality_knob;
 
 enum { SW_SELECT_HOOKS(SW_ENUM_ID, SW_ENUM_ID) SW_SELECT_HOOK_NR };
@@ -63,6 +63,7 @@ static const char * const sw_revert_on_names[SW_REVERT_NR] = {
 #define sw_overload_apply	NULL
 #define sw_mask_update_apply	NULL
 #define sw_sib_apply		NULL
+#define sw_pull_apply		NULL
 #define sw_ttwu_apply		NULL
 #define sw_ttwu_count_apply	NULL
 #define sw_numa_apply		NULL
