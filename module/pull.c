@@ -86,6 +86,9 @@ static const struct sw_layout_field sw_pull_layout[] = {
  * @local:  its kick from that CPU itself (an irq_work: not from inside the
  *          runqueue lock the trigger holds)
  * @remote: its kick from another CPU (irq_work_queue_on() is not exported)
+ * @remote_claimed: 1 from a kicker's claim of @remote until its function
+ *          runs: smp_call_function_single_async() wants its callers
+ *          serialised (two CPUs may kick one)
  * @stop: the stopper work queued on the overloaded CPU
  * @arg:  migration_cpu_stop()'s argument: the task, this CPU
  * @ops:  the companion's entries, for the stopper work
@@ -95,6 +98,7 @@ static const struct sw_layout_field sw_pull_layout[] = {
 struct sw_pull_slot {
 	struct irq_work local;
 	call_single_data_t remote;
+	atomic_t remote_claimed;
 	struct cpu_stop_work stop;
 	struct sw_migration_arg arg;
 	const struct sw_pull_ops *ops;
@@ -265,7 +269,11 @@ static void notrace sw_pull_local(struct irq_work *w)
 
 static void notrace sw_pull_remote(void *info)
 {
-	sw_pull_run(info);
+	struct sw_pull_slot *s = info;
+
+	/* the IPI released @remote before calling here: it may be sent again */
+	atomic_set_release(&s->remote_claimed, 0);
+	sw_pull_run(s);
 }
 
 /*
@@ -279,9 +287,17 @@ static bool sw_pull_kick(int cpu)
 
 	if (atomic_read(&s->busy) || !cpu_online(cpu))
 		return false;
-	if (cpu == smp_processor_id() ? !irq_work_queue(&s->local) :
-	    smp_call_function_single_async(cpu, &s->remote))
-		return false;
+	if (cpu == smp_processor_id()) {
+		if (!irq_work_queue(&s->local))
+			return false;	/* one pending already */
+	} else {
+		if (atomic_cmpxchg(&s->remote_claimed, 0, 1))
+			return false;	/* ...or being sent */
+		if (smp_call_function_single_async(cpu, &s->remote)) {
+			atomic_set_release(&s->remote_claimed, 0);
+			return false;
+		}
+	}
 	sw_count(SW_C_sib_pull_kicks);
 	return true;
 }
@@ -411,7 +427,7 @@ static void sw_pull_end(void)
 
 		irq_work_sync(&s->local);
 		/* a kick or a stopper work in flight: they end in microseconds */
-		while ((smp_load_acquire(&s->remote.node.u_flags) & CSD_FLAG_LOCK) ||
+		while (atomic_read_acquire(&s->remote_claimed) ||
 		       atomic_read_acquire(&s->busy))
 			usleep_range(100, 200);
 	}
@@ -506,6 +522,7 @@ void sw_pull_init(void)
 
 		s->local = IRQ_WORK_INIT_HARD(sw_pull_local);
 		INIT_CSD(&s->remote, sw_pull_remote, s);
+		atomic_set(&s->remote_claimed, 0);
 		atomic_set(&s->busy, 0);
 	}
 }
