@@ -217,7 +217,9 @@ else
 	# pull's companion and the test probe (issue 36); neither is built
 	# where the kernel has no CONFIG_LIVEPATCH
 	for klp in module/pull/smartwake_pull.ko module/testing/sw_klp_probe.ko; do
-		if [ -f "$out/$klp" ]; then
+		# (make relinks only what changed: a .ko converted before stays)
+		if [ -f "$out/$klp" ] &&
+			! python3 "$SW_TOP/scripts/klp-relocs.py" --check "$out/$klp" >/dev/null 2>&1; then
 			python3 "$SW_TOP/scripts/klp-relocs.py" "$out/$klp" >/dev/null
 		fi
 	done
