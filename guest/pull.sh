@@ -30,9 +30,12 @@ check "the companion registered (ENDBR64 and migration_arg layout checked)" \
 	eval 'dmesg | grep -q "smartwake_pull registered"'
 check "rmmod smartwake refused while the companion holds it" eval '! rmmod smartwake 2>/dev/null'
 check "sib_pull=1 accepted" set_knob sib_pull 1
-check "hooks: sched_tick and the nr_running probe for sib_pull=1" \
-	eval '[ "$(grep -c "sib_pull=1" $SW_DBG/hooks)" -ge 2 ]'
+grep 'sib_pull=1' $SW_DBG/hooks | sed 's/^/  hooks: /'
+check "hooks: sched_tick and the nr_running probe on for sib_pull=1" \
+	eval '[ "$(grep -c " on .*sib_pull=1" $SW_DBG/hooks)" -ge 2 ]'
 check "rmmod smartwake_pull refused while sib_pull=1" eval '! rmmod smartwake_pull 2>/dev/null'
+# the counters and the trace from here on: off while they are reset
+set_knob sib_pull 0
 
 # ---- pulls under load ------------------------------------------------------
 # SCHED_IDLE hogs on every CPU make each CPU sched-idle when it has no
@@ -50,6 +53,7 @@ cpu_of() { cut -d' ' -f39 /proc/$1/stat; }
 echo 1 >$SW_DBG/reset
 echo 1 >$TR/events/smartwake/smartwake_sib_pull/enable
 echo >$TR/trace
+set_knob sib_pull 1
 spread=0
 for c in $(seq 1 "$N"); do
 	for p in $loops; do taskset -p -c 0 "$p" >/dev/null; done
@@ -92,6 +96,7 @@ check "pulls went on meanwhile ($P -> $P2)" gt "$P2" "$P"
 check "sib_pull=0 under load" set_knob sib_pull 0
 echo 0 >$TR/events/smartwake/smartwake_sib_pull/enable
 snap
+echo "$SW_SNAP" | grep '^sib_pull' | tr '\n' ' ' | sed 's/^/  /'; echo
 A=$(sv sib_pull_attempts) Q=$(sv sib_pull_queued)
 check "attempts = not_sched_idle + no_overloaded + none + queued ($A)" \
 	eq "$A" $(($(sv sib_pull_not_sched_idle) + $(sv sib_pull_no_overloaded) + $(sv sib_pull_none) + Q))
@@ -104,13 +109,21 @@ evs=$(grep -c 'smartwake_sib_pull:' $TR/trace)
 check "trace: one smartwake_sib_pull event per stopper run ($evs = pulls + lost)" \
 	eq "$evs" $(($(sv sib_pulls) + $(sv sib_pull_lost)))
 check "trace: moved=1 events = sib_pulls ($moved)" eq "$moved" "$(sv sib_pulls)"
-check "trace: every pull names a busy-loop task, src != dst" \
-	eval "grep 'smartwake_sib_pull:.* moved=1' $TR/trace | awk -v l=\"$loops\" '
-		BEGIN { n = split(l, a, \" \"); for (i = 1; i <= n; i++) ok[a[i]] = 1 }
-		{ for (i = 1; i <= NF; i++) { split(\$i, kv, \"=\"); v[kv[1]] = kv[2] }
-		  if (!(v[\"pid\"] in ok) || v[\"src\"] == v[\"dst\"]) bad++ }
-		END { exit bad > 0 }'"
-check "no sib_pull hook left" eval '! grep -q "sib_pull=1" $SW_DBG/hooks'
+# the pulled tasks still alive: none SCHED_IDLE (policy, field 41 of stat: 5)
+grep 'smartwake_sib_pull:.* moved=1' $TR/trace | sed 's/.* pid=\([0-9]*\) src=\([0-9]*\) dst=\([0-9]*\).*/\1 \2 \3/' |
+	sort -u >/tmp/pulled
+idle=0 same=0 alive=0
+while read -r pid src dst; do
+	[ "$src" = "$dst" ] && same=$((same + 1))
+	[ -r /proc/$pid/stat ] || continue
+	alive=$((alive + 1))
+	[ "$(cut -d' ' -f41 /proc/$pid/stat)" = 5 ] && idle=$((idle + 1))
+done </tmp/pulled
+X
+check "trace: src != dst in every pull ($same)" eq "$same" 0
+check "trace: no SCHED_IDLE task among the pulled ($idle of $alive alive)" \
+	eval '[ "$alive" -gt 0 ] && [ "$idle" -eq 0 ]'
+check "no sib_pull hook on" eval '! grep -q " on .*sib_pull=1" $SW_DBG/hooks'
 check "rmmod smartwake_pull" rmmod smartwake_pull
 check "sib_pull=1 refused again once the companion is gone" eval '! set_knob sib_pull 1'
 kill $loops $WL 2>/dev/null
