@@ -7,7 +7,9 @@
 #   scripts/guest-run.sh --topo smp4 pull.sh [CYCLES] [WAIT]
 #   CYCLES  pin-and-release cycles (default 12)
 #   WAIT    seconds after a release before the loops' CPUs are read
-#           (default 0.2; the debug kernel runs 3 to 7 times slower)
+#           (default 0.2); 0: no check of the loops' CPUs (the debug
+#           kernel, 3 to 7 times slower: 3 of 6 cycles spread at 0.6 s,
+#           with 63 pulls; there it watches for lockdep and KASAN)
 . ./lib.sh
 N=${1:-12}
 W=${2:-0.2}
@@ -62,7 +64,8 @@ for c in $(seq 1 "$N"); do
 	for p in $loops; do taskset -p -c 0 "$p" >/dev/null; done
 	sleep 0.2
 	for p in $loops; do taskset -p -c "0-$LAST" "$p" >/dev/null; done
-	sleep "$W"
+	# (WAIT 0: the cycle still waits 0.2 s)
+	if [ "$W" = 0 ]; then sleep 0.2; else sleep "$W"; fi
 	cpus=$(for p in $loops; do cpu_of "$p"; done | sort -u | wc -l)
 	[ "$cpus" -eq 3 ] && spread=$((spread + 1))
 done
@@ -71,8 +74,12 @@ P=$(sv sib_pulls)
 echo "  $N cycles: sib_pulls $P, lost $(sv sib_pull_lost), kicks $(sv sib_pull_kicks), ticks $(sv sib_pull_ticks), attempts $(sv sib_pull_attempts), spread after $W s in $spread"
 # two pulls per cycle are needed to spread three loops from CPU 0
 check "pulls: at least one per cycle ($P >= $N)" eval '[ "$P" -ge "$N" ]'
-check "the loops are on 3 CPUs $W s after their release in every cycle but one ($spread of $N)" \
-	eval '[ "$spread" -ge $((N - 1)) ]'
+if [ "$W" = 0 ]; then
+	skip "the loops' CPUs after their release: not checked here (WAIT 0)"
+else
+	check "the loops are on 3 CPUs $W s after their release in every cycle but one ($spread of $N)" \
+		eval '[ "$spread" -ge $((N - 1)) ]'
+fi
 check "vetoes: affinity while pinned ($(sv sib_pull_veto_affinity))" gt "$(sv sib_pull_veto_affinity)" 0
 check "vetoes: SCHED_IDLE hogs passed over ($(sv sib_pull_veto_idle))" gt "$(sv sib_pull_veto_idle)" 0
 

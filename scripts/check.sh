@@ -135,7 +135,7 @@ shadow-debug       2    debug smp4     900  shadow.sh
 # knob scope under lockdep (RCU-sched readers, the cgroup reference) and KASAN
 scope-debug        2    debug smp4     1200 scope.sh
 # the sched-idle pull under lockdep and KASAN (runqueue locks, the stopper)
-pull-debug         2    debug smp4     900  pull.sh 6 0.6
+pull-debug         2    debug smp4     900  pull.sh 6 0
 compat-deb13       2    deb13 smp2     600  --foreign-ko module/smartwake.ko compat.sh
 e2e-deb13          2    deb13 smp4     600  e2e.sh
 wake-deb13         2    deb13 smp4     900  wake.sh
