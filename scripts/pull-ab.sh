@@ -41,10 +41,12 @@ table() {
 	echo "ops/s is work per operation with one counter for all vCPUs, not the gain of more CPUs at"
 	echo "once). SCHED_IDLE hogs on CPUs 2-3, \`wakeload msg --pipes -g 2 -s 2 -r 2\` on all;"
 	echo "sib_pull=0 and 1 alternate in one boot, the first side alternating by round. Latency:"
-	echo "the load's wakeups, wakeup to running (knob latency)."
+	echo "the load's wakeups, wakeup to running (knob latency). Both sides have the nr_running"
+	echo "probe (sis_filter=1 under policy stock: no placement change), so the pull is compared,"
+	echo "not the probe's own instructions."
 	echo
-	echo "| run | ops/s | p50 ns | p90 ns | p99 ns | sib_pulls |"
-	echo "|---|---|---|---|---|---|"
+	echo "| run | ops/s | p50 ns | p90 ns | p99 ns | sib_pulls | sib_pull_lost |"
+	echo "|---|---|---|---|---|---|---|"
 	sed -n 's/^PULL-AB | /| /p' "$log" | tr -d '\r'
 	sed -n 's/^PULL-AB-MEDIAN | \(.*\)/| median \1/p' "$log" | tr -d '\r'
 }
