@@ -19,6 +19,24 @@ LAST=$((NCPU - 1))
 TR=/sys/kernel/tracing
 
 check "smartwake_pull.ko in the guest (built where CONFIG_LIVEPATCH=y)" [ -f $PULL ]
+
+# A companion that fails its checks is refused and leaves nothing: the
+# testing build makes its struct migration_arg layout (where the kernel
+# has BTF) or its rq_lock entry's ENDBR64 fail.
+need_testing_build
+for f in 1 2; do
+	[ $f = 1 ] && [ ! -r /sys/kernel/btf/vmlinux ] && continue
+	what=$([ $f = 1 ] && echo "struct migration_arg layout" || echo "ENDBR64 of an entry")
+	msg=$([ $f = 1 ] && echo "layout: migration_arg.dest_cpu at byte" ||
+		echo "refusing to call smartwake_pull rq_lock through a pointer")
+	check "testing build with test_pull_fault=$f: insmod" sw_insmod_test test_pull_fault=$f
+	check "...the companion is refused ($what)" eval '! insmod $PULL 2>/dev/null'
+	check "...the log says why" eval 'dmesg | grep -q "$msg"'
+	check "...sib_pull=1 still refused, nothing hooked" \
+		eval '! set_knob sib_pull 1 && nothing_hooked'
+	check "...rmmod" rmmod smartwake
+done
+
 check "insmod" sw_insmod
 check "sib_pull=1 refused without smartwake_pull.ko" eval '! set_knob sib_pull 1'
 check "...the log names the companion and the fix" \

@@ -61,6 +61,7 @@
 #include "sched_access.h"
 #include "stats.h"
 #include "symbols.h"
+#include "testing.h"
 #include "trace.h"
 
 int sw_sib_pull;
@@ -469,18 +470,26 @@ int sw_pull_apply(const struct sw_knob *k, int old, int new)
  */
 int sw_pull_register(const struct sw_pull_ops *ops)
 {
+	struct sw_layout_field layout[ARRAY_SIZE(sw_pull_layout)];
+	const u8 *lock = (const u8 *)ops->rq_lock;
 	int ret;
 
+	/* testing builds: test_pull_fault=1 or 2 must fail the load */
+	memcpy(layout, sw_pull_layout, sizeof(layout));
+	if (sw_testing_pull_fault() == 1)
+		layout[1].off += 8;
+	if (sw_testing_pull_fault() == 2)
+		lock++;
 	if (ops->version != SW_PULL_OPS_VERSION) {
 		pr_err("smartwake_pull: table version %u, this smartwake wants %u: build both from one tree\n",
 		       ops->version, SW_PULL_OPS_VERSION);
 		return -EINVAL;
 	}
-	ret = sw_endbr_check("smartwake_pull rq_lock", ops->rq_lock) ?:
+	ret = sw_endbr_check("smartwake_pull rq_lock", lock) ?:
 	      sw_endbr_check("smartwake_pull rq_unlock", ops->rq_unlock) ?:
 	      sw_endbr_check("smartwake_pull stop_nowait", ops->stop_nowait) ?:
 	      sw_endbr_check("smartwake_pull migrate", ops->migrate) ?:
-	      sw_compat_check_layout(sw_pull_layout, ARRAY_SIZE(sw_pull_layout));
+	      sw_compat_check_layout(layout, ARRAY_SIZE(layout));
 	if (ret)
 		return ret;
 	mutex_lock(&sw_pull_mutex);

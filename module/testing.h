@@ -22,6 +22,13 @@ extern bool sw_test_hook_at_load;
 extern bool sw_test_no_redirect;
 extern unsigned int sw_test_shadow_leak;
 extern unsigned int sw_test_latency_fail;
+extern unsigned int sw_test_pull_fault;
+
+/* 1: the migration_arg layout check fails; 2: the ENDBR64 check (pull.c) */
+static inline unsigned int sw_testing_pull_fault(void)
+{
+	return sw_test_pull_fault;
+}
 extern bool sw_test_no_permanent;
 
 /* The redirects are registered without FTRACE_OPS_FL_PERMANENT (hooks.c). */
@@ -130,6 +137,7 @@ void sw_testing_hint_count(bool lost);
 #define sw_testing_no_redirect()	false
 #define sw_testing_shadow_leak()	0U
 #define sw_testing_latency_fail()	0U
+#define sw_testing_pull_fault()		0U
 #define sw_testing_no_permanent()	false
 #define sw_testing_core_miss()		do { } while (0)
 #define sw_testing_hint_begin()		do { } while (0)
