@@ -9,6 +9,7 @@ Usage: replay-report.py DIR
     bench-CLOCK.log   the seeds' benchmarks: pgbench, hackbench, perf
                       bench sched messaging, perf bench numa mem
     numa.log          the lab only: guest/numa.sh (numa2)
+    pull.log          the lab only: guest/pull-ab.sh (smp4, icount; sib_pull)
   machine.txt (smartwake-replay: CPU, topology, kernel, knobs, whether the
   machine is emulated) and, in the lab, meta.txt (commit, date, runs).
   Writes DIR/report.md, one SVG plot per seed (DIR/seed-*.svg) and
@@ -111,6 +112,22 @@ def parse_numa(path):
     return {"moves": tuple(int(x) for x in m.groups()),
             "pages": tuple(int(x) for x in p.groups()) if p else None,
             "result": res.group(0) if res else "?"}
+
+
+def parse_pull(path):
+    """guest/pull-ab.sh's runs (the lab only): per side, the rows of
+    ops/s, p50, p90, p99, pulls and lost."""
+    if not os.path.exists(path):
+        return None
+    text = open(path, errors="replace").read().replace("\r", "")
+    runs = {"0": [], "1": []}
+    for side, *vals in re.findall(r"^PULL-AB \| sib_pull=([01]) \| (\d+) \| (\d+) \| (\d+) \| "
+                                  r"(\d+) \| (\d+) \| (\d+) \|", text, re.M):
+        runs[side].append(tuple(int(v) for v in vals))
+    res = re.search(r"^(\d+) passed, (\d+) failed", text, re.M)
+    if not runs["0"] or not runs["1"]:
+        return None
+    return {"runs": runs, "result": res.group(0) if res else "?"}
 
 
 def ctr(e, side, name):
@@ -289,6 +306,7 @@ def main():
     tw, ti = parse_log(os.path.join(d, "ttwu-wall.log")), parse_log(os.path.join(d, "ttwu-icount.log"))
     bw, bi = parse_log(os.path.join(d, "bench-wall.log")), parse_log(os.path.join(d, "bench-icount.log"))
     numa = parse_numa(os.path.join(d, "numa.log"))
+    pull = parse_pull(os.path.join(d, "pull.log"))
     g = lambda log, k: log.get(k) if log else None
     skips = {}
     for log in (ww, wi, tw, ti, bw, bi):
@@ -481,6 +499,45 @@ def main():
         verdicts.append(("2022", "today, with SIS_UTIL (no claim in the thread: an observation)",
                          "observation", f"efficiency {ua:.2f} -> {ub:.2f}; instruction-time "
                          f"ratio {fmt(ratio(g(wi, 's2022-util'), 'B'))}"))
+    # patch 2/2, the pull (knob sib_pull): the lab's guest/pull-ab.sh
+    claim = ("patch 2/2: a sched-idle CPU takes waiting non-idle work at once, so it waits "
+             "less (the balancer \"did outperform vanilla in lots of the benchmarks\")")
+    rep += ["### Patch 2/2: the sched-idle pull (`sib_pull`)", "",
+            "The lab only (the companion module is not packaged): `guest/pull-ab.sh` on smp4 "
+            "under instruction time, SCHED_IDLE hogs on CPUs 2-3, `wakeload msg --pipes -g 2 "
+            "-s 2 -r 2`, `sib_pull=0` (A) against `=1` (B) alternating in one boot; wakeup "
+            "latency of the load's tasks (wakeup to running).", ""]
+    if pull:
+        a, b = pull["runs"]["0"], pull["runs"]["1"]
+        med = lambda rows, k: sorted(r[k] for r in rows)[(len(rows) - 1) // 2]
+        rep += ["| sib_pull | runs | ops/s | p50 ns | p90 ns | p99 ns | pulls | lost |",
+                "|---|---|---|---|---|---|---|---|"]
+        for lab, rows in (("0", a), ("1", b)):
+            rep.append(f"| {lab} | {len(rows)} | " + " | ".join(
+                f"{med(rows, k)} ({min(r[k] for r in rows)}..{max(r[k] for r in rows)})"
+                for k in range(6)) + " |")
+        rep += ["", f"guest/pull-ab.sh: {pull['result']}", ""]
+        # the wait: p90 and p99, ranges apart decide; ops/s as work per operation
+        apart = lambda k: (max(r[k] for r in b) < min(r[k] for r in a),
+                           min(r[k] for r in b) > max(r[k] for r in a))
+        p90, p99 = apart(2), apart(3)
+        ev = (f"pulls per run {med(b, 4)} (A: {med(a, 4)}), lost {med(b, 5)}; wakeup latency "
+              f"p90 {med(a, 2)} -> {med(b, 2)} ns, p99 {med(a, 3)} -> {med(b, 3)} ns (instruction "
+              f"time); ops/s {med(a, 0)} -> {med(b, 0)}")
+        if med(b, 4) == 0 or med(a, 4) != 0:
+            v = "contradicted" if med(b, 4) == 0 else "not run"
+            ev = "the knob did not pull (or pulled while off): " + ev
+        elif (p90[0] or p99[0]) and not (p90[1] or p99[1]):
+            v = "reproduced"
+        elif (p90[1] or p99[1]) and not (p90[0] or p99[0]):
+            v = "contradicted"
+        else:
+            v = "no effect beyond the noise"
+            ev += " (p90 and p99 ranges overlap)"
+        verdicts.append(("2022", claim, v, ev))
+    else:
+        verdicts.append(("2022", claim, "not run",
+                         "no pull.log (the lab's guest/pull-ab.sh, knob sib_pull)"))
     groups = [(lab, [("wall-clock", ratio(g(ww, k), "B")), ("instruction time", ratio(g(wi, k), "B"))])
               for k, lab in (("s2022-noutil", "NO_SIS_UTIL"), ("s2022-util", "SIS_UTIL"))]
     rep += seed_tail("2022", groups)

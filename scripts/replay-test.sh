@@ -105,6 +105,14 @@ if "real" in flags:
 else:
     open(f"{d}/numa.log", "w").write(f"  task migrations (move+swap): off {moves}\n"
                                      "  pages migrated: off 10, as-merged 9, corrected 11\n20 passed, 0 failed\n")
+    # guest/pull-ab.sh: win, the pull's p90 below every run without it;
+    # flat, the ranges overlap; loss, above
+    p90 = {"win": 2000, "flat": 3100, "loss": 4000}.get(sc, 3100)
+    rows = ""
+    for r in range(3):
+        rows += f"PULL-AB | sib_pull=0 | 150000 | 1600 | {3000 + 50 * r} | 900000 | 0 | 0 |\n"
+        rows += f"PULL-AB | sib_pull=1 | 160000 | 1700 | {p90 + 50 * r} | 900000 | 120 | 10 |\n"
+    open(f"{d}/pull.log", "w").write(rows + "12 passed, 0 failed\n")
 PY
 }
 # verdict DIR SEED CLAIM-WORDS: the verdict column of that summary row;
@@ -143,6 +151,9 @@ expect "$tmp/win" 2022 "20 % faster" reproduced
 expect "$tmp/win" 2012 "separates the two paths" reproduced
 expect "$tmp/win" 2012 "beats the lock path" "$NM"
 expect "$tmp/win" 2018 "never retried" reproduced
+expect "$tmp/win" 2022 "patch 2/2" reproduced
+expect "$tmp/flat" 2022 "patch 2/2" "no effect beyond the noise"
+expect "$tmp/loss" 2022 "patch 2/2" contradicted
 expect "$tmp/win" 2018 "elapsed time" "$NM"
 expect "$tmp/flat" 2013 "stops the affine pull" contradicted
 expect "$tmp/flat" 2013 "pgbench 1:N: up to" "$NM"
@@ -163,11 +174,12 @@ check "case2013: the evidence says what instruction time measured ($e)" \
 	grep -q "^s2013-disp: .*instruction time: v2013, against off, costs 13.1 % more instructions per operation (ranges apart)" <<<"$e"
 check "case2013: and why it cannot decide the claim" grep -q "more CPUs running at once" <<<"$e"
 # a missing log: its claims are not run, the rest is reported
-rm "$tmp/win/ttwu-icount.log" "$tmp/win/numa.log"
+rm "$tmp/win/ttwu-icount.log" "$tmp/win/numa.log" "$tmp/win/pull.log"
 python3 "$SW_TOP/scripts/replay-report.py" "$tmp/win" >/dev/null &&
 	ok "missing logs: the report is still written" || not_ok "missing logs: replay-report.py failed"
 expect "$tmp/win" 2012 "beats the lock path" "not run"
 expect "$tmp/win" 2018 "never retried" "not run"
+expect "$tmp/win" 2022 "patch 2/2" "not run"
 expect "$tmp/win" 2013 "pgbench 1:N: up to" "$NM"
 
 # a real machine (smartwake-replay on a test box): wall-clock time

@@ -9,7 +9,9 @@
 #   icount  -icount shift=0,sleep=off (instruction time): the CLI package
 #           and the lab's build of the same tree, insmod
 # then guest/numa.sh on numa2 in the busybox guest (the kernel's NUMA task
-# moves, 2018's mechanism), and writes results/replay-TIMESTAMP/: the
+# moves, 2018's mechanism) and guest/pull-ab.sh on smp4 under instruction
+# time (2022 patch 2/2, knob sib_pull: wakeup latency with the pull on
+# and off), and writes results/replay-TIMESTAMP/: the
 # guests' files (machine.txt, wake|ttwu|bench-CLOCK.log), report.md (a
 # section per seed: the claim as written in the thread, the experiments,
 # throughput and p50/p99 wakeup latency in both clocks, the counters that
@@ -104,6 +106,8 @@ debian() {
 debian wall deb
 debian icount ko --icount --ko module/smartwake.ko
 run numa numa2 numa.sh
+# 2022 patch 2/2, the pull: its companion is the lab's build (not packaged)
+run pull smp4 --icount pull-ab.sh "$runs" "$secs"
 echo "guests: $((SECONDS - t0)) s" >>"$out/meta.txt"
 
 python3 scripts/replay-report.py "$out" >/dev/null || sw_die "report failed"
