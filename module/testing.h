@@ -23,13 +23,13 @@ extern bool sw_test_no_redirect;
 extern unsigned int sw_test_shadow_leak;
 extern unsigned int sw_test_latency_fail;
 extern unsigned int sw_test_pull_fault;
+extern bool sw_test_no_permanent;
 
 /* 1: the migration_arg layout check fails; 2: the ENDBR64 check (pull.c) */
 static inline unsigned int sw_testing_pull_fault(void)
 {
 	return sw_test_pull_fault;
 }
-extern bool sw_test_no_permanent;
 
 /* The redirects are registered without FTRACE_OPS_FL_PERMANENT (hooks.c). */
 static inline bool sw_testing_no_permanent(void)
