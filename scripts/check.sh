@@ -84,6 +84,7 @@ scope-smp4         1    stock smp4     900  @scope_figures scope.sh
 control-stock      1    stock smp4     600  control.sh
 # the 2022 sched-idle pull through its livepatch-format companion (issue 36)
 pull-stock         1    stock smp4     600  pull.sh
+pull-6.1           1    6.1   smp4     600  pull.sh
 # the cost guard: the path per call against that of the kernel, in instruction time
 cost-stock         1    stock smp2     600  @cost_figures --icount cost.sh
 # the short form of the reliability runs (make stress runs the long form)
@@ -137,6 +138,8 @@ scope-debug        2    debug smp4     1200 scope.sh
 # the sched-idle pull under lockdep and KASAN (runqueue locks, the stopper)
 pull-debug         2    debug smp4     900  pull.sh 6 0
 compat-deb13       2    deb13 smp2     600  --foreign-ko module/smartwake.ko compat.sh
+# 7.x: no companion (raw_spin_rq_unlock() inline), sib_pull refused with the reason
+pull-7.2           2    7.2   smp2     300  pull.sh refused
 e2e-deb13          2    deb13 smp4     600  e2e.sh
 wake-deb13         2    deb13 smp4     900  wake.sh
 reliability-deb13  1    deb13 smp4     900  reliability.sh 10 4
