@@ -29,11 +29,13 @@ fi
 
 # The tests: NAME, then the includes and the body of a function, one
 # heredoc each. The prelude is what the module's files include before the
-# scheduler's private sched.h (module/ksched.h).
+# scheduler's private sched.h (module/ksched.h), and stop_machine.h, which
+# the private sched.h includes but not the headers-only one (pull.c).
 prelude='#include <linux/mmu_context.h>
 #include <linux/sched/cputime.h>
 #include <linux/ftrace.h>
 #include <linux/objtool.h>
+#include <linux/stop_machine.h>
 #include "sched.h"'
 declare -A tests
 tests[BASE]='(void)0;'
