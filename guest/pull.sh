@@ -158,6 +158,11 @@ check "queued = pulls + lost + queue_failed ($Q)" \
 	eq "$Q" $(($(sv sib_pulls) + $(sv sib_pull_lost) + $(sv sib_pull_queue_failed)))
 check "attempts <= kicks + ticks" \
 	eval '[ "$A" -le $(($(sv sib_pull_kicks) + $(sv sib_pull_ticks))) ]'
+# each such tick is an attempt unless a pull of that CPU is in flight
+# (measured: 132 of 144 ticks, 797 attempts for 665 kicks)
+TK=$(sv sib_pull_ticks)
+check "ticks are attempts: attempts - kicks >= ticks / 2 ($A - $(sv sib_pull_kicks), $TK ticks >= 20)" \
+	eval '[ "$TK" -ge 20 ] && [ $((A - $(sv sib_pull_kicks))) -ge $((TK / 2)) ]'
 moved=$(grep -c 'smartwake_sib_pull:.* moved=1' $TR/trace)
 evs=$(grep -c 'smartwake_sib_pull:' $TR/trace)
 check "trace: one smartwake_sib_pull event per stopper run ($evs = pulls + lost)" \
