@@ -6,8 +6,9 @@
 # busybox sh; run with:
 #   scripts/guest-run.sh --topo smp4 pull.sh [CYCLES] [WAIT]
 #   scripts/guest-run.sh --kernel 7.2 --topo smp2 pull.sh refused
-#   refused the kernels where the companion is not built (7.x): the knob
-#           is refused with the reason, nothing is hooked
+#   refused the kernels where the companion cannot make its calls (7.x):
+#           its stub refuses to load, the knob is refused with the
+#           reason, nothing is hooked
 #   CYCLES  pin-and-release cycles (default 12)
 #   WAIT    seconds after a release before the loops' CPUs are read
 #           (default 0.2); 0: no check of the loops' CPUs (the debug
@@ -15,8 +16,12 @@
 #           with 63 pulls; there it watches for lockdep and KASAN)
 . ./lib.sh
 if [ "${1:-}" = refused ]; then
-	check "no smartwake_pull.ko for this kernel" [ ! -e /lib/smartwake/smartwake_pull.ko ]
 	check "insmod" sw_insmod
+	check "smartwake_pull.ko (its stub here) refuses to load" \
+		eval '! insmod /lib/smartwake/smartwake_pull.ko 2>/dev/null'
+	check "...saying why" eval 'dmesg | grep -q "smartwake_pull: not on this kernel: raw_spin_rq_unlock() is inline"'
+	check "...and taints nothing (not a livepatch-format module)" \
+		eval '[ $(($(cat /proc/sys/kernel/tainted) & 32768)) -eq 0 ]'
 	check "sib_pull=1 refused" eval '! set_knob sib_pull 1'
 	check "...the log says why" eval 'dmesg | grep -q "sib_pull: not on this kernel: raw_spin_rq_unlock() is inline"'
 	check "...sib_pull still 0, nothing hooked" eval '[ "$(knob sib_pull)" = 0 ] && nothing_hooked'

@@ -374,7 +374,7 @@ void notrace sw_pull_nr_changed(int cpu, bool became)
 		sw_pull_kick_llc(cpu);
 }
 
-/* where the companion is not built (module/pull/Kbuild) */
+/* where the companion is only a stub (module/pull/smartwake_pull.c) */
 #if defined(SW_HAVE_RQ_UNLOCK_CALL) && defined(SW_HAVE_STOP_NOWAIT_BOOL)
 #define SW_PULL_BUILT	1
 #else
@@ -387,7 +387,7 @@ static int sw_pull_start(void)
 	int cpu, ret;
 
 	if (!SW_PULL_BUILT) {
-		pr_err("sib_pull: not on this kernel: raw_spin_rq_unlock() is inline here or stop_one_cpu_nowait() does not say whether it queued, so smartwake_pull.ko is not built (see Documentation/usage.md)\n");
+		pr_err("sib_pull: not on this kernel: raw_spin_rq_unlock() is inline here or stop_one_cpu_nowait() does not say whether it queued, so smartwake_pull.ko cannot make its calls (see Documentation/usage.md)\n");
 		return -EOPNOTSUPP;
 	}
 	if (!ops) {

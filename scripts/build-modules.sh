@@ -214,11 +214,11 @@ else
 	make -s "${jobs[@]}" -C "$kdir" M="$out" KSRC="$ksrc" SW_TESTING="$testing" \
 		SW_HEADERS_ONLY="$hdronly" $kcc modules
 	# the direct calls of the livepatch-format modules: the sched-idle
-	# pull's companion and the test probe (issue 36); neither is built
-	# where the kernel has no CONFIG_LIVEPATCH
+	# pull's companion and the test probe (issue 36)
 	for klp in module/pull/smartwake_pull.ko module/testing/sw_klp_probe.ko; do
-		# (make relinks only what changed: a .ko converted before stays)
-		if [ -f "$out/$klp" ] &&
+		# (make relinks only what changed: a .ko converted before stays;
+		# the companion's 7.x stub is not a livepatch-format module)
+		if [ -f "$out/$klp" ] && [ "$(modinfo -F livepatch "$out/$klp")" = Y ] &&
 			! python3 "$SW_TOP/scripts/klp-relocs.py" --check "$out/$klp" >/dev/null 2>&1; then
 			python3 "$SW_TOP/scripts/klp-relocs.py" "$out/$klp" >/dev/null
 		fi

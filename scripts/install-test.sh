@@ -91,6 +91,11 @@ check "sb-hint: Secure Boot on, signed module: silent" test -z "$(hint "$m1" "$t
 check "sb-hint: Secure Boot off (or no EFI): silent" eval \
 	'[ -z "$(hint "$tmp/u.ko" "$tmp/efi-off")" ] && [ -z "$(hint "$tmp/u.ko" "$tmp/none")" ]'
 check "module installed under updates/" test -f "$mod"
+pmod=$stage/lib/modules/$SW_KREL/updates/smartwake_pull.ko
+check "the sched-idle pull's companion installed beside it, livepatch relocations made" eval \
+	'[ "$(modinfo -F livepatch "$pmod")" = Y ] && scripts/klp-relocs.py "$pmod" --check'
+check "the signed install signs the companion too, once, by that key" \
+	signed_by "$tmp/s1/lib/modules/$SW_KREL/updates/smartwake_pull.ko" "$tmp/key/c.der"
 check "CLI installed" test -x "$stage/usr/local/sbin/smartwake"
 check "man page installed" test -f "$stage/usr/local/share/man/man8/smartwake.8"
 vm=$(modinfo -F vermagic "$mod" 2>/dev/null || true)
@@ -100,7 +105,7 @@ check "module is the shipped build (no test_ parameter)" \
 check "man page renders (man -l)" eval 'man -l "$stage/usr/local/share/man/man8/smartwake.8" 2>/dev/null | grep -q "smartwake set"'
 check "make uninstall removes them" eval \
 	'make -s -C "$SW_TOP" uninstall KVER="$SW_KREL" DESTDIR="$stage" &&
-	 [ ! -e "$mod" ] && [ ! -e "$stage/usr/local/sbin/smartwake" ] &&
+	 [ ! -e "$mod" ] && [ ! -e "$pmod" ] && [ ! -e "$stage/usr/local/sbin/smartwake" ] &&
 	 [ ! -e "$stage/usr/local/share/man/man8/smartwake.8" ]'
 out=$(make -s -C "$SW_TOP" install KVER=0.0.0-none KDIR="$tmp/none" DESTDIR="$stage" 2>&1) &&
 	rc=0 || rc=$?
@@ -162,6 +167,15 @@ if command -v dkms >/dev/null; then
 		ko=$(find "$tmp/dkms/smartwake/$ver/$k" -name smartwake.ko 2>/dev/null | head -n1) || true
 		vm=$(modinfo -F vermagic "$ko" 2>/dev/null || true)
 		check "dkms built a module for $k" test "${vm%% *}" = "$k"
+		# the companion: livepatch-format where its calls can be made
+		# (6.x), the stub elsewhere (7.x); DKMS fails without it
+		pko=$(find "$tmp/dkms/smartwake/$ver/$k" -name smartwake_pull.ko 2>/dev/null | head -n1) || true
+		case $k in
+		6.*) check "dkms built smartwake_pull.ko for $k, livepatch relocations made" eval \
+			'[ "$(modinfo -F livepatch "$pko")" = Y ] && scripts/klp-relocs.py "$pko" --check' ;;
+		*) check "dkms built smartwake_pull.ko for $k, the stub (not livepatch-format)" eval \
+			'[ -n "$pko" ] && [ -z "$(modinfo -F livepatch "$pko")" ]' ;;
+		esac
 	done
 	# PREEMPT_RT headers (Debian's rt flavour sets CONFIG_PREEMPT_RT=y in
 	# them; here on the command line over the default kernel's): Kbuild

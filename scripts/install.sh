@@ -5,6 +5,8 @@
 # scheduler layouts come from the kernel's BTF), or from KSRC when given,
 # and installed with the CLI and its man page:
 #   DESTDIR/lib/modules/RELEASE/updates/smartwake.ko   (then depmod)
+#   DESTDIR/lib/modules/RELEASE/updates/smartwake_pull.ko  (knob sib_pull's
+#                companion; loading it taints K: a stub that refuses on 7.x)
 #   DESTDIR/PREFIX/sbin/smartwake
 #   DESTDIR/PREFIX/share/man/man8/smartwake.8
 #
@@ -51,6 +53,7 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$kdir" ] || kdir=/lib/modules/$kver/build
 mod=$destdir/lib/modules/$kver/updates/smartwake.ko
+pmod=$destdir/lib/modules/$kver/updates/smartwake_pull.ko
 cli=$destdir$prefix/sbin/smartwake
 man=$destdir$prefix/share/man/man8/smartwake.8
 
@@ -60,10 +63,10 @@ run_depmod() {
 }
 
 if [ "$cmd" = uninstall ]; then
-	rm -f "$mod" "$cli" "$man"
+	rm -f "$mod" "$pmod" "$cli" "$man"
 	rmdir "$(dirname "$mod")" 2>/dev/null || true
 	run_depmod
-	sw_log "removed $mod, $cli, $man"
+	sw_log "removed $mod, $pmod, $cli, $man"
 	exit 0
 fi
 
@@ -93,23 +96,27 @@ else
 	how="unsigned (no SIGN_KEY, no $mok/mok.key)"
 fi
 "$SW_TOP/scripts/build-modules.sh" --kdir "$kdir"
-ko=$SW_TOP/build/$kver-headers-only/module/smartwake.ko
+out=$SW_TOP/build/$kver-headers-only/module
 make -s -C "$SW_TOP/tools" smartwake
-# Sign a copy: the build tree keeps the unsigned module (build-modules.sh
-# may reuse it, and a signed file must not be signed again).
-if [ -n "$sign_key" ]; then
-	st=$(mktemp -d "${TMPDIR:-/tmp}/smartwake-sign.XXXXXX")
-	cp "$ko" "$st/smartwake.ko"
-	"$SW_TOP/scripts/sign-module.sh" --kdir "$kdir" --key "$sign_key" \
-		--cert "$sign_cert" "$st/smartwake.ko" || { rm -rf "$st"; sw_die "signing failed"; }
-	install -D -m 0644 "$st/smartwake.ko" "$mod"
-	rm -rf "$st"
-else
-	install -D -m 0644 "$ko" "$mod"
-fi
+# Sign copies: the build tree keeps the unsigned modules (build-modules.sh
+# may reuse them, and a signed file must not be signed again). The
+# companion's livepatch relocations were made at build time, before this.
+for m in "$out/smartwake.ko:$mod" "$out/pull/smartwake_pull.ko:$pmod"; do
+	ko=${m%%:*} dst=${m#*:}
+	if [ -n "$sign_key" ]; then
+		st=$(mktemp -d "${TMPDIR:-/tmp}/smartwake-sign.XXXXXX")
+		cp "$ko" "$st/m.ko"
+		"$SW_TOP/scripts/sign-module.sh" --kdir "$kdir" --key "$sign_key" \
+			--cert "$sign_cert" "$st/m.ko" || { rm -rf "$st"; sw_die "signing failed"; }
+		install -D -m 0644 "$st/m.ko" "$dst"
+		rm -rf "$st"
+	else
+		install -D -m 0644 "$ko" "$dst"
+	fi
+done
 install -D -m 0755 "$SW_TOP/tools/smartwake" "$cli"
 install -D -m 0644 "$SW_TOP/Documentation/smartwake.8" "$man"
 run_depmod
-sw_log "installed $mod ($how), $cli, $man"
+sw_log "installed $mod and $pmod ($how), $cli, $man"
 [ -n "$destdir" ] || sw_log "load it with: modprobe smartwake; smartwake status"
 [ -n "$destdir" ] || sh "$SW_TOP/scripts/sb-hint.sh" --module "$mod" ${sign_cert:+--cert "$sign_cert"} || true

@@ -25,6 +25,8 @@
 #include <linux/stop_machine.h>
 #include "pull_ops.h"
 
+#if defined(SW_HAVE_RQ_UNLOCK_CALL) && defined(SW_HAVE_STOP_NOWAIT_BOOL)
+
 /*
  * Livepatch symbols: the compiler emits the relocations against these
  * names. Weak, so that modpost does not refuse undefined, unexported
@@ -89,6 +91,18 @@ static void __exit swp_exit(void)
 
 module_init(swp_init);
 module_exit(swp_exit);
+MODULE_INFO(livepatch, "Y");
+
+#else	/* 7.x: the stub a packaged build installs */
+
+static int __init swp_init(void)
+{
+	pr_err("not on this kernel: raw_spin_rq_unlock() is inline here or stop_one_cpu_nowait() does not say whether it queued, so sib_pull cannot be done (Documentation/usage.md)\n");
+	return -EOPNOTSUPP;
+}
+module_init(swp_init);
+
+#endif
+
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("smartwake: the sched-idle pull's direct calls into the scheduler");
-MODULE_INFO(livepatch, "Y");
