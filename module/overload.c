@@ -38,7 +38,6 @@
 #include "hooks.h"
 #include "knob_defs.h"
 #include "overload.h"
-#include "pull.h"
 #include "sched_access.h"
 #include "symbols.h"
 
@@ -104,12 +103,37 @@ unsigned long sw_nr_running_seq_of(int cpu)
 	return READ_ONCE(per_cpu(sw_nr_running_seq, cpu));
 }
 
+/* the watcher of nr_running changes (sib_pull's trigger), or NULL */
+static sw_nr_watch_fn sw_nr_watch;
+
+/**
+ * sw_overload_set_watch() - call @fn from the nr_running probe
+ * @fn: called with the runqueue's CPU, its lock held, after the masks
+ *      were updated, and whether that CPU has just become overloaded;
+ *      NULL stops the calls
+ *
+ * For one user, pull.c (knob sib_pull), which holds SW_PROBE_PULL while
+ * it watches. A probe that read @fn before it was cleared may still call
+ * it: the caller waits with synchronize_rcu() (probes run with interrupts
+ * off) before it depends on the calls having stopped.
+ */
+void sw_overload_set_watch(sw_nr_watch_fn fn)
+{
+	WRITE_ONCE(sw_nr_watch, fn);
+}
+
 static void notrace sw_nr_running_probe(void *data, struct rq *rq, int change)
 {
-	unsigned long *seq = per_cpu_ptr(&sw_nr_running_seq, cpu_of(rq));
+	int cpu = cpu_of(rq);
+	unsigned long *seq = per_cpu_ptr(&sw_nr_running_seq, cpu);
+	sw_nr_watch_fn watch;
+	bool became;
 
 	WRITE_ONCE(*seq, *seq + 1);
-	sw_pull_nr_changed(cpu_of(rq), sw_overload_update(cpu_of(rq)));
+	became = sw_overload_update(cpu);
+	watch = READ_ONCE(sw_nr_watch);
+	if (watch)
+		watch(cpu, became);
 }
 
 /**

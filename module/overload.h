@@ -24,6 +24,8 @@ void sw_overload_free(void);	/* after tracepoint_synchronize_unregister() */
 void sw_overload_seed(void);	/* every online CPU's bit from a snapshot */
 int sw_nr_probe_get(unsigned int user);
 void sw_nr_probe_put(unsigned int user);
+typedef void (*sw_nr_watch_fn)(int cpu, bool became_overloaded);
+void sw_overload_set_watch(sw_nr_watch_fn fn);
 int sw_overload_show(struct seq_file *m);
 const struct cpumask *sw_llc_overloaded_mask(int llc_id);
 bool sw_llc_has_overloaded(int cpu);	/* another CPU of @cpu's LLC is */

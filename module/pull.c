@@ -355,11 +355,11 @@ static struct sw_hook sw_pull_tick_hook = {
 };
 
 /**
- * sw_pull_nr_changed() - the trigger, from the nr_running probe
+ * sw_pull_nr_changed() - the trigger, from the nr_running probe (watcher)
  * @cpu:    the CPU whose nr_running changed, its runqueue lock held
  * @became: it has just become overloaded (overload.c's mask bit set)
  */
-void notrace sw_pull_nr_changed(int cpu, bool became)
+static void notrace sw_pull_nr_changed(int cpu, bool became)
 {
 	bool *was = per_cpu_ptr(&sw_pull_was_sched_idle, cpu);
 	bool si;
@@ -409,6 +409,7 @@ static int sw_pull_start(void)
 	sw_overload_seed();
 	for_each_online_cpu(cpu)
 		per_cpu(sw_pull_was_sched_idle, cpu) = sw_sched_idle_cpu(cpu);
+	sw_overload_set_watch(sw_pull_nr_changed);
 	WRITE_ONCE(sw_pull_live, ops);
 	return 0;
 }
@@ -419,6 +420,7 @@ static void sw_pull_end(void)
 	int cpu;
 
 	WRITE_ONCE(sw_pull_live, NULL);
+	sw_overload_set_watch(NULL);
 	/* probes and kicks run with interrupts off: none sees @ops after this */
 	synchronize_rcu();
 	sw_hook_put(&sw_pull_tick_hook, 1);

@@ -10,6 +10,5 @@
 extern int sw_sib_pull;
 int sw_pull_apply(const struct sw_knob *k, int old, int new);
 void sw_pull_init(void);	/* at load: the per-CPU kicks */
-void sw_pull_nr_changed(int cpu, bool became_overloaded);
 
 #endif /* _SMARTWAKE_PULL_H */

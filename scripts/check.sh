@@ -472,7 +472,8 @@ check_shipped() {
 	echo "functions with indirect calls: $sites"
 	# The kernel calls latency.c's and reach.c's tracepoint probes (and the
 	# callbacks of for_each_kernel_tracepoint()) and the module parameters'
-	# set/get through pointers: each must begin with ENDBR64, which the
+	# set/get through pointers, the module its nr_running watcher: each
+	# must begin with ENDBR64, which the
 	# compiler gives a function whose address is taken and objtool must
 	# not have sealed (an IBT CPU would fault).
 	local fn first addr sealed
@@ -480,7 +481,7 @@ check_shipped() {
 		awk '$3 ~ /^\.text\+0x/ { sub(/^\.text\+0x/, "", $3); print $3 }')
 	for fn in sw_lat_wakeup sw_lat_switch sw_lat_find sw_reach_waking sw_reach_find \
 		sw_knob_param_set sw_knob_param_get sw_reset_param_set \
-		sw_pull_stop sw_pull_local sw_pull_remote; do
+		sw_pull_stop sw_pull_local sw_pull_remote sw_pull_nr_changed; do
 		first=$(objdump -d --no-show-raw-insn module/smartwake.ko |
 			awk -v f="<$fn>:" '$2 == f { getline; print $2; exit }')
 		addr=$(nm module/smartwake.ko | awk -v f="$fn" '$3 == f { print $1 }')
@@ -505,6 +506,9 @@ check_shipped() {
 		# the sched-idle pull's calls of its companion's entries
 		# (sw_pull_register() checks their ENDBR64; shipped, above)
 		sw_pull_run|sw_pull_stop|sw_pull_local|sw_pull_remote|sw_pull_tick_pre) ;;
+		# overload.c's nr_running watcher: pull.c's trigger (module,
+		# its ENDBR64 checked above)
+		sw_nr_running_probe) ;;
 		__traceiter_*) ;;	# trace events: the registered probes
 		*) echo "unexpected indirect call in $f: add it to ibt.c's table or here"; rc=1 ;;
 		esac
