@@ -83,6 +83,10 @@ knobs=$(knob_names)
 for k in $knobs; do
 	eval "vals_$k=\"\$(knob_values $k | tr '\n' ' ')\""
 done
+# sib_pull=1 needs the companion smartwake_pull.ko, which holds smartwake
+# while loaded: the cycles leave it at 0 (guest/pull.sh cycles the pull
+# with CPU hotplug and cgroup moves)
+vals_sib_pull=0
 rmmod smartwake
 kmemleak_mark
 all_loads_start
