@@ -1,19 +1,25 @@
 # The cost of the module on the tightest wakeup loops, interleaved in one
 # boot: no module, loaded at the default knobs, each observer on alone
 # (the wakeup-latency probes, latency=1, among them), the module's path at
-# mainline knobs (and shadow mode when the module has it). Prints one
-# "SMARTWAKE-OVH,setting,load,round,ops_per_sec" line per run; the host
-# (scripts/overhead.sh) takes medians and ratios.
-# Usage: overhead.sh [ROUNDS] [SECONDS] [testing|""] [LOADS]
+# mainline knobs (and shadow mode when the module has it), and the
+# kernel's own sched_waking + sched_wakeup trace events with the module at
+# its defaults (sched_trace: the reference for the module's trace-events
+# row). Prints one "SMARTWAKE-OVH,setting,load,round,ops_per_sec" line per
+# run; the host (scripts/overhead.sh) takes medians and ratios.
+# ORDER: rotate (default): each round starts one setting later; fixed:
+# every round runs the settings in the listed order.
+# Usage: overhead.sh [ROUNDS] [SECONDS] [testing|""] [LOADS] [rotate|fixed]
 . ./lib.sh
 rounds=${1:-6}
 secs=${2:-1}
 TR=/sys/kernel/tracing
-settings="none defaults ttwu_count sis_filter sis_filter_tick latency smartwake smartwake_ftrace smartwake+trace shadow"
+settings="none defaults ttwu_count sis_filter sis_filter_tick latency smartwake smartwake_ftrace smartwake+trace sched_trace shadow"
 # With the testing build as the module (overhead.sh --testing), also the
 # select hook's trampoline and callback alone, never redirecting.
 [ "${3:-}" = testing ] && settings="$settings no_redirect no_redirect_ftrace"
 loads=${4:-pipe msg}
+rotate=${5:-rotate}
+case $rotate in rotate|fixed) ;; *) not_ok "ORDER is rotate or fixed, not $rotate"; summary; exit 1 ;; esac
 
 runload() {
 	case $1 in
@@ -32,6 +38,11 @@ apply() {
 	smartwake) set_knob policy smartwake ;;
 	smartwake_ftrace) set_knob select_hook ftrace && set_knob policy smartwake ;;
 	smartwake+trace) set_knob policy smartwake && echo 1 >$TR/events/smartwake/enable ;;
+	# the kernel's own two events per wakeup, nothing of the module hooked
+	sched_trace) [ -e $TR/events/sched/sched_waking/enable ] &&
+		[ -e $TR/events/sched/sched_wakeup/enable ] &&
+		echo 1 >$TR/events/sched/sched_waking/enable &&
+		echo 1 >$TR/events/sched/sched_wakeup/enable ;;
 	shadow) set_knob policy shadow ;;
 	no_redirect) rmmod smartwake && sw_insmod test_no_redirect=1 &&
 		set_knob policy smartwake ;;
@@ -46,6 +57,8 @@ undo() {
 		return
 	fi
 	[ -e $TR/events/smartwake/enable ] && echo 0 >$TR/events/smartwake/enable
+	[ -e $TR/events/sched/sched_waking/enable ] && echo 0 >$TR/events/sched/sched_waking/enable
+	[ -e $TR/events/sched/sched_wakeup/enable ] && echo 0 >$TR/events/sched/sched_wakeup/enable
 	set_knob policy stock
 	set_knob select_hook direct 2>/dev/null
 	set_knob sis_filter 0
@@ -61,8 +74,12 @@ r=1
 bad=0
 while [ $r -le "$rounds" ]; do
 	# rotate the order each round: no setting always runs first or after
-	# the same neighbour (a position in the round biases by ~1-2 %)
-	order=$(echo $settings | awk -v r="$r" '{ for (i = 0; i < NF; i++) printf "%s ", $((i + r - 1) % NF + 1) }')
+	# the same neighbour (a position in the round biases by ~1-2 %);
+	# fixed: the listed order every round (does the result depend on the
+	# rotation?)
+	order=$settings
+	[ "$rotate" = fixed ] ||
+		order=$(echo $settings | awk -v r="$r" '{ for (i = 0; i < NF; i++) printf "%s ", $((i + r - 1) % NF + 1) }')
 	for s in $order; do
 		if [ $s = none ]; then
 			grep -q '^smartwake ' /proc/modules && rmmod smartwake
