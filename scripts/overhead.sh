@@ -1,49 +1,68 @@
 #!/usr/bin/env bash
 # The overhead experiment (part of make bench; also scripts/bench.sh
-# --overhead): what the module costs the tightest wakeup loops. One 2-vCPU
+# --overhead): what the module costs the tightest wakeup loops. A 2-vCPU
 # stock guest booted with nokaslr runs guest/overhead.sh: no module, loaded
 # at the default knobs, each observer on alone (ttwu_count=1, sis_filter=1,
 # latency=1: the wakeup-latency probes, trace events), policy=smartwake at
-# mainline knobs and policy=shadow (if the module has it), interleaved
+# mainline knobs, the kernel's own sched_waking + sched_wakeup events with
+# the module at its defaults (sched_trace: the reference for the
+# trace-events row) and policy=shadow (if the module has it), interleaved
 # round by round, on wakeload pipe -p 1 (ping-pong) and
 # msg --pipes -g 1 -s 2 -r 2 (M:N). First under
 # -icount shift=0,sleep=off (guest time counts instructions: repeatable to
-# about 1 % within a boot; no caches, no pipeline: instruction counts stand
-# in for cost, not for cache effects), then wall-clock (indicative only).
-# Medians over the rounds after the first (a warm-up), min..max, ratio to
-# no module. Writes DIR/overhead.csv, DIR/summary.txt, DIR/overhead.svg
-# (gnuplot, if present) and the figures section "overhead".
+# about 1 % within a boot, about 3 % across boots; no caches, no pipeline:
+# instruction counts stand in for cost, not for cache effects), then
+# wall-clock (indicative only, one boot). Per boot: medians over the
+# rounds after the first (a warm-up), ratio to that boot's no module;
+# over several boots the median of the boots' ratios and their min..max.
+# Writes DIR/overhead.csv, self.csv, cost.csv (a clock and a boot column),
+# DIR/summary.txt, DIR/overhead.svg (gnuplot, if present) and the figures
+# section "overhead".
+#
+# --boots N boots the icount guest N times (r1..rN), each rotating the
+# settings' order round by round; --fixed M adds M icount boots (f1..fM)
+# that run the settings in the same order every round (does the result
+# depend on the rotation?). Each boot has its own log,
+# DIR/guest-icount-r1.log, ...; the wall clock's is DIR/guest-wall-r1.log.
 #
 # --testing loads the testing build and adds "no_redirect" and
 # "no_redirect_ftrace": the select hook alone, direct call or ftrace ops
 # trampoline (it decides, never answers).
 #
 # --report DIR writes DIR's summary into figures.md again, measuring nothing.
+# --summarise DIR makes DIR's summary.txt (and plot) again from its CSVs
+# and prints it, measuring nothing and writing no figures.
 #
 # --loads "pipe" measures the ping-pong only (the M:N load's icount ratios
 # move with the order the two vCPUs interleave: several % between rounds).
 #
-# Usage: scripts/overhead.sh [--rounds N] [--secs S] [--out DIR] [--no-wall]
-#                            [--no-figures] [--testing] [--report DIR]
-#                            [--loads "pipe msg"]
+# Usage: scripts/overhead.sh [--rounds N] [--secs S] [--boots N] [--fixed M]
+#                            [--out DIR] [--no-wall] [--no-figures]
+#                            [--testing] [--loads "pipe msg"]
+#        scripts/overhead.sh --report DIR | --summarise DIR
 . "$(dirname "$0")/common.sh"
 
-rounds=7 secs=1 out= wall=1 figs=1 testing=() report= loads="pipe msg"
+rounds=7 secs=1 out= wall=1 figs=1 testing=() report= summarise= loads="pipe msg" boots=1 fixed=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--rounds) rounds=$2; shift 2 ;;
 	--secs) secs=$2; shift 2 ;;
+	--boots) boots=$2; shift 2 ;;
+	--fixed) fixed=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--no-wall) wall=0; shift ;;
 	--no-figures) figs=0; shift ;;
 	--testing) testing=(--ko build/testing/module/smartwake.ko); shift ;;
 	--report) report=$2; shift 2 ;;
+	--summarise) summarise=$2; shift 2 ;;
 	--loads) loads=$2; shift 2 ;;
 	-h|--help) sw_help "$0"; exit 0 ;;
 	*) sw_die "unknown argument: $1 (try --help)" ;;
 	esac
 done
 [[ $rounds =~ ^[2-9]$|^[1-9][0-9]+$ ]] || sw_die "--rounds: 2 or more"
+[[ $boots =~ ^[1-9][0-9]*$ ]] || sw_die "--boots: a whole number, 1 or more (got '$boots')"
+[[ $fixed =~ ^(0|[1-9][0-9]*)$ ]] || sw_die "--fixed: a whole number, 0 or more (got '$fixed')"
 [[ $loads =~ ^(pipe|msg)( (pipe|msg))*$ ]] || sw_die "--loads: pipe and/or msg"
 # what is measured: the tree as it is now, not when the run ends
 commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- module include guest tools 2>/dev/null || echo "+changes")
@@ -58,44 +77,49 @@ write_figures() {
 		echo "## Hook cost: the overhead experiment"
 		echo
 		echo "scripts/overhead.sh, $(head -n 1 "$1/meta.txt" 2>/dev/null); medians of all rounds but the"
-		echo "first, one 2-vCPU stock guest with nokaslr; module build: $build; results in $1."
+		echo "first, per boot of a 2-vCPU stock guest with nokaslr; module build: $build; results in $1."
 		echo
 		cat "$1/summary.txt"
 	} | scripts/figures.sh overhead -
 }
-if [ -n "$report" ]; then
-	[ -s "$report/summary.txt" ] || sw_die "no $report/summary.txt"
-	write_figures "$report"
-	exit 0
-fi
-[ -n "$out" ] || out=results/overhead-$(date +%Y%m%d-%H%M%S)
-mkdir -p "$out"
-csv=$out/overhead.csv
-echo "clock,setting,load,round,ops_per_sec" >"$csv"
-echo "clock,setting,round,self_ns_per_call" >"$out/self.csv"
-echo "clock,round,module_ns_per_call,kernel_ns_per_call,module_kernel_ratio" >"$out/cost.csv"
-rc=0
-modes=(icount)
-[ $wall -eq 1 ] && modes+=(wall)
-for m in "${modes[@]}"; do
-	opts=(--topo smp2 --append nokaslr --timeout 3600 --log "$out/guest-$m.log")
-	[ "$m" = icount ] && opts+=(--icount)
-	sw_log "overhead: $m clock, $rounds rounds of ${secs} s"
-	scripts/guest-run.sh "${opts[@]}" "${testing[@]}" overhead.sh "$rounds" "$secs" \
-		"${testing:+testing}" "$loads" |
-		grep -E 'passed|FAIL' || true
-	[ "${PIPESTATUS[0]}" -eq 0 ] || { sw_log "overhead guest ($m) failed"; rc=1; }
-	sed -n "s/^SMARTWAKE-OVH,/$m,/p" "$out/guest-$m.log" >>"$csv"
-	sed -n "s/^SMARTWAKE-OVH-SELF,/$m,/p" "$out/guest-$m.log" >>"$out/self.csv"
-	sed -n "s/^SMARTWAKE-OVH-COST,/$m,/p" "$out/guest-$m.log" >>"$out/cost.csv"
-done
 
-python3 - "$csv" "$out" <<'PY' || rc=1
-import csv, sys, statistics as st
-rows = list(csv.DictReader(open(sys.argv[1])))
-out = sys.argv[2]
+# summarise DIR: DIR/overhead.csv, self.csv and cost.csv into
+# DIR/summary.txt, DIR/plot.dat and (gnuplot) DIR/overhead.svg; prints the
+# summary. CSVs without a boot column (before --boots) are one boot, r1.
+summarise() {
+	python3 - "$1" <<'PY' || return 1
+import csv, re, sys, statistics as st
+out = sys.argv[1]
+
+def read_rows(name):
+    try:
+        rows = list(csv.DictReader(open(f"{out}/{name}")))
+    except FileNotFoundError:
+        return []
+    for r in rows:
+        r.setdefault("boot", "r1")
+        if not r["boot"]:
+            r["boot"] = "r1"
+    return rows
+
+def bootkey(b):
+    # r1..rN (rotating) first, then f1..fM (fixed order)
+    m = re.fullmatch(r"([a-z]+)(\d+)", b)
+    return (0 if b.startswith("r") else 1, int(m.group(2)) if m else 0, b)
+
+def boots_of(rows):
+    return sorted({r["boot"] for r in rows}, key=bootkey)
+
+def kinds(bs):
+    # "4 boots (3 rotating, 1 fixed-order)", "3 rotating boots"
+    r = sum(1 for b in bs if b.startswith("r"))
+    parts = [x for x in (f"{r} rotating" if r else "", f"{len(bs) - r} fixed-order" if len(bs) > r else "") if x]
+    s = "s" if len(bs) > 1 else ""
+    return f"{len(bs)} boot{s} ({', '.join(parts)})" if len(parts) > 1 else f"{parts[0]} boot{s}"
+
+rows = read_rows("overhead.csv")
 order = ["none", "defaults", "ttwu_count", "sis_filter", "sis_filter_tick", "latency", "no_redirect_ftrace", "no_redirect",
-         "smartwake_ftrace", "smartwake", "smartwake+trace", "shadow"]
+         "smartwake_ftrace", "smartwake", "smartwake+trace", "sched_trace", "shadow"]
 what = {"none": "no module", "defaults": "loaded, default knobs (nothing hooked)",
         "ttwu_count": "ttwu_count=1 (kretprobe)", "sis_filter": "sis_filter=1, sis_mask_update=enqueue (tracepoint probe; policy stock)",
         "sis_filter_tick": "sis_filter=1, sis_mask_update=tick (sched_tick hook; policy stock)",
@@ -103,6 +127,7 @@ what = {"none": "no module", "defaults": "loaded, default knobs (nothing hooked)
         "smartwake": "policy=smartwake, mainline knobs (select_hook=direct)",
         "smartwake_ftrace": "policy=smartwake, mainline knobs, select_hook=ftrace (ops redirect)",
         "smartwake+trace": "policy=smartwake + trace events on",
+        "sched_trace": "kernel's own sched_waking + sched_wakeup events (module at defaults): reference for the trace-events row",
         "shadow": "policy=shadow (both paths)",
         "no_redirect": "testing build: direct trampoline + decision, never answers",
         "no_redirect_ftrace": "testing build: ftrace ops trampoline + callback, never redirects"}
@@ -112,51 +137,92 @@ for clock in ("icount", "wall"):
     sel = [r for r in rows if r["clock"] == clock and int(r["round"]) > 1]
     if not sel:
         continue
-    label = "instruction time (-icount shift=0,sleep=off)" if clock == "icount" else "wall-clock (indicative only, TCG noise ~20 %)"
-    lines.append(f"### {label}\n")
+    bs = boots_of(sel)
+    if clock == "icount":
+        lines.append("### instruction time (-icount shift=0,sleep=off)\n")
+        lines.append("Instruction time (icount) is one counter for all vCPUs: it measures work per operation, "
+                     "never the gain of running on more CPUs at once or of cache locality.\n")
+    else:
+        lines.append("### wall-clock (indicative only, TCG noise ~20 %)\n")
     for load in ("pipe", "msg"):
-        base = [float(r["ops_per_sec"]) for r in sel if r["load"] == load and r["setting"] == "none"]
+        name = "pipe -p 1" if load == "pipe" else "msg --pipes -g 1 -s 2 -r 2"
+        # per boot: the setting's rounds and that boot's own no-module median
+        vals = {(b, s): [float(r["ops_per_sec"]) for r in sel if r["boot"] == b and r["load"] == load and r["setting"] == s]
+                for b in bs for s in order}
+        base = {b: st.median(vals[b, "none"]) for b in bs if vals[b, "none"]}
         if not base:
             continue
-        b = st.median(base)
-        lines.append(f"`wakeload {'pipe -p 1' if load == 'pipe' else 'msg --pipes -g 1 -s 2 -r 2'}`, {len(base)} rounds after a warm-up:\n")
-        lines.append("| setting | ops/s median | min..max | vs no module |")
-        lines.append("|---|---|---|---|")
-        for s in order:
-            v = [float(r["ops_per_sec"]) for r in sel if r["load"] == load and r["setting"] == s]
-            if not v:
-                continue
-            med = st.median(v)
-            lines.append(f"| {what[s]} | {med:,.0f} | {min(v):,.0f}..{max(v):,.0f} | {med / b:.3f} |")
-            plot.append((clock, load, s, med / b, min(v) / b, max(v) / b))
+        if len(bs) == 1:
+            b0 = bs[0]
+            lines.append(f"`wakeload {name}`, {len(vals[b0, 'none'])} rounds after a warm-up:\n")
+            lines.append("| setting | ops/s median | min..max | vs no module |")
+            lines.append("|---|---|---|---|")
+            for s in order:
+                v = vals[b0, s]
+                if not v:
+                    continue
+                med = st.median(v)
+                b = base[b0]
+                lines.append(f"| {what[s]} | {med:,.0f} | {min(v):,.0f}..{max(v):,.0f} | {med / b:.3f} |")
+                plot.append((clock, load, s, med / b, min(v) / b, max(v) / b))
+        else:
+            nr = sorted({len(vals[b, "none"]) for b in base})
+            nr = str(nr[0]) if len(nr) == 1 else f"{nr[0]}..{nr[-1]}"
+            lines.append(f"`wakeload {name}`, {kinds(sorted(base, key=bootkey))}, {nr} rounds each after a warm-up; "
+                         "a boot's ratio is the median of its rounds over the median of its own no-module rounds:\n")
+            lines.append("| setting | median ratio over boots | min..max over boots | each boot |")
+            lines.append("|---|---|---|---|")
+            for s in order:
+                per = [(b, st.median(vals[b, s]) / base[b]) for b in bs if b in base and vals[b, s]]
+                if not per:
+                    continue
+                rs = [x for _, x in per]
+                med = st.median(rs)
+                each = ", ".join(f"{b} {x:.3f}" for b, x in per)
+                lines.append(f"| {what[s]} | {med:.3f} | {min(rs):.3f}..{max(rs):.3f} | {each} |")
+                plot.append((clock, load, s, med, min(rs), max(rs)))
         lines.append("")
-selfrows = list(csv.DictReader(open(f"{out}/self.csv")))
-sel = [r for r in selfrows if r["clock"] == "icount" and int(r["round"]) > 1]
+selfrows = read_rows("self.csv")
+sel = [r for r in selfrows if r["clock"] == "icount" and int(r["round"]) > 1
+       and r["self_ns_per_call"] not in ("", "missing")]
 if sel:
+    bs = boots_of(sel)
+    over = "" if len(bs) == 1 else f", all rounds of {kinds(bs)} pooled"
     lines.append("`self_ns_per_call` of the module's path (local_clock around 1 call in 64, both loads; "
-                 "under icount a ns is about one instruction):\n")
+                 f"under icount a ns is about one instruction{over}):\n")
     lines.append("| setting | median | min..max |")
     lines.append("|---|---|---|")
     for s in order:
-        v = [float(r["self_ns_per_call"]) for r in sel if r["setting"] == s and r["self_ns_per_call"] not in ("", "missing")]
+        v = [float(r["self_ns_per_call"]) for r in sel if r["setting"] == s]
         if v:
             lines.append(f"| {what[s]} | {st.median(v):,.0f} | {min(v):,.0f}..{max(v):,.0f} |")
     lines.append("")
-costrows = list(csv.DictReader(open(f"{out}/cost.csv")))
+costrows = read_rows("cost.csv")
 for clock in ("icount", "wall"):
     sel = [r for r in costrows if r["clock"] == clock and int(r["round"]) > 1 and r["module_kernel_ratio"] not in ("", "missing")]
     if not sel:
         continue
+    bs = boots_of(sel)
     lines.append(f"The path per call against the kernel's own ({clock}; policy=shadow: the module's evaluation and the kernel's "
                  "select_task_rq_fair() timed apart on the same sampled wakeups, 1 in 64; "
                  + ("a ns is about one instruction, caches and pipelines are not modelled" if clock == "icount" else "indicative only")
-                 + "):\n")
-    lines.append("| module_ns_per_call | kernel_ns_per_call | module_kernel_ratio | min..max ratio |")
-    lines.append("|---|---|---|---|")
+                 + ("" if len(bs) == 1 else f"; all rounds of {kinds(bs)} pooled, and each boot's median ratio") + "):\n")
     m = st.median(float(r["module_ns_per_call"]) for r in sel)
     k = st.median(float(r["kernel_ns_per_call"]) for r in sel)
     rs = [float(r["module_kernel_ratio"]) for r in sel]
-    lines.append(f"| {m:,.0f} | {k:,.0f} | {st.median(rs):.3f} | {min(rs):.3f}..{max(rs):.3f} |")
+    if len(bs) == 1:
+        lines.append("| module_ns_per_call | kernel_ns_per_call | module_kernel_ratio | min..max ratio |")
+        lines.append("|---|---|---|---|")
+        lines.append(f"| {m:,.0f} | {k:,.0f} | {st.median(rs):.3f} | {min(rs):.3f}..{max(rs):.3f} |")
+    else:
+        per = [(b, st.median(float(r["module_kernel_ratio"]) for r in sel if r["boot"] == b)) for b in bs]
+        pr = [x for _, x in per]
+        lines.append("| module_ns_per_call | kernel_ns_per_call | module_kernel_ratio | min..max ratio "
+                     "| median ratio over boots | min..max over boots | each boot |")
+        lines.append("|---|---|---|---|---|---|---|")
+        lines.append(f"| {m:,.0f} | {k:,.0f} | {st.median(rs):.3f} | {min(rs):.3f}..{max(rs):.3f} "
+                     f"| {st.median(pr):.3f} | {min(pr):.3f}..{max(pr):.3f} | "
+                     + ", ".join(f"{b} {x:.3f}" for b, x in per) + " |")
     lines.append("")
 open(f"{out}/summary.txt", "w").write("\n".join(lines) + "\n")
 with open(f"{out}/plot.dat", "w") as f:
@@ -164,18 +230,64 @@ with open(f"{out}/plot.dat", "w") as f:
         f.write(f'{i} "{p[0]} {p[1]} {p[2]}" {p[3]:.4f} {p[4]:.4f} {p[5]:.4f}\n')
 print("\n".join(lines))
 PY
-if command -v gnuplot >/dev/null && [ -s "$out/plot.dat" ]; then
-	n=$(wc -l <"$out/plot.dat")
-	gnuplot -e "set terminal svg size 900,$((120 + n * 22)) font 'sans,11'; set output '$out/overhead.svg';
-		set title 'smartwake overhead: ops/s relative to no module (median, min..max)';
-		set style fill solid 0.5; set yrange [-1:$n]; set ytics nomirror font 'sans,9';
-		set xrange [0.8:1.1]; set grid x; unset key;
-		plot '$out/plot.dat' using 3:1:5:6:(0):(0):ytic(2) with xerrorbars" 2>/dev/null ||
-		sw_log "gnuplot failed: no plot"
+	if command -v gnuplot >/dev/null && [ -s "$1/plot.dat" ]; then
+		local n
+		n=$(wc -l <"$1/plot.dat")
+		gnuplot -e "set terminal svg size 900,$((120 + n * 22)) font 'sans,11'; set output '$1/overhead.svg';
+			set title 'smartwake overhead: ops/s relative to no module (median, min..max; over boots when several)';
+			set style fill solid 0.5; set yrange [-1:$n]; set ytics nomirror font 'sans,9';
+			set xrange [0.8:1.1]; set grid x; unset key;
+			plot '$1/plot.dat' using 3:1:5:6:(0):(0):ytic(2) with xerrorbars" 2>/dev/null ||
+			sw_log "gnuplot failed: no plot"
+	fi
+}
+if [ -n "$report" ]; then
+	[ -s "$report/summary.txt" ] || sw_die "no $report/summary.txt"
+	write_figures "$report"
+	exit 0
 fi
+if [ -n "$summarise" ]; then
+	[ -s "$summarise/overhead.csv" ] || sw_die "no $summarise/overhead.csv"
+	summarise "$summarise"
+	exit
+fi
+[ -n "$out" ] || out=results/overhead-$(date +%Y%m%d-%H%M%S)
+mkdir -p "$out"
+csv=$out/overhead.csv
+echo "clock,boot,setting,load,round,ops_per_sec" >"$csv"
+echo "clock,boot,setting,round,self_ns_per_call" >"$out/self.csv"
+echo "clock,boot,round,module_ns_per_call,kernel_ns_per_call,module_kernel_ratio" >"$out/cost.csv"
+rc=0
+# the boots, "CLOCK NAME ORDER" each: N rotating and M fixed-order under
+# icount, one rotating on the wall clock
+runs=()
+for ((i = 1; i <= boots; i++)); do runs+=("icount r$i rotate"); done
+for ((i = 1; i <= fixed; i++)); do runs+=("icount f$i fixed"); done
+[ $wall -eq 1 ] && runs+=("wall r1 rotate")
+for run in "${runs[@]}"; do
+	read -r m b ord <<<"$run"
+	log=$out/guest-$m-$b.log
+	opts=(--topo smp2 --append nokaslr --timeout 3600 --log "$log")
+	[ "$m" = icount ] && opts+=(--icount)
+	sw_log "overhead: $m clock, boot $b ($ord order), $rounds rounds of ${secs} s"
+	scripts/guest-run.sh "${opts[@]}" "${testing[@]}" overhead.sh "$rounds" "$secs" \
+		"${testing:+testing}" "$loads" "$ord" |
+		grep -E 'passed|FAIL' || true
+	[ "${PIPESTATUS[0]}" -eq 0 ] || { sw_log "overhead guest ($m, $b) failed"; rc=1; }
+	sed -n "s/^SMARTWAKE-OVH,/$m,$b,/p" "$log" >>"$csv"
+	sed -n "s/^SMARTWAKE-OVH-SELF,/$m,$b,/p" "$log" >>"$out/self.csv"
+	sed -n "s/^SMARTWAKE-OVH-COST,/$m,$b,/p" "$log" >>"$out/cost.csv"
+done
+
+summarise "$out" || rc=1
 {
-	done_rounds=$(awk -F, '$1 == "icount" { if ($4 > n) n = $4 } END { print n + 0 }' "$csv")
-	echo "commit $commit, $started, $rounds rounds of $secs s ($done_rounds completed)"
+	# rounds completed: the fewest of any icount boot that reported
+	done_rounds=$(awk -F, 'NR > 1 && $1 == "icount" { if ($5 > n[$2]) n[$2] = $5 }
+		END { m = -1; for (b in n) if (m < 0 || n[b] < m) m = n[b]; print m < 0 ? 0 : m }' "$csv")
+	nb="icount: $boots rotating boot$([ "$boots" -eq 1 ] || echo s)"
+	[ "$fixed" -eq 0 ] || nb+=" + $fixed fixed-order boot$([ "$fixed" -eq 1 ] || echo s)"
+	[ $wall -eq 0 ] || nb+=", wall: 1 rotating boot"
+	echo "commit $commit, $started, $rounds rounds of $secs s ($done_rounds completed), $nb"
 	[ ${#testing[@]} -gt 0 ] && echo "testing build"
 } >"$out/meta.txt"
 if [ $figs -eq 1 ] && [ -s "$out/summary.txt" ]; then
