@@ -34,6 +34,7 @@
 #   --icount               guest time counts instructions (-icount
 #                          shift=0,sleep=off): repeatable cost ratios;
 #                          sees no caches or pipelines
+#   --plugin SPEC          a QEMU TCG plugin, -plugin SPEC (scripts/insnprof.sh)
 #   --bin PATH             host program to put in the guest's /bin, with the
 #                          shared libraries ldd lists (repeatable)
 #   --verbose              print the whole console, not just the guest part
@@ -45,7 +46,7 @@
 # shellcheck source=scripts/qemulib.sh
 . "$SW_TOP/scripts/qemulib.sh"
 
-kernel=stock topo=smp4 smp= mem=1024 timeout=900 log= verbose=0 append= icount=() hdronly=0
+kernel=stock topo=smp4 smp= mem=1024 timeout=900 log= verbose=0 append= icount=() plugin=() hdronly=0
 kos=()
 tkos=()
 fkos=()
@@ -67,6 +68,7 @@ while [ $# -gt 0 ]; do
 	--headers-only) hdronly=1; shift ;;
 	--append) append=$2; shift 2 ;;
 	--icount) icount=(-icount 'shift=0,sleep=off'); shift ;;
+	--plugin) plugin=(-plugin "$2"); shift 2 ;;
 	--bin) bins+=("$2"); shift 2 ;;
 	--verbose) verbose=1; shift ;;
 	-h|--help) usage; exit 0 ;;
@@ -209,7 +211,7 @@ cmdline="console=ttyS0 panic=-1 tsc=reliable no_timer_check quiet loglevel=4 rdi
 [ "$kernel" = debug ] && cmdline+=" kasan_multi_shot"
 sw_log "booting $klabel kernel, topology $topo, guest/$script $* (log: $log)"
 start=$(date +%s)
-qemu-system-x86_64 -accel tcg,thread=single "${icount[@]}" ${SW_QEMU_CPU:+-cpu $SW_QEMU_CPU} -m "$mem" "${topo_args[@]}" \
+qemu-system-x86_64 -accel tcg,thread=single "${icount[@]}" "${plugin[@]}" ${SW_QEMU_CPU:+-cpu $SW_QEMU_CPU} -m "$mem" "${topo_args[@]}" \
 	-kernel "$vmlinuz" -initrd "$work/initramfs.gz" -append "$cmdline" \
 	-nographic -no-reboot -nic none </dev/null >"$log" 2>&1 &
 qpid=$!

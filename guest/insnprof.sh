@@ -1,0 +1,42 @@
+# Guest side of scripts/insnprof.sh (the instruction profile).
+# busybox sh. Usage:
+#   insnprof.sh syms
+#       print the kernel's text symbols (SWSYM lines): with nokaslr they
+#       are the same in every boot of this kernel
+#   insnprof.sh run SETTING LOAD SECONDS
+#       load the module, apply SETTING (stock, smartwake, shadow, or
+#       none: no module), call sync(2) (the plugin's mark: snapshot 1),
+#       run wakeload LOAD for SECONDS, sync again (snapshot 2), then print
+#       the module's symbols (SWSYM) and its counters (SWSTAT)
+. ./lib.sh
+case $1 in
+syms)
+	awk '$2 ~ /^[tT]$/ { print "SWSYM", $1, $3 }' /proc/kallsyms
+	check "kernel symbols printed" [ "$(awk '$2 ~ /^[tT]$/' /proc/kallsyms | wc -l)" -gt 1000 ]
+	;;
+run)
+	setting=$2 load=$3 secs=$4
+	if [ "$setting" != none ]; then
+		check "insmod" sw_insmod
+		[ "$setting" = stock ] || check "policy=$setting" set_knob policy "$setting"
+	fi
+	[ "$setting" = none ] || echo 1 >$SW_DBG/reset
+	sync
+	case $load in
+	pipe) wakeload pipe -p 1 -t "$secs" ;;
+	msg) wakeload msg --pipes -g 1 -s 2 -r 2 -t "$secs" ;;
+	*) echo "unknown load $load" ;;
+	esac >/dev/null 2>&1
+	sync
+	if [ "$setting" != none ]; then
+		awk '$4 == "[smartwake]" && $2 ~ /^[tT]$/ { print "SWSYM", $1, $3 }' /proc/kallsyms
+		awk '{ print "SWSTAT", $1, $2 }' $SW_DBG/stats
+		rmmod smartwake
+	fi
+	check "kernel log clean" dmesg_clean
+	;;
+*)
+	not_ok "usage: insnprof.sh syms | run SETTING LOAD SECONDS"
+	;;
+esac
+summary

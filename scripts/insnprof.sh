@@ -1,0 +1,223 @@
+#!/usr/bin/env bash
+# The instruction profile (issue 32): which kernel and module functions
+# the guest executes, in instructions, during one wakeload run, per
+# wakeup. A QEMU TCG plugin of the project's own (tools/insnprof/)
+# counts every kernel translation block's executions; the guest calls
+# sync(2) before and after the run, and the plugin writes a snapshot each
+# time the kernel enters __x64_sys_sync. The host subtracts the two
+# snapshots and maps block addresses to symbols: the kernel's from a
+# first boot (nokaslr: the same addresses in every boot of this kernel,
+# cached in build/insnprof/), the module's from the measured boot.
+#
+# An instruction count, exactly (TCG executes the guest's instructions;
+# the guest runs under -icount): no caches, no pipeline, no branch
+# prediction. Instructions are counted on all vCPUs together. Inlined
+# code is charged to the function it was inlined into; a block the
+# kernel reached through a trampoline outside any symbol is [unknown].
+#
+# Usage: scripts/insnprof.sh [--setting none|stock|smartwake|shadow]
+#          [--load pipe|msg] [--secs S] [--top N] [--out DIR]
+#          [--per COUNTER] [--diff DIR_A DIR_B] [--annotate FUNCTION DIR]
+#   --setting  module state during the run (default shadow: both paths
+#              on the same wakeups)
+#   --per      divide by this counter of the module's stats (default
+#              wakeups), or by calls:FUNCTION, the executions of the
+#              block at FUNCTION's first byte (e.g.
+#              calls:select_task_rq_fair, with any setting)
+#   --diff A B compare two earlier runs' profiles, per function, measuring
+#              nothing (instructions per wakeup of B minus A)
+#   --annotate F DIR
+#              an earlier run's blocks inside function F: offset, length,
+#              executions and instructions per --per (read them beside
+#              objdump -d of the module or vmlinux), measuring nothing
+. "$(dirname "$0")/common.sh"
+
+setting=shadow load=msg secs=2 top=40 out= per=wakeups diff=() annotate=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--setting) setting=$2; shift 2 ;;
+	--load) load=$2; shift 2 ;;
+	--secs) secs=$2; shift 2 ;;
+	--top) top=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	--per) per=$2; shift 2 ;;
+	--diff) diff=("$2" "$3"); shift 3 ;;
+	--annotate) annotate=("$2" "$3"); shift 3 ;;
+	-h|--help) sw_help "$0"; exit 0 ;;
+	*) sw_die "unknown argument: $1 (try --help)" ;;
+	esac
+done
+cd "$SW_TOP" || exit
+[[ $setting =~ ^(none|stock|smartwake|shadow)$ ]] || sw_die "--setting: none, stock, smartwake or shadow"
+[[ $load =~ ^(pipe|msg)$ ]] || sw_die "--load: pipe or msg"
+[[ $secs =~ ^[1-9][0-9]*$ ]] || sw_die "--secs: a whole number of seconds"
+
+report() {
+	python3 - "$@" <<'PY'
+import bisect, os, sys
+mode = sys.argv[1]
+
+def load_run(d):
+    syms = []
+    for f in (f"{d}/syms.txt", f"{d}/module-syms.txt"):
+        for line in open(f):
+            a, name = line.split()[:2]
+            syms.append((int(a, 16), name))
+    syms.sort()
+    addrs = [a for a, _ in syms]
+    def snap(n):
+        t = {}
+        for line in open(f"{d}/prof.{n}"):
+            if line.startswith("#"):
+                continue
+            v, k, e, i = line.split()
+            t[(v, k)] = (int(e), int(i))
+        return t
+    s1, s2 = snap(1), snap(2)
+    per_fn = {}
+    entries = {}
+    for key, (ex, ins) in s2.items():
+        e0, i0 = s1.get(key, (0, 0))
+        d_ins = ins - i0
+        if d_ins <= 0:
+            continue
+        a = int(key[0], 16)
+        entries[a] = entries.get(a, 0) + ex - e0
+        i = bisect.bisect_right(addrs, a) - 1
+        name = syms[i][1] if i >= 0 and a - syms[i][0] < 0x100000 else "[unknown]"
+        per_fn[name] = per_fn.get(name, 0) + d_ins
+    stats = {}
+    if os.path.exists(f"{d}/stats.txt"):
+        for line in open(f"{d}/stats.txt"):
+            k, v = line.split()[:2]
+            stats[k] = v
+    mods = {n for _, n in (l.split()[:2] for l in open(f"{d}/module-syms.txt"))}
+    # calls of a function: the executions of the block at its first byte
+    for a, name in syms:
+        if a in entries:
+            stats.setdefault("calls:" + name, str(entries[a]))
+    meta = open(f"{d}/meta.txt").read().strip()
+    return per_fn, stats, mods, meta
+
+def div(d, per):
+    try:
+        n = int(d[1].get(per, "0"))
+    except ValueError:
+        n = 0
+    return n
+
+def blocks(d, fn, n):
+    syms = []
+    for f in (f"{d}/syms.txt", f"{d}/module-syms.txt"):
+        for line in open(f):
+            a, name = line.split()[:2]
+            syms.append((int(a, 16), name))
+    syms.sort()
+    addrs = [a for a, _ in syms]
+    base = [a for a, name in syms if name == fn]
+    if not base:
+        sys.exit(f"--annotate: no symbol {fn}")
+    def snap(k):
+        t = {}
+        for line in open(f"{d}/prof.{k}"):
+            if not line.startswith("#"):
+                v, m, e, i = line.split()
+                t[(int(v, 16), int(m))] = (int(e), int(i))
+        return t
+    s1, s2 = snap(1), snap(2)
+    rows = []
+    for (a, m), (e, i) in s2.items():
+        e0, i0 = s1.get((a, m), (0, 0))
+        j = bisect.bisect_right(addrs, a) - 1
+        if j >= 0 and syms[j][1] == fn and e > e0:
+            rows.append((a - base[0], m, (e - e0) / n, (i - i0) / n))
+    rows.sort()
+    print(f"{fn}: {sum(r[3] for r in rows):,.1f} instructions per call of the divisor")
+    print(f"{'offset':>8} {'length':>6} {'executions':>10} {'instructions':>12}")
+    for off, m, e, i in rows:
+        print(f"{'+0x%x' % off:>8} {m:6} {e:10.2f} {i:12.1f}")
+
+if mode == "annotate":
+    d, fn, per = sys.argv[2], sys.argv[3], sys.argv[4]
+    per_fn, stats, mods, meta = load_run(d)
+    n = div((None, stats), per)
+    if not n:
+        sys.exit(f"--annotate: counter {per} missing or 0")
+    print(f"# {meta}; per {per} ({n:,})")
+    blocks(d, fn, n)
+elif mode == "one":
+    d, per, top = sys.argv[2], sys.argv[3], int(sys.argv[4])
+    per_fn, stats, mods, meta = load_run(d)
+    n = div((per_fn, stats), per)
+    total = sum(per_fn.values())
+    print(f"# {meta}")
+    print(f"# kernel instructions in the window: {total:,}" + (f"; {per} = {n:,}" if n else ""))
+    modsum = sum(v for k, v in per_fn.items() if k in mods)
+    if n:
+        print(f"# module functions: {modsum / n:,.1f} per {per}; all kernel code: {total / n:,.1f} per {per}")
+    print(f"{'function':40} {'instructions':>14} {'per ' + per if n else '':>14} {'share':>7}")
+    for name, v in sorted(per_fn.items(), key=lambda kv: -kv[1])[:top]:
+        mark = " [smartwake]" if name in mods else ""
+        print(f"{name[:40]:40} {v:14,} {(f'{v / n:14,.1f}' if n else ''):>14} {100 * v / total:6.2f}%{mark}")
+else:
+    a, b, per, top = sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
+    ra, rb = load_run(a), load_run(b)
+    na, nb = div((None, ra[1]), per), div((None, rb[1]), per)
+    if not na or not nb:
+        sys.exit(f"--diff: counter {per} missing or 0 in one of the runs")
+    print(f"# A: {ra[3]}\n# B: {rb[3]}")
+    ta, tb = sum(ra[0].values()) / na, sum(rb[0].values()) / nb
+    print(f"# all kernel code per {per}: A {ta:,.1f}, B {tb:,.1f}, B - A {tb - ta:+,.1f}")
+    names = set(ra[0]) | set(rb[0])
+    rows = [(n, ra[0].get(n, 0) / na, rb[0].get(n, 0) / nb) for n in names]
+    rows.sort(key=lambda r: -abs(r[2] - r[1]))
+    print(f"{'function':40} {'A':>10} {'B':>10} {'B - A':>10}")
+    for n, x, y in rows[:top]:
+        print(f"{n[:40]:40} {x:10,.1f} {y:10,.1f} {y - x:+10,.1f}")
+PY
+}
+
+if [ ${#annotate[@]} -eq 2 ]; then
+	report annotate "${annotate[1]}" "${annotate[0]}" "$per"
+	exit
+fi
+if [ ${#diff[@]} -eq 2 ]; then
+	report diff "${diff[0]}" "${diff[1]}" "$per" "$top"
+	exit
+fi
+
+krel=$SW_DEFAULT_KREL
+dir=build/insnprof
+mkdir -p "$dir"
+so=$dir/insnprof.so
+if [ ! -s "$so" ] || [ tools/insnprof/insnprof.c -nt "$so" ]; then
+	gcc -shared -fPIC -O2 -Wall -Wextra -Werror -o "$so" tools/insnprof/insnprof.c ||
+		sw_die "building the QEMU plugin failed"
+fi
+syms=$dir/syms-$krel.txt
+if [ ! -s "$syms" ]; then
+	sw_log "insnprof: the kernel's symbols (one boot, cached in $syms)"
+	scripts/guest-run.sh --topo smp2 --append nokaslr --timeout 600 \
+		--log "$dir/syms-$krel.log" insnprof.sh syms | grep -E 'passed|FAIL' || true
+	sed -n 's/^SWSYM \([0-9a-f]*\) \([^ \r]*\).*/\1 \2/p' "$dir/syms-$krel.log" >"$syms.tmp"
+	[ "$(wc -l <"$syms.tmp")" -gt 1000 ] || sw_die "no kernel symbols in $dir/syms-$krel.log"
+	mv "$syms.tmp" "$syms"
+fi
+mark=$(awk '$2 == "__x64_sys_sync" { print $1 }' "$syms")
+[ -n "$mark" ] || sw_die "no __x64_sys_sync in $syms"
+[ -n "$out" ] || out=results/insnprof-$setting-$load-$(date +%Y%m%d-%H%M%S)
+mkdir -p "$out"
+rm -f "$out"/prof.*
+cp "$syms" "$out/syms.txt"
+echo "setting $setting, load $load, $secs s, commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- module include 2>/dev/null || echo +changes), $(date -Is)" >"$out/meta.txt"
+sw_log "insnprof: $setting, $load, $secs s (results in $out)"
+scripts/guest-run.sh --topo smp2 --append nokaslr --icount --timeout 900 \
+	--plugin "$so,mark=0x$mark,out=$out/prof" --log "$out/guest.log" \
+	insnprof.sh run "$setting" "$load" "$secs" | grep -E 'passed|FAIL' || true
+sed -n 's/^SWSYM \([0-9a-f]*\) \([^ \r]*\).*/\1 \2/p' "$out/guest.log" >"$out/module-syms.txt"
+sed -n 's/^SWSTAT \([^ ]*\) \([^ \r]*\).*/\1 \2/p' "$out/guest.log" >"$out/stats.txt"
+[ -s "$out/prof.1" ] && [ -s "$out/prof.2" ] || sw_die "the plugin wrote no two snapshots in $out"
+if [ "$setting" = none ] || [ "$setting" = stock ]; then
+	[[ $per == calls:* ]] || per=calls:select_task_rq_fair
+fi
+report one "$out" "$per" "$top" | tee "$out/report.txt"
