@@ -58,6 +58,15 @@
 /* ---- wakeup flags and sched_domain flags ------------------------------- */
 
 /* WF_CURRENT_CPU (6.4+): the waker asks for its own CPU */
+/*
+ * Stack buffers the wakeup path fills before it reads them: not zeroed
+ * first under CONFIG_INIT_STACK_ALL_ZERO (Debian's kernels). Trees
+ * without the macro have no such option either.
+ */
+#ifndef __uninitialized
+#define __uninitialized
+#endif
+
 #ifdef SW_HAVE_WF_CURRENT_CPU
 #define SW_WF_CURRENT_CPU	WF_CURRENT_CPU
 #else

@@ -34,6 +34,7 @@
 #include <linux/linkage.h>
 #include <linux/module.h>
 #include <linux/objtool.h>
+#include "hooks.h"
 #include "wake.h"
 
 #ifdef SW_HAVE_DIRECT
@@ -68,7 +69,7 @@
 int notrace sw_select_direct(struct task_struct *p, int prev_cpu,
 			     int wake_flags, unsigned long parent_ip)
 {
-	if (within_module(parent_ip, THIS_MODULE))
+	if (sw_from_module(parent_ip))
 		return -1;		/* the module asking the kernel */
 	if (!sw_select_wanted_args(p, prev_cpu, wake_flags))
 		return -1;

@@ -61,7 +61,7 @@ static void notrace sw_redirect(unsigned long ip, unsigned long parent_ip,
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (bit < 0)
 		return;
-	if (!within_module(parent_ip, THIS_MODULE))
+	if (!sw_from_module(parent_ip))
 		sw_fregs_set_ip(fregs, (unsigned long)h->replacement);
 	ftrace_test_recursion_unlock(bit);
 }

@@ -8,9 +8,31 @@
 
 #include <linux/ftrace.h>
 #include <linux/list.h>
+#include <linux/module.h>
 #include <linux/types.h>
 
 struct seq_file;
+
+/**
+ * sw_from_module() - is @ip, a hooked function's return address, in the
+ *                    module's text
+ * @ip: the parent_ip of an ftrace callback or direct trampoline
+ *
+ * Every hook lets the module's own calls into the kernel's function
+ * through (sw_orig_select() and the like). One range check: the text is
+ * where a return address can be; within_module() walks all seven memory
+ * types of a 6.4+ module, about 70 instructions on every wakeup.
+ *
+ * Return: true for a call made by this module.
+ */
+static __always_inline bool sw_from_module(unsigned long ip)
+{
+#ifdef for_each_mod_mem_type
+	return within_module_mem_type(ip, THIS_MODULE, MOD_TEXT);
+#else
+	return within_module_core(ip, THIS_MODULE);	/* 6.1: one range */
+#endif
+}
 
 /* what a struct sw_hook is */
 enum sw_hook_kind {

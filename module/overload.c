@@ -122,6 +122,8 @@ void sw_overload_set_watch(sw_nr_watch_fn fn)
 	WRITE_ONCE(sw_nr_watch, fn);
 }
 
+static struct sw_hook sw_nr_hook;
+
 static void notrace sw_nr_running_probe(void *data, struct rq *rq, int change)
 {
 	int cpu = cpu_of(rq);
@@ -130,6 +132,12 @@ static void notrace sw_nr_running_probe(void *data, struct rq *rq, int change)
 	bool became;
 
 	WRITE_ONCE(*seq, *seq + 1);
+	/*
+	 * policy=shadow alone wants the count, not the masks: every other
+	 * user seeds them (sw_overload_seed()) after its bit is set.
+	 */
+	if (!(READ_ONCE(sw_nr_hook.users) & ~SW_PROBE_SHADOW))
+		return;
 	became = sw_overload_update(cpu);
 	watch = READ_ONCE(sw_nr_watch);
 	if (watch)

@@ -182,8 +182,9 @@ static int sw_scan_one(struct sw_sis *s, int cpu, struct cpumask *cpus,
  * @has_idle_core: look for a whole idle core (SMT)
  * @target:        where the wrap-around scan starts (after it)
  *
- * The candidates are the LLC span, the task's allowed CPUs and, as an
- * addition to the kernel, cpu_active_mask; with sis_filter the LLC's
+ * The candidates are the LLC span and the task's allowed CPUs, as in the
+ * kernel: a CPU deactivated before the domains are rebuilt is refused by
+ * the answer check (inactive_answers). With sis_filter the LLC's
  * overloaded CPUs are removed before the scan. The SIS_UTIL budget
  * (sd_llc_shared->nr_idle_scan) limits the single-CPU search, not the
  * idle-core search, as in the kernel.
@@ -199,7 +200,6 @@ static int sw_select_idle_cpu(struct sw_sis *s, struct sched_domain *sd,
 	unsigned int budget;
 
 	cpumask_and(cpus, sched_domain_span(sd), sw_task(s->p, cpus_ptr));
-	cpumask_and(cpus, cpus, cpu_active_mask);
 
 	if (READ_ONCE(sw_sis_filter)) {
 		const struct cpumask *over =

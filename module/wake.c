@@ -402,7 +402,7 @@ static void notrace sw_select_redirect(unsigned long ip, unsigned long parent_ip
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (bit < 0)
 		return;
-	if (!within_module(parent_ip, THIS_MODULE) && sw_select_wanted(fregs))
+	if (!sw_from_module(parent_ip) && sw_select_wanted(fregs))
 		sw_fregs_set_ip(fregs, (unsigned long)sw_select_task_rq_fair);
 	ftrace_test_recursion_unlock(bit);
 }
@@ -533,9 +533,9 @@ static int sw_select_body(struct task_struct *p, int prev_cpu, int wake_flags,
 {
 	struct sw_wake_ctx *ctx = this_cpu_ptr(&sw_wake_ctx);
 	int policy = READ_ONCE(sw_policy);
-	u64 decided[SW_NR_DECIDED];
+	u64 decided[SW_NR_DECIDED] __uninitialized;
 	struct sw_wake_info info;
-	struct sw_saved sv;
+	struct sw_saved sv __uninitialized;
 	int cpu, new_cpu;
 
 	lockdep_assert_held(&sw_task(p, pi_lock));
