@@ -18,6 +18,7 @@
 # Usage: scripts/insnprof.sh [--setting none|stock|smartwake|shadow]
 #          [--load pipe|msg] [--secs S] [--top N] [--out DIR]
 #          [--per COUNTER] [--diff DIR_A DIR_B] [--annotate FUNCTION DIR]
+#          [--report DIR]
 #   --setting  module state during the run (default shadow: both paths
 #              on the same wakeups)
 #   --per      divide by this counter of the module's stats (default
@@ -30,9 +31,10 @@
 #              an earlier run's blocks inside function F: offset, length,
 #              executions and instructions per --per (read them beside
 #              objdump -d of the module or vmlinux), measuring nothing
+#   --report DIR  an earlier run's report again, measuring nothing
 . "$(dirname "$0")/common.sh"
 
-setting=shadow load=msg secs=2 top=40 out= per=wakeups diff=() annotate=()
+setting=shadow load=msg secs=2 top=40 out= per=wakeups diff=() annotate=() again=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--setting) setting=$2; shift 2 ;;
@@ -43,6 +45,7 @@ while [ $# -gt 0 ]; do
 	--per) per=$2; shift 2 ;;
 	--diff) diff=("$2" "$3"); shift 3 ;;
 	--annotate) annotate=("$2" "$3"); shift 3 ;;
+	--report) again=$2; shift 2 ;;
 	-h|--help) sw_help "$0"; exit 0 ;;
 	*) sw_die "unknown argument: $1 (try --help)" ;;
 	esac
@@ -177,6 +180,10 @@ else:
 PY
 }
 
+if [ -n "$again" ]; then
+	report one "$again" "$per" "$top"
+	exit
+fi
 if [ ${#annotate[@]} -eq 2 ]; then
 	report annotate "${annotate[1]}" "${annotate[0]}" "$per"
 	exit
