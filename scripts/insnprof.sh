@@ -60,35 +60,42 @@ report() {
 import bisect, os, sys
 mode = sys.argv[1]
 
-def load_run(d):
+def window(d):
+    """The run's symbols (sorted), their addresses, and each block's
+    (address, length, executions, instructions) between the snapshots."""
     syms = []
     for f in (f"{d}/syms.txt", f"{d}/module-syms.txt"):
         for line in open(f):
             a, name = line.split()[:2]
             syms.append((int(a, 16), name))
     syms.sort()
-    addrs = [a for a, _ in syms]
     def snap(n):
         t = {}
         for line in open(f"{d}/prof.{n}"):
-            if line.startswith("#"):
-                continue
-            v, k, e, i = line.split()
-            t[(v, k)] = (int(e), int(i))
+            if not line.startswith("#"):
+                v, k, e, i = line.split()
+                t[(int(v, 16), int(k))] = (int(e), int(i))
         return t
     s1, s2 = snap(1), snap(2)
+    rows = []
+    for (a, k), (e, i) in s2.items():
+        e0, i0 = s1.get((a, k), (0, 0))
+        if i - i0 > 0:
+            rows.append((a, k, e - e0, i - i0))
+    return syms, [a for a, _ in syms], rows
+
+def owner(syms, addrs, a):
+    i = bisect.bisect_right(addrs, a) - 1
+    return syms[i][1] if i >= 0 and a - syms[i][0] < 0x100000 else "[unknown]"
+
+def load_run(d):
+    syms, addrs, rows = window(d)
     per_fn = {}
     entries = {}
-    for key, (ex, ins) in s2.items():
-        e0, i0 = s1.get(key, (0, 0))
-        d_ins = ins - i0
-        if d_ins <= 0:
-            continue
-        a = int(key[0], 16)
-        entries[a] = entries.get(a, 0) + ex - e0
-        i = bisect.bisect_right(addrs, a) - 1
-        name = syms[i][1] if i >= 0 and a - syms[i][0] < 0x100000 else "[unknown]"
-        per_fn[name] = per_fn.get(name, 0) + d_ins
+    for a, _, ex, ins in rows:
+        entries[a] = entries.get(a, 0) + ex
+        name = owner(syms, addrs, a)
+        per_fn[name] = per_fn.get(name, 0) + ins
     stats = {}
     if os.path.exists(f"{d}/stats.txt"):
         for line in open(f"{d}/stats.txt"):
@@ -110,31 +117,12 @@ def div(d, per):
     return n
 
 def blocks(d, fn, n):
-    syms = []
-    for f in (f"{d}/syms.txt", f"{d}/module-syms.txt"):
-        for line in open(f):
-            a, name = line.split()[:2]
-            syms.append((int(a, 16), name))
-    syms.sort()
-    addrs = [a for a, _ in syms]
+    syms, addrs, win = window(d)
     base = [a for a, name in syms if name == fn]
     if not base:
         sys.exit(f"--annotate: no symbol {fn}")
-    def snap(k):
-        t = {}
-        for line in open(f"{d}/prof.{k}"):
-            if not line.startswith("#"):
-                v, m, e, i = line.split()
-                t[(int(v, 16), int(m))] = (int(e), int(i))
-        return t
-    s1, s2 = snap(1), snap(2)
-    rows = []
-    for (a, m), (e, i) in s2.items():
-        e0, i0 = s1.get((a, m), (0, 0))
-        j = bisect.bisect_right(addrs, a) - 1
-        if j >= 0 and syms[j][1] == fn and e > e0:
-            rows.append((a - base[0], m, (e - e0) / n, (i - i0) / n))
-    rows.sort()
+    rows = sorted((a - base[0], k, e / n, i / n) for a, k, e, i in win
+                  if e > 0 and owner(syms, addrs, a) == fn)
     print(f"{fn}: {sum(r[3] for r in rows):,.1f} instructions per call of the divisor")
     print(f"{'offset':>8} {'length':>6} {'executions':>10} {'instructions':>12}")
     for off, m, e, i in rows:
