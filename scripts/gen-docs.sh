@@ -82,7 +82,7 @@ steps = {}
 for ln in table.splitlines():
     f = ln.split('\t')
     if f[2] != 'debug':
-        steps.setdefault(f[3], []).append(f[0])
+        steps.setdefault(f[3], []).append((f[0], f[1] == 'extra'))
 rows = []
 for ln in ktab.splitlines():
     f = ln.split()
@@ -95,7 +95,8 @@ for ln in ktab.splitlines():
         st = f'default: every `stock` step ({len(steps.get(rel, []))}; testing.md)'
     else:
         build = f'`make KERNEL={rel}`'
-        st = ', '.join(f'`{n}`' for n in steps.get(rel, [])) or 'none'
+        st = ', '.join(f'`{n}`' + (' (extra)' if x else '')
+                       for n, x in steps.get(rel, [])) or 'none'
     rows.append(f'| `{rel}` | {ver} | {suite} | {flav} | {build} | {st} |')
 body = ('Generated from scripts/common.sh\'s SW_KERNEL_TABLE and scripts/check.sh\'s step table\n'
         'by scripts/gen-docs.sh; do not edit by hand.\n\n'
