@@ -57,7 +57,6 @@
 
 /* ---- wakeup flags and sched_domain flags ------------------------------- */
 
-/* WF_CURRENT_CPU (6.4+): the waker asks for its own CPU */
 /*
  * Stack buffers the wakeup path fills before it reads them: not zeroed
  * first under CONFIG_INIT_STACK_ALL_ZERO (Debian's kernels). Trees
@@ -67,6 +66,7 @@
 #define __uninitialized
 #endif
 
+/* WF_CURRENT_CPU (6.4+): the waker asks for its own CPU */
 #ifdef SW_HAVE_WF_CURRENT_CPU
 #define SW_WF_CURRENT_CPU	WF_CURRENT_CPU
 #else
