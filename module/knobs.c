@@ -118,6 +118,7 @@ static int sw_knob_commit(const struct sw_knob *k, int val, int num)
 		if (k->num && val == k->fixed_idx)
 			WRITE_ONCE(*k->num, num);
 		WRITE_ONCE(*k->val, val);
+		sw_lean_update();
 	}
 	return ret;
 }
@@ -176,8 +177,10 @@ int sw_knob_set(int *val, int value)
 		ret = -EAGAIN;
 	else if (k->apply)
 		ret = k->apply(k, *k->val, value);
-	if (!ret)
+	if (!ret) {
 		WRITE_ONCE(*k->val, value);
+		sw_lean_update();
+	}
 	mutex_unlock(&sw_knob_lock);
 	return ret;
 }

@@ -181,6 +181,7 @@ static int sw_scan_one(struct sw_sis *s, int cpu, struct cpumask *cpus,
  * @sd:            target's LLC domain
  * @has_idle_core: look for a whole idle core (SMT)
  * @target:        where the wrap-around scan starts (after it)
+ * @lean:          the lean copy (lean.h)
  *
  * The candidates are the LLC span and the task's allowed CPUs, as in the
  * kernel: a CPU deactivated before the domains are rebuilt is refused by
@@ -191,8 +192,10 @@ static int sw_scan_one(struct sw_sis *s, int cpu, struct cpumask *cpus,
  *
  * Return: a CPU, or -1.
  */
-static int sw_select_idle_cpu(struct sw_sis *s, struct sched_domain *sd,
-			      bool has_idle_core, int target)
+static __always_inline int sw_select_idle_cpu(struct sw_sis *s,
+					      struct sched_domain *sd,
+					      bool has_idle_core, int target,
+					      bool lean)
 {
 	struct cpumask *cpus = this_cpu_cpumask_var_ptr(sw_sis_mask);
 	struct sched_domain_shared *sds = NULL;
@@ -201,7 +204,7 @@ static int sw_select_idle_cpu(struct sw_sis *s, struct sched_domain *sd,
 
 	cpumask_and(cpus, sched_domain_span(sd), sw_task(s->p, cpus_ptr));
 
-	if (READ_ONCE(sw_sis_filter)) {
+	if (sw_knob(lean, sw_sis_filter)) {
 		const struct cpumask *over =
 			sw_llc_overloaded_mask(sw_llc_id(target));
 		unsigned int n = over ? cpumask_weight_and(cpus, over) : 0;
@@ -286,24 +289,15 @@ static __always_inline int sw_sis_done(struct sw_sis *s, int prev, int target,
 	return cpu;
 }
 
-/**
- * sw_select_idle_sibling() - the module's select_idle_sibling()
- * @p:      the wakee
- * @prev:   its previous CPU
- * @target: the CPU wake_affine() settled on (prev or the waking CPU)
- *
- * Called from the wakeup path under rcu_read_lock() with IRQs disabled.
- * Updates p->recent_used_cpu like the kernel; the caller restores it when
- * it discards this answer.
- *
- * Return: the CPU for @p.
- */
-int sw_select_idle_sibling(struct task_struct *p, int prev, int target)
+/* sw_select_idle_sibling(), one copy: @lean as in sw_wake() */
+static __always_inline int __sw_select_idle_sibling(struct task_struct *p,
+						    int prev, int target,
+						    bool lean)
 {
 	bool cluster = sw_cluster_active();
 	struct sw_sis s = {
 		.p = p,
-		.sched_idle = READ_ONCE(sw_sis_sched_idle) &&
+		.sched_idle = sw_knob(lean, sw_sis_sched_idle) &&
 			      sw_wakee_takes_sched_idle(p),
 	};
 	int i, recent, this_cpu = smp_processor_id(), prev_aff = -1;
@@ -362,7 +356,7 @@ int sw_select_idle_sibling(struct task_struct *p, int prev, int target)
 		}
 	}
 
-	i = sw_select_idle_cpu(&s, sd, has_idle_core, target);
+	i = sw_select_idle_cpu(&s, sd, has_idle_core, target, lean);
 	if (i >= 0)
 		return sw_sis_done(&s, prev, target, i, SW_SIS_SCAN);
 
@@ -373,6 +367,25 @@ int sw_select_idle_sibling(struct task_struct *p, int prev, int target)
 		return sw_sis_done(&s, prev, target, recent, SW_SIS_RECENT);
 
 	return sw_sis_done(&s, prev, target, target, SW_SIS_NONE);
+}
+
+/**
+ * sw_select_idle_sibling() - the module's select_idle_sibling()
+ * @p:      the wakee
+ * @prev:   its previous CPU
+ * @target: the CPU wake_affine() settled on (prev or the waking CPU)
+ *
+ * Called from the wakeup path under rcu_read_lock() with IRQs disabled.
+ * Updates p->recent_used_cpu like the kernel; the caller restores it when
+ * it discards this answer.
+ *
+ * Return: the CPU for @p.
+ */
+int sw_select_idle_sibling(struct task_struct *p, int prev, int target)
+{
+	if (sw_lean())
+		return __sw_select_idle_sibling(p, prev, target, true);
+	return __sw_select_idle_sibling(p, prev, target, false);
 }
 
 int sw_sis_init(void)

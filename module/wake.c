@@ -101,7 +101,7 @@ static bool sw_unmodelled(struct task_struct *p, int prev_cpu, int wake_flags,
 }
 
 /* record_wakee() on current, with the decay knob */
-static void sw_record(struct task_struct *p)
+static __always_inline void sw_record(struct task_struct *p, bool lean)
 {
 	struct sw_flips s = {
 		.flips = sw_task(current, wakee_flips),
@@ -109,7 +109,7 @@ static void sw_record(struct task_struct *p)
 	};
 	bool new_wakee = sw_task(current, last_wakee) != p;
 
-	s = sw_record_wakee(READ_ONCE(sw_decay), s, new_wakee, jiffies, HZ);
+	s = sw_record_wakee(sw_knob(lean, sw_decay), s, new_wakee, jiffies, HZ);
 	sw_task(current, wakee_flips) = s.flips;
 	sw_task(current, wakee_flip_decay_ts) = s.decay_ts;
 	if (new_wakee)
@@ -117,9 +117,9 @@ static void sw_record(struct task_struct *p)
 }
 
 /* The wake_wide() factor seen from the waking CPU. */
-static unsigned int sw_wide_factor(int cpu)
+static __always_inline unsigned int sw_wide_factor(int cpu, bool lean)
 {
-	int src = READ_ONCE(sw_factor_src);
+	int src = sw_knob(lean, sw_factor_src);
 	unsigned int llc = 0, node = 0, online = 0;
 
 	switch (src) {
@@ -136,7 +136,8 @@ static unsigned int sw_wide_factor(int cpu)
 		llc = sw_llc_size(cpu);
 		break;
 	}
-	return sw_factor(src, READ_ONCE(sw_factor_fixed), llc, node, online);
+	return sw_factor(src, src == SW_FACTOR_FIXED ? READ_ONCE(sw_factor_fixed) : 0,
+			 llc, node, online);
 }
 
 #define SW_H_LOAD_DEPTH 16
@@ -204,13 +205,16 @@ out:
  * @this_cpu: the waking CPU
  * @prev_cpu: the wakee's previous CPU
  * @sync:     the waker is about to sleep
+ * @lean:     the lean copy (lean.h)
  *
  * Return: @this_cpu or @prev_cpu.
  */
-static int sw_do_wake_affine(struct sched_domain *sd, struct task_struct *p,
-			     int this_cpu, int prev_cpu, bool sync)
+static __always_inline int sw_do_wake_affine(struct sched_domain *sd,
+					     struct task_struct *p, int this_cpu,
+					     int prev_cpu, bool sync, bool lean)
 {
-	bool use_idle = READ_ONCE(sw_wa_idle), use_weight = READ_ONCE(sw_wa_weight);
+	bool use_idle = sw_knob(lean, sw_wa_idle);
+	bool use_weight = sw_knob(lean, sw_wa_weight);
 	enum sw_affine idle_res = SW_AFFINE_NONE, weight_res = SW_AFFINE_NONE;
 	struct rq *this_rq = sw_cpu_rq(this_cpu), *prev_rq = sw_cpu_rq(prev_cpu);
 
@@ -237,7 +241,7 @@ static int sw_do_wake_affine(struct sched_domain *sd, struct task_struct *p,
 			.prev_capacity = READ_ONCE(sw_rq(prev_rq, cpu_capacity)),
 			.imbalance_pct = sw_sd(sd, imbalance_pct),
 			.sync = sync,
-			.bias = READ_ONCE(sw_wa_bias),
+			.bias = sw_knob(lean, sw_wa_bias),
 		};
 
 		weight_res = sw_affine_weight(&in);
@@ -248,37 +252,29 @@ static int sw_do_wake_affine(struct sched_domain *sd, struct task_struct *p,
 		return prev_cpu;
 	sw_count(SW_C_affine_pulls);
 	/* numa_retry=off (the default): no call into numa.c */
-	if (READ_ONCE(sw_numa_retry) != SW_NUMA_OFF &&
+	if (sw_knob(lean, sw_numa_retry) != SW_NUMA_OFF &&
 	    sw_numa_wake_affine(p, prev_cpu, this_cpu))
 		this_cpu_ptr(&sw_wake_ctx)->numa_backoff = true;
 	return this_cpu;
 }
 
-/**
- * sw_wake() - the fast path of select_task_rq_fair() for one wakeup
- * @p:          the wakee
- * @prev_cpu:   its previous CPU
- * @wake_flags: WF_* flags, WF_TTWU among them
- * @cpu:        the waking CPU
- * @info:       out: the intermediate decisions
- *
- * Return: the CPU for @p, or -1 if the kernel's slow path would run.
- */
-int sw_wake(struct task_struct *p, int prev_cpu, int wake_flags, int cpu,
-	    struct sw_wake_info *info)
+/* sw_wake(), one copy: @lean takes the decision knobs as constants */
+static __always_inline int __sw_wake(struct task_struct *p, int prev_cpu,
+				     int wake_flags, int cpu,
+				     struct sw_wake_info *info, bool lean)
 {
-	bool sync = READ_ONCE(sw_sync) && (wake_flags & WF_SYNC) &&
+	bool sync = sw_knob(lean, sw_sync) && (wake_flags & WF_SYNC) &&
 		    !(sw_task(current, flags) & PF_EXITING);
 	/* SD_flags and WF_flags share the first nibble */
 	int sd_flag = wake_flags & 0xF, new_cpu = prev_cpu;
 	struct sched_domain *tmp, *affine = NULL, *slow = NULL;
-	int mode = READ_ONCE(sw_wide_mode);
+	int mode = sw_knob(lean, sw_wide_mode);
 	unsigned int factor;
 	enum sw_wide wide;
 	bool want_affine;
 
-	sw_record(p);
-	factor = sw_wide_factor(cpu);
+	sw_record(p, lean);
+	factor = sw_wide_factor(cpu, lean);
 	wide = sw_wake_wide(mode, sw_task(current, wakee_flips),
 			    sw_task(p, wakee_flips), factor);
 	want_affine = wide == SW_WIDE_NO &&
@@ -313,11 +309,50 @@ int sw_wake(struct task_struct *p, int prev_cpu, int wake_flags, int cpu,
 				  sw_task(p, wakee_flips), factor, mode, wide);
 
 	if (affine && cpu != prev_cpu)
-		new_cpu = sw_do_wake_affine(affine, p, cpu, prev_cpu, sync);
+		new_cpu = sw_do_wake_affine(affine, p, cpu, prev_cpu, sync,
+					    lean);
 	info->target = new_cpu;
 	new_cpu = sw_select_idle_sibling(p, prev_cpu, new_cpu);
 	rcu_read_unlock();
 	return new_cpu;
+}
+
+/**
+ * sw_wake() - the fast path of select_task_rq_fair() for one wakeup
+ * @p:          the wakee
+ * @prev_cpu:   its previous CPU
+ * @wake_flags: WF_* flags, WF_TTWU among them
+ * @cpu:        the waking CPU
+ * @info:       out: the intermediate decisions
+ *
+ * Return: the CPU for @p, or -1 if the kernel's slow path would run.
+ */
+int sw_wake(struct task_struct *p, int prev_cpu, int wake_flags, int cpu,
+	    struct sw_wake_info *info)
+{
+	if (sw_lean())
+		return __sw_wake(p, prev_cpu, wake_flags, cpu, info, true);
+	return __sw_wake(p, prev_cpu, wake_flags, cpu, info, false);
+}
+
+DEFINE_STATIC_KEY_TRUE(sw_lean_key);
+
+/**
+ * sw_lean_update() - switch the wakeup path's copy after a knob write
+ *
+ * Called by knobs.c under the knob lock after every change of a value:
+ * the lean copy while every knob of SW_LEAN_KNOBS holds mainline's value.
+ */
+void sw_lean_update(void)
+{
+	bool lean = !SW_LEAN_ANY_DIFFERS();
+
+	if (lean == static_key_enabled(&sw_lean_key))
+		return;
+	if (lean)
+		static_branch_enable(&sw_lean_key);
+	else
+		static_branch_disable(&sw_lean_key);
 }
 
 /*
@@ -528,8 +563,8 @@ static DEFINE_PER_CPU(unsigned int, sw_sample_tick);
  * or -1 when it hands the wakeup back to the kernel (an unmodelled case
  * found only in the domain walk, a refused answer), state restored.
  */
-static int sw_select_body(struct task_struct *p, int prev_cpu, int wake_flags,
-			  bool timed)
+static __always_inline int sw_select_body(struct task_struct *p, int prev_cpu,
+					  int wake_flags, bool timed)
 {
 	struct sw_wake_ctx *ctx = this_cpu_ptr(&sw_wake_ctx);
 	int policy = READ_ONCE(sw_policy);
@@ -613,16 +648,19 @@ static int sw_select_body(struct task_struct *p, int prev_cpu, int wake_flags,
 int notrace sw_select_decide(struct task_struct *p, int prev_cpu,
 			     int wake_flags)
 {
-	unsigned int tick = __this_cpu_inc_return(sw_sample_tick);
-	u64 t0;
+	bool timed = !(__this_cpu_inc_return(sw_sample_tick) &
+		       ((1U << SW_SAMPLE_SHIFT) - 1));
+	u64 t0 = 0;
 	int cpu;
 
-	if (tick & ((1U << SW_SAMPLE_SHIFT) - 1))
-		return sw_select_body(p, prev_cpu, wake_flags, false);
-	t0 = local_clock();
-	cpu = sw_select_body(p, prev_cpu, wake_flags, true);
-	sw_count_add(SW_C_self_ns_sampled, local_clock() - t0);
-	sw_count(SW_C_self_calls_sampled);
+	/* one copy of the body: the timed call differs only here */
+	if (unlikely(timed))
+		t0 = local_clock();
+	cpu = sw_select_body(p, prev_cpu, wake_flags, timed);
+	if (unlikely(timed)) {
+		sw_count_add(SW_C_self_ns_sampled, local_clock() - t0);
+		sw_count(SW_C_self_calls_sampled);
+	}
 	return cpu;
 }
 

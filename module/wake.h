@@ -25,6 +25,7 @@ int sw_select_direct(struct task_struct *p, int prev_cpu, int wake_flags,
 		     unsigned long parent_ip);
 #endif
 int sw_select_apply(const struct sw_knob *k, int old, int new);
+void sw_lean_update(void);	/* knobs.c, after a value changed */
 
 /* select_hook knob: how select_task_rq_fair is hooked (wake.c) */
 enum sw_select_hook {

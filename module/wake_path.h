@@ -7,6 +7,7 @@
 #define _SMARTWAKE_WAKE_PATH_H
 
 #include <linux/sched.h>
+#include "lean.h"
 #include "sched_access.h"
 
 /*

@@ -67,14 +67,14 @@ check "raw read of unlisted rq.clock added to sis.c" \
 	edit module/sis.c 's/^\tsw_count(SW_C_sis_calls);$/&\n\tREAD_ONCE(sw_cpu_rq(this_cpu)->clock);/'
 check "  the guard fails" eval '! guard sis.c'
 check "  naming the field" \
-	has "rq.clock is read but not in module/fields.h: by sw_select_idle_sibling"
-check "  and the raw read" has "rq.clock is read directly by sw_select_idle_sibling"
+	has "rq.clock is read but not in module/fields.h: by __sw_select_idle_sibling"
+check "  and the raw read" has "rq.clock is read directly by __sw_select_idle_sibling"
 
 fresh
 check "raw read of listed rq.nr_running added to sis.c" \
 	edit module/sis.c 's/^\tsw_count(SW_C_sis_calls);$/&\n\tREAD_ONCE(sw_cpu_rq(this_cpu)->nr_running);/'
 check "  the guard fails" eval '! guard sis.c'
-check "  naming the raw read" has "rq.nr_running is read directly by sw_select_idle_sibling"
+check "  naming the raw read" has "rq.nr_running is read directly by __sw_select_idle_sibling"
 
 fresh
 check "entry rq.clock added, read nowhere" \

@@ -352,7 +352,7 @@ check_style() {
 	sw_stock_env
 	ktap_begin 2
 	local cp=$SW_KSRC/scripts/checkpatch.pl out files
-	files=$(git ls-files 'module/*.[ch]' 'include/*.h' 'kunit/*.c' | grep -vE 'trace\.h$|enums\.h$|sched_fields\.h$')
+	files=$(git ls-files 'module/*.[ch]' 'include/*.h' 'kunit/*.c' | grep -vE 'trace\.h$|enums\.h$|lean\.h$|sched_fields\.h$')
 	# shellcheck disable=SC2086
 	out=$(perl "$cp" --strict --no-tree --terse --show-types \
 		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f $files 2>&1 |
@@ -366,7 +366,7 @@ check_style() {
 	# checkpatch's macro checks do not model.
 	out+=$(perl "$cp" --strict --no-tree --terse --show-types \
 		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,COMPLEX_MACRO,MACRO_ARG_REUSE,MACRO_ARG_UNUSED,CAMELCASE,BRACKET_SPACE \
-		-f include/smartwake/enums.h 2>&1 | grep -E ': (ERROR|WARNING|CHECK):') || true
+		-f include/smartwake/enums.h module/lean.h 2>&1 | grep -E ': (ERROR|WARNING|CHECK):') || true
 	# The macro that defines one accessor function per entry of
 	# module/fields.h: a function definition, with the struct and member
 	# names pasted and repeated, which the macro checks do not model.
