@@ -96,12 +96,7 @@ static bool sw_overload_update(int cpu)
  * lock: policy=shadow (shadow.c) compares sums of them to tell whether any
  * runqueue it looked at changed while the module and the kernel decided.
  */
-static DEFINE_PER_CPU(unsigned long, sw_nr_running_seq);
-
-unsigned long sw_nr_running_seq_of(int cpu)
-{
-	return READ_ONCE(per_cpu(sw_nr_running_seq, cpu));
-}
+DEFINE_PER_CPU(unsigned long, sw_nr_running_seq);
 
 /* the watcher of nr_running changes (sib_pull's trigger), or NULL */
 static sw_nr_watch_fn sw_nr_watch;

@@ -6,6 +6,7 @@
 #define _SMARTWAKE_OVERLOAD_H
 
 #include <linux/ftrace.h>
+#include <linux/percpu.h>
 #include <linux/types.h>
 #include "knob_defs.h"
 
@@ -29,6 +30,12 @@ void sw_overload_set_watch(sw_nr_watch_fn fn);
 int sw_overload_show(struct seq_file *m);
 const struct cpumask *sw_llc_overloaded_mask(int llc_id);
 bool sw_llc_has_overloaded(int cpu);	/* another CPU of @cpu's LLC is */
-unsigned long sw_nr_running_seq_of(int cpu);	/* nr_running changes of a CPU */
+
+/* nr_running changes of a CPU so far (the nr_running probe counts them) */
+DECLARE_PER_CPU(unsigned long, sw_nr_running_seq);
+static inline unsigned long sw_nr_running_seq_of(int cpu)
+{
+	return READ_ONCE(per_cpu(sw_nr_running_seq, cpu));
+}
 
 #endif /* _SMARTWAKE_OVERLOAD_H */

@@ -136,8 +136,9 @@ static unsigned long sw_rq_seq(int cpu, int prev)
 static DEFINE_PER_CPU(struct sw_pcpu_stats, sw_shadow_stash);
 
 /* sw_wake() in SW_WAKE_SHADOW mode: the hint is read once, never written */
-static int sw_wake_shadow(struct task_struct *p, int prev_cpu, int wake_flags,
-			  int cpu, struct sw_wake_info *info)
+static __always_inline int sw_wake_shadow(struct task_struct *p, int prev_cpu,
+					  int wake_flags, int cpu,
+					  struct sw_wake_info *info)
 {
 	struct sw_wake_ctx *ctx = this_cpu_ptr(&sw_wake_ctx);
 	int ret;
@@ -146,6 +147,14 @@ static int sw_wake_shadow(struct task_struct *p, int prev_cpu, int wake_flags,
 	ret = sw_wake(p, prev_cpu, wake_flags, cpu, info);
 	ctx->mode = SW_WAKE_NOW;
 	return ret;
+}
+
+/* The race re-evaluations, rare: one out-of-line copy for them. */
+static noinline int sw_wake_shadow_again(struct task_struct *p, int prev_cpu,
+					 int wake_flags, int cpu,
+					 struct sw_wake_info *info)
+{
+	return sw_wake_shadow(p, prev_cpu, wake_flags, cpu, info);
 }
 
 /**
@@ -238,12 +247,12 @@ int sw_shadow(struct task_struct *p, int prev_cpu, int wake_flags, int cpu,
 	sw_save(&after, p);
 	*stash = *mine_stats;
 	sw_restore(&before, p);
-	again = sw_wake_shadow(p, prev_cpu, wake_flags, cpu, &ri);
+	again = sw_wake_shadow_again(p, prev_cpu, wake_flags, cpu, &ri);
 	if (again == mine && sw_idle_cores_moved(ctx)) {
 		/* and with the hint as it is now, whoever changed it */
 		sw_restore(&before, p);
 		ctx->seen_sds = NULL;
-		again = sw_wake_shadow(p, prev_cpu, wake_flags, cpu, &ri);
+		again = sw_wake_shadow_again(p, prev_cpu, wake_flags, cpu, &ri);
 	}
 	*mine_stats = *stash;
 	sw_restore(&after, p);

@@ -381,7 +381,8 @@ static __always_inline int __sw_select_idle_sibling(struct task_struct *p,
  *
  * Return: the CPU for @p.
  */
-int sw_select_idle_sibling(struct task_struct *p, int prev, int target)
+__always_inline int sw_select_idle_sibling(struct task_struct *p, int prev,
+					  int target)
 {
 	if (sw_lean())
 		return __sw_select_idle_sibling(p, prev, target, true);

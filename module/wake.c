@@ -327,8 +327,8 @@ static __always_inline int __sw_wake(struct task_struct *p, int prev_cpu,
  *
  * Return: the CPU for @p, or -1 if the kernel's slow path would run.
  */
-int sw_wake(struct task_struct *p, int prev_cpu, int wake_flags, int cpu,
-	    struct sw_wake_info *info)
+__always_inline int sw_wake(struct task_struct *p, int prev_cpu,
+			    int wake_flags, int cpu, struct sw_wake_info *info)
 {
 	if (sw_lean())
 		return __sw_wake(p, prev_cpu, wake_flags, cpu, info, true);

@@ -45,6 +45,7 @@ int sw_select_hook_apply(const struct sw_knob *k, int old, int new);
 void sw_select_register(void);	/* at load: the select hook */
 int sw_select_hook_at_load(void);	/* testing: test_hook_at_load=1 */
 
+/* inlined into the path: path.c builds sis.c with wake.c */
 int sw_select_idle_sibling(struct task_struct *p, int prev, int target);
 
 int sw_sis_init(void);

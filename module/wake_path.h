@@ -78,7 +78,10 @@ struct sw_wake_info {
 
 /* the kernel's select_task_rq_fair(), called by the module (wake.c) */
 int sw_orig_select(struct task_struct *p, int prev_cpu, int wake_flags);
-/* the module's fast path for one wakeup; -1: the kernel's slow path */
+/*
+ * the module's fast path for one wakeup; -1: the kernel's slow path.
+ * Inlined into its callers (wake.c, shadow.c: one unit, path.c).
+ */
 int sw_wake(struct task_struct *p, int prev_cpu, int wake_flags, int cpu,
 	    struct sw_wake_info *info);
 /* policy=shadow (shadow.c): the kernel's answer, -1 if unmodelled */

@@ -22,7 +22,7 @@ case ${1:-} in
 esac
 
 G=$SW_TOP/scripts/check-fields.sh
-[ -f "$SW_TOP/module/.wake.o.cmd" ] || sw_die "build the module first (make)"
+[ -f "$SW_TOP/module/.path.o.cmd" ] || sw_die "build the module first (make)"
 # shellcheck source=scripts/testlib.sh
 . "$SW_TOP/scripts/testlib.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/smartwake-fields-test.XXXXXX")

@@ -202,17 +202,31 @@ one_file() {
 	touch "$tmp/$base.done"
 }
 
+# tu BASE: the translation unit module/BASE.c is compiled in: itself, or
+# the file that includes it (module/path.c includes the wakeup path's
+# files, as kernel/sched/build_policy.c does)
+tu() {
+	local inc
+	if [ -f "$tree/module/.$1.o.cmd" ]; then
+		echo "$1"
+		return
+	fi
+	inc=$(grep -l "^#include \"$1\.c\"" "$tree"/module/*.c | head -n 1)
+	[ -n "$inc" ] && basename "$inc" .c || echo "$1"
+}
+
 rc=0 n=0 bases=()
 if [ ${#only[@]} -gt 0 ]; then
 	for c in "${only[@]}"; do
 		[ -f "$tree/module/$c" ] || sw_die "no module/$c in $tree"
-		bases+=("$(basename "$c" .c)")
+		bases+=("$(tu "$(basename "$c" .c)")")
 	done
 else
 	for c in "$tree"/module/*.c; do
-		bases+=("$(basename "$c" .c)")
+		bases+=("$(tu "$(basename "$c" .c)")")
 	done
 fi
+mapfile -t bases < <(printf '%s\n' "${bases[@]}" | sort -u)
 # two compilers at a time (a dump is ~45 MB, a compile ~2 s)
 running=0
 for base in "${bases[@]}"; do

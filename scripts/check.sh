@@ -562,10 +562,10 @@ headers_only() {
 	# kbuild's dependency lists name every header each object read
 	sw_stock_env
 	c="headers-only build: no file of the kernel source read (kbuild's .cmd dependency lists)"
-	tchk eval '[ -s build/headers-only/module/.wake.o.cmd ] &&
+	tchk eval '[ -s build/headers-only/module/.path.o.cmd ] &&
 		! grep -lF "$SW_KSRC" build/headers-only{,-testing}/module/.*.cmd'
 	c="full-source build: kernel/sched/sched.h read (the listing compares two different builds)"
-	tchk grep -qF "$SW_KSRC/kernel/sched/sched.h" module/.wake.o.cmd
+	tchk grep -qF "$SW_KSRC/kernel/sched/sched.h" module/.path.o.cmd
 	scripts/sched-layout.sh >"$d/full.list" && scripts/sched-layout.sh build/headers-only \
 		>"$d/headers-only.list" && scripts/sched-layout.sh --from-btf >"$d/btf.list" || return 1
 	n=$(wc -l <"$d/full.list")
