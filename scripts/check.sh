@@ -240,8 +240,12 @@ done <<<"$steps_table"
 # 7.2; its generic flavour's agreement as 7.3 cloud's), and the other
 # steps of the same kernels still load, run and compare the module built
 # there. scripts/check.sh --extra (make check-extra) runs them.
+# deb13's wake, reliability and numa steps joined them when CI of
+# 19907d6 took 2741 s: deb13 is Debian 13's build of the default
+# kernel's 6.12.117 (same scheduler code, another gcc); its compat, e2e,
+# shadow and ttwu steps stay.
 steps_extra=(kfacts-6.1 kfacts-deb13 kfacts-7.2 headers-only-6.1 headers-only-deb13 headers-only-7.2
-	e2e-7.3 shadow-7.3-generic)
+	e2e-7.3 shadow-7.3-generic wake-deb13 reliability-deb13 numa-deb13)
 is_extra() { [[ " ${steps_extra[*]} " == *" $1 "* ]]; }
 steps_default=()
 for s in "${steps_all[@]}"; do
