@@ -82,7 +82,7 @@ if set_knob numa_retry corrected; then
 else
 	skip "numa_retry=corrected refused here (no task_numa_migrate.isra.0?)"
 fi
-check "ttwu_count=1: the kretprobe pins ftrace (ftrace_enabled=0 refused)" \
+check "ttwu_count=1: its counting hooks pin ftrace (ftrace_enabled=0 refused)" \
 	eval 'set_knob ttwu_count 1 && ftrace_off_refused'
 check "ttwu_count=0 lets it go" eval 'set_knob ttwu_count 0 && echo 0 >$FE && echo 1 >$FE'
 check "sib_count=1 (observers, not PERMANENT): ftrace_enabled=0 allowed, then sib_count=0" \
@@ -105,9 +105,10 @@ done
 check "the kernel log names kernel.ftrace_enabled and the fix" \
 	eval 'dmesg | grep -q "kernel.ftrace_enabled is 0.*sysctl kernel.ftrace_enabled=1"'
 check "ftrace off: nothing hooked, no probe left" nothing_hooked
-# the kretprobe (kprobes' SAVE_REGS ops) is refused: added or removed while
-# ftrace is off it leaves a record flag that later turns ftrace off
-check "ftrace off: ttwu_count=1 (a kretprobe) refused, still 0" \
+# ttwu_count=1 is refused: its tracepoint half would count without the
+# pre-handler, and 6.1's kretprobe (kprobes' SAVE_REGS ops) added or
+# removed while ftrace is off leaves a record flag that later turns it off
+check "ftrace off: ttwu_count=1 refused, still 0" \
 	eval '! set_knob ttwu_count 1 && [ "$(knob ttwu_count)" = 0 ]'
 check "ftrace off: ... no kretprobe left" eval '! grep -q ttwu_queue_wakelist /sys/kernel/debug/kprobes/list'
 # the counting pre-handlers are not PERMANENT: accepted, said to stand still

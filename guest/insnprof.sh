@@ -4,8 +4,9 @@
 #       print the kernel's text symbols (SWSYM lines): with nokaslr they
 #       are the same in every boot of this kernel
 #   insnprof.sh run SETTING LOAD SECONDS
-#       load the module, apply SETTING (stock, smartwake, shadow, or
-#       none: no module), call sync(2) (the plugin's mark: snapshot 1),
+#       load the module, apply SETTING (stock, smartwake, shadow,
+#       latency or ttwu_count: that knob 1, or none: no module), call
+#       sync(2) (the plugin's mark: snapshot 1),
 #       run wakeload LOAD for SECONDS, sync again (snapshot 2), then print
 #       the module's symbols (SWSYM) and its counters (SWSTAT)
 . ./lib.sh
@@ -18,7 +19,11 @@ run)
 	setting=$2 load=$3 secs=$4
 	if [ "$setting" != none ]; then
 		check "insmod" sw_insmod
-		[ "$setting" = stock ] || check "policy=$setting" set_knob policy "$setting"
+		case $setting in
+		stock) ;;
+		latency|ttwu_count) check "$setting=1" set_knob "$setting" 1 ;;
+		*) check "policy=$setting" set_knob policy "$setting" ;;
+		esac
 	fi
 	[ "$setting" = none ] || echo 1 >$SW_DBG/reset
 	sync

@@ -120,7 +120,7 @@ check "kernel log clean after A-C" dmesg_clean
 # ---- D: a hook whose removal fails stays whole, and so does the module ---
 dmesg -c >/dev/null
 check "insmod test_unregister_fail=1" sw_insmod_test test_unregister_fail=1
-# ttwu_count's kretprobe also shows ttwu_queue_wakelist in enabled_functions
+# ttwu_count's hooks also show ttwu_queue_wakelist in enabled_functions
 check "ttwu_count=0 removes the counting probe" set_knob ttwu_count 0
 check "ttwu_queue_wakelist not traced" eval '! grep -q "^ttwu_queue_wakelist" $TR/enabled_functions'
 check "ttwu_queue=lock installs its redirect" set_knob ttwu_queue lock

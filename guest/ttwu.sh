@@ -6,12 +6,25 @@ secs=${1:-2}
 FEAT=/sys/kernel/debug/sched/features
 # ipmod FUNC: an IPMODIFY (redirecting) ftrace user is on FUNC
 ipmod() { grep "^$1 " /sys/kernel/tracing/enabled_functions | grep -q " I "; }
-# krp: the counting kretprobe on ttwu_queue_wakelist is registered
+# The counting hooks of ttwu_count=1: where the kernel has the csd_queue_cpu
+# tracepoint (6.6+), its probe and a pre-handler on ttwu_queue_wakelist,
+# else a kretprobe on it.
+CSD=/sys/kernel/tracing/events/csd/csd_queue_cpu
 krp() { grep -q ' r  ttwu_queue_wakelist+0x0' /sys/kernel/debug/kprobes/list; }
+csd() {
+	grep -q '^csd_queue_cpu tracepoint on ' $SW_DBG/hooks &&
+		grep -q '^ttwu_queue_wakelist observe on ' $SW_DBG/hooks
+}
+counting() { krp || csd; }
 check "insmod" sw_insmod
 check "ttwu_queue defaults to stock" eq "$(knob ttwu_queue)" stock
-check "ttwu_count defaults to 0, no kretprobe" eval '[ "$(knob ttwu_count)" = 0 ] && ! krp'
+check "ttwu_count defaults to 0, no counting hook" eval '[ "$(knob ttwu_count)" = 0 ] && ! counting'
 set_knob ttwu_count 1
+if [ -d $CSD ]; then
+	check "ttwu_count=1 counts with csd_queue_cpu, no kretprobe" eval 'csd && ! krp'
+else
+	check "ttwu_count=1 counts with the kretprobe (no csd_queue_cpu)" eval 'krp && ! csd'
+fi
 
 # run NAME SEND_CPU RECV_CPU: one UDP stream, prints receiver throughput
 run() {
@@ -31,19 +44,29 @@ run() {
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0) printf "%.3f", b / a; else print "n/a" }'; }
 
+# adds_up RUN: every counted call has one outcome; the snapshot is taken
+# while other wakeups may run, so within 1 % and one call per CPU
+adds_up() {
+	eval "c=\$ttwu_wakelist_calls_$1 o=\$((ttwu_queued_same_llc_$1 + ttwu_queued_cross_llc_$1 + ttwu_not_queued_$1))"
+	# shellcheck disable=SC2154
+	awk -v c="$c" -v o="$o" -v n="$(nproc)" 'BEGIN { d = c - o; if (d < 0) d = -d; exit !(c > 0 && d <= c / 100 + n) }'
+}
 echo "== sender cpu0, receiver cpu1 (same LLC) =="
 run llc_stock 0 1
-check "the kretprobe counts wakelist calls" gt "$ttwu_wakelist_calls_llc_stock" 0
-check "ttwu_count=1: the kretprobe is listed" krp
+check "ttwu_count=1 counts wakelist calls" gt "$ttwu_wakelist_calls_llc_stock" 0
+check "ttwu_count=1: wakeups queued by IPI in the same LLC counted" gt "$ttwu_queued_same_llc_llc_stock" 0
+check "ttwu_count=1: calls = queued + not queued" adds_up llc_stock
+check "ttwu_count=1: the counting hooks are listed" counting
 set_knob ttwu_count 0
-check "ttwu_count=0: the kretprobe is gone" eval '! krp'
+check "ttwu_count=0: the counting hooks are gone" eval '! counting'
 run llc_nocount 0 1
 check "ttwu_count=0: the stream ran" gt "${rate_llc_nocount%.*}" 0
 check "ttwu_count=0: no call counted" eq "$ttwu_wakelist_calls_llc_nocount" 0
 set_knob ttwu_count 1
-check "ttwu_count=1: the kretprobe is back" krp
+check "ttwu_count=1: the counting hooks are back" counting
 run llc_recount 0 1
 check "ttwu_count=1: calls counted again" gt "$ttwu_wakelist_calls_llc_recount" 0
+check "ttwu_count=1 again: calls = queued + not queued" adds_up llc_recount
 set_knob ttwu_queue lock
 check "ttwu_queue=lock reads back" eq "$(knob ttwu_queue)" lock
 check "the lock redirect is in enabled_functions" ipmod ttwu_queue_wakelist
@@ -51,6 +74,7 @@ run llc_lock 0 1
 check "lock: nothing queued (same LLC)" eq "$ttwu_queued_same_llc_llc_lock" 0
 check "lock: nothing queued (cross LLC)" eq "$ttwu_queued_cross_llc_llc_lock" 0
 check "lock: the replacement answered" gt "$ttwu_forced_lock_llc_lock" 0
+check "lock: every counted call not queued" adds_up llc_lock
 set_knob ttwu_queue stock
 check "stock again: the redirect is gone" eval "! ipmod ttwu_queue_wakelist"
 if [ -w $FEAT ]; then

@@ -142,7 +142,7 @@ SW_COUNTER(discarded_decisions)		/* decision counts of refused answers, taken ba
  * sent. Not queued: the waker activates the task under the remote rq lock
  * (or locally).
  */
-SW_COUNTER(ttwu_wakelist_calls)		/* ttwu_queue_wakelist() calls (kretprobe) */
+SW_COUNTER(ttwu_wakelist_calls)		/* ttwu_queue_wakelist() calls */
 SW_COUNTER(ttwu_queued_same_llc)	/* ...queued by IPI, waker and target share the LLC */
 SW_COUNTER(ttwu_queued_cross_llc)	/* ...queued by IPI, different LLCs */
 SW_COUNTER(ttwu_not_queued)		/* ...not queued: remote-lock (or local) path */

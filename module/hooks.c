@@ -212,7 +212,9 @@ static int sw_hook_do(struct sw_hook *h)
 }
 
 /*
- * The ftrace pin. kprobes put the kretprobe of ttwu_count=1 on
+ * The ftrace pin, for ttwu_count=1 (ttwu.c). Its csd_queue_cpu probe
+ * would go on counting while ftrace is off and its pre-handler not. On
+ * 6.1, kprobes put its kretprobe on
  * ttwu_queue_wakelist's ftrace site with kprobes' own ftrace ops
  * (SAVE_REGS, not PERMANENT). Registered or removed while
  * kernel.ftrace_enabled is 0, it leaves the site's record with its REGS
@@ -537,8 +539,14 @@ static const char * const sw_hook_kind_names[] = {
 	[SW_HOOK_KRETPROBE] = "kretprobe",
 };
 
-/* the standard line: name, kind, on/off, needs, a failed removal */
-static void sw_hook_show_line(struct seq_file *m, const struct sw_hook *h)
+/**
+ * sw_hook_show_line() - a hook's standard line of the hooks file
+ * @m: the seq_file
+ * @h: the hook
+ *
+ * Name, kind, on/off, needs, and a failed removal.
+ */
+void sw_hook_show_line(struct seq_file *m, const struct sw_hook *h)
 {
 	const char *kind;
 

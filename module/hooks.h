@@ -99,6 +99,7 @@ int sw_hook_put(struct sw_hook *h, unsigned int user);
 bool sw_hook_is_set(const struct sw_hook *h);
 int sw_hook_set_direct(struct sw_hook *h, bool direct);
 void sw_hook_show_needs(struct seq_file *m, const struct sw_hook *h);
+void sw_hook_show_line(struct seq_file *m, const struct sw_hook *h);
 int sw_ftrace_pin(bool on, const char *what);
 void sw_hooks_remove_all(void);
 int sw_hooks_show(struct seq_file *m);

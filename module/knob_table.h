@@ -147,12 +147,12 @@ SW_KNOB("ttwu_queue",
 	.names = sw_ttwu_mode_names, .nr_names = SW_TTWU_NR,
 	.apply = sw_ttwu_apply)
 /*
- * 1: count remote wakeup outcomes with a kretprobe on `ttwu_queue_wakelist`
- * (every remote wakeup pays for it); 0: no kretprobe, the `ttwu_*` counters
- * stand still.
+ * 1: count remote wakeup outcomes with a pre-handler on `ttwu_queue_wakelist`
+ * and a `csd_queue_cpu` probe (6.1: a kretprobe; every remote wakeup pays
+ * for it); 0: none, the `ttwu_*` counters stand still.
  */
 SW_KNOB("ttwu_count",
-	"count remote wakeups by outcome (1 installs a kretprobe)",
+	"count remote wakeups by outcome (1 installs probes on ttwu_queue_wakelist)",
 	SW_BOOL(sw_ttwu_count), .apply = sw_ttwu_count_apply)
 /*
  * The watchdog: an answer of the module outside the task's allowed CPUs

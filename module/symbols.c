@@ -41,6 +41,7 @@ unsigned long sw_sym_sched_energy_present;
 unsigned long sw_sym_sysctl_sched_features;
 unsigned long sw_sym_sched_core_enabled;
 unsigned long sw_sym_ttwu_queue_wakelist;
+unsigned long sw_sym_sched_ttwu_pending;
 unsigned long sw_sym_task_numa_migrate;
 unsigned long sw_sym_sched_numa_balancing;
 unsigned long sw_sym_sysctl_numa_balancing_scan_delay;
@@ -92,6 +93,8 @@ static const struct sw_symbol sw_symbols[] = {
 	 */
 	SW_SYM_OPT(fair_sched_class),
 	SW_SYM_OPT(ftrace_enabled),
+	/* ttwu.c: the csd_queue_cpu events of queued wakeups name it */
+	SW_SYM_OPT(sched_ttwu_pending),
 	/*
 	 * Renamed in 6.10; Debian's 6.1 has taken one rename of the three
 	 * (sched_balance_newidle), so each is looked up by either name.

@@ -34,6 +34,7 @@ extern unsigned long sw_sym_sched_energy_present;	/* optional key */
 extern unsigned long sw_sym_sysctl_sched_features;	/* optional */
 extern unsigned long sw_sym_sched_core_enabled;	/* CONFIG_SCHED_CORE only */
 extern unsigned long sw_sym_ttwu_queue_wakelist;
+extern unsigned long sw_sym_sched_ttwu_pending;
 extern unsigned long sw_sym_task_numa_migrate;
 extern unsigned long sw_sym_sched_numa_balancing;	/* static key */
 extern unsigned long sw_sym_sysctl_numa_balancing_scan_delay; /* unsigned int */

@@ -6,11 +6,24 @@
  * target CPU's wake list and finished there after an IPI (returns true), or
  * done by the waker under the remote runqueue lock (returns false).
  *
- * Counting: a kretprobe sees every call's target CPU and its result. The
- * function is static and its address is never taken, so with IBT the
- * module must not call it: the kretprobe needs no call. It costs every
- * remote wakeup a probe, so it exists only while ttwu_count=1 (default 0:
- * counters stand still).
+ * Counting, only while ttwu_count=1 (default 0: counters stand still).
+ * The function is static and its address is never taken, so with IBT the
+ * module must not call it; neither way below calls it.
+ *  - Where the kernel has the csd_queue_cpu tracepoint (6.6+): an ftrace
+ *    pre-handler counts the call, as not queued until shown otherwise,
+ *    and opens a per-CPU window; the queued path, __ttwu_queue_wakelist(),
+ *    queues the wakeup with __smp_call_single_queue(), whose csd_queue_cpu
+ *    event names sched_ttwu_pending: the probe closes the window and moves
+ *    the count to queued. Both run on the waker's CPU under p->pi_lock,
+ *    interrupts off, in that order; a probe finding no open window (the
+ *    pre-handler not yet installed) counts nothing, so no count is ever
+ *    taken back that was not made. 1:2 messaging: 0.961 of no module with
+ *    the kretprobe, figures.md has this way's ratio (overhead experiment).
+ *  - Else (6.1): a kretprobe sees each call's target CPU and its result:
+ *    kprobes' SAVE_REGS ftrace ops at entry and a return trampoline.
+ * Either way ftrace_enabled is pinned at 1 while counting (hooks.c): the
+ * tracepoint half would go on without the pre-handler, and the kretprobe
+ * must not be added or removed while ftrace is off.
  *
  * Switching: ttwu_queue=lock redirects the function, while the knob says
  * so, to sw_ttwu_never_queue(), which returns false: the kernel then takes
@@ -24,7 +37,10 @@
 #include <linux/kprobes.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
+#include <linux/seq_file.h>
 #include <linux/smp.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
 #include "hooks.h"
 #include "knob_defs.h"
 #include "stats.h"
@@ -32,7 +48,7 @@
 #include "ttwu.h"
 
 int sw_ttwu_queue;	/* enum sw_ttwu_mode */
-int sw_ttwu_count;	/* the kretprobe costs every remote wakeup: off by default */
+int sw_ttwu_count;	/* its probes cost every remote wakeup: off by default */
 
 const char * const sw_ttwu_mode_names[SW_TTWU_NR] = {
 	SW_TTWU_MODES(SW_ENUM_NAME, SW_ENUM_NAME)
@@ -44,6 +60,112 @@ static bool sw_share_llc(int a, int b)
 	return a == b ||
 	       *per_cpu_ptr((int __percpu *)sw_sym_sd_llc_id, a) ==
 	       *per_cpu_ptr((int __percpu *)sw_sym_sd_llc_id, b);
+}
+
+/* the waker's CPU: a call counted, its outcome not yet seen */
+static DEFINE_PER_CPU(bool, sw_ttwu_open);
+
+/**
+ * sw_ttwu_call_pre() - ftrace pre-handler of ttwu_queue_wakelist()
+ * @ip:        traced function
+ * @parent_ip: its caller
+ * @op:        the hook's ftrace_ops
+ * @fregs:     its arguments
+ *
+ * Counts the call as not queued and opens the window that
+ * sw_ttwu_csd_probe() closes. Both callers hold p->pi_lock with
+ * interrupts off, and nothing here is traced: no recursion guard.
+ */
+static void notrace sw_ttwu_call_pre(unsigned long ip, unsigned long parent_ip,
+				     struct ftrace_ops *op,
+				     struct ftrace_regs *fregs)
+{
+	sw_count(SW_C_ttwu_wakelist_calls);
+	sw_count(SW_C_ttwu_not_queued);
+	__this_cpu_write(sw_ttwu_open, true);
+}
+
+/*
+ * csd_queue_cpu: a call-function entry queued for @cpu. A wakeup's is
+ * named sched_ttwu_pending (kernel/smp.c); others pass.
+ */
+static void notrace sw_ttwu_csd_probe(void *data, unsigned int cpu,
+				      unsigned long callsite,
+				      smp_call_func_t func,
+				      call_single_data_t *csd)
+{
+	if ((unsigned long)func != sw_sym_sched_ttwu_pending ||
+	    !__this_cpu_read(sw_ttwu_open))
+		return;
+	__this_cpu_write(sw_ttwu_open, false);
+	/* 0: the counters were reset since the call was counted */
+	if (__this_cpu_read(sw_stats.c[SW_C_ttwu_not_queued]))
+		__this_cpu_dec(sw_stats.c[SW_C_ttwu_not_queued]);
+	if (sw_share_llc(smp_processor_id(), cpu))
+		sw_count(SW_C_ttwu_queued_same_llc);
+	else
+		sw_count(SW_C_ttwu_queued_cross_llc);
+}
+
+static struct tracepoint *sw_ttwu_csd_tp;
+static bool sw_ttwu_csd_looked;	/* under the knob lock, or at debugfs reads */
+
+/* for_each_kernel_tracepoint() callback */
+static void sw_ttwu_find(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "csd_queue_cpu"))
+		sw_ttwu_csd_tp = tp;
+}
+
+/* Count with the tracepoint (true) or the kretprobe. */
+static bool sw_ttwu_by_csd(void)
+{
+	if (!READ_ONCE(sw_ttwu_csd_looked)) {
+		for_each_kernel_tracepoint(sw_ttwu_find, NULL);
+		WRITE_ONCE(sw_ttwu_csd_looked, true);
+	}
+	return sw_ttwu_csd_tp && sw_sym_sched_ttwu_pending;
+}
+
+/* Attach the probe; the pre-handler is not installed yet. */
+static int sw_ttwu_csd_on(void)
+{
+	int cpu, ret;
+
+	/* a window left open by the last counting period is stale */
+	for_each_possible_cpu(cpu)
+		per_cpu(sw_ttwu_open, cpu) = false;
+	ret = sw_ftrace_pin(true, "ttwu_count=1 (csd_queue_cpu probe and ttwu_queue_wakelist pre-handler)");
+	if (ret)
+		return ret;
+	ret = tracepoint_probe_register(sw_ttwu_csd_tp, sw_ttwu_csd_probe, NULL);
+	if (ret) {
+		pr_err("cannot attach to csd_queue_cpu: %d\n", ret);
+		sw_ftrace_pin(false, NULL);
+	}
+	return ret;
+}
+
+static void sw_ttwu_csd_off(void)
+{
+	int ret = tracepoint_probe_unregister(sw_ttwu_csd_tp, sw_ttwu_csd_probe,
+					      NULL);
+
+	WARN(ret, "unregistering the csd_queue_cpu probe failed: %d\n", ret);
+	sw_ftrace_pin(false, NULL);
+}
+
+/* the hooks file: only the way this kernel counts with */
+static void sw_ttwu_show_csd(struct seq_file *m, const struct sw_hook *h)
+{
+	if (sw_ttwu_by_csd())
+		sw_hook_show_line(m, h);
+}
+
+static void sw_ttwu_show_krp(struct seq_file *m, const struct sw_hook *h)
+{
+	if (!sw_ttwu_by_csd())
+		sw_hook_show_line(m, h);
 }
 
 static int sw_ttwu_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
@@ -129,18 +251,39 @@ static struct sw_hook sw_ttwu_hook = {
 	.replacement = sw_ttwu_never_queue,
 };
 
-/* ttwu_count=1: the counting kretprobe */
+/* ttwu_count=1 with csd_queue_cpu: the probe, then the pre-handler */
+static struct sw_hook sw_ttwu_csd_hook = {
+	.name = "csd_queue_cpu",
+	.kind = SW_HOOK_TRACEPOINT,
+	SW_HOOK_NEEDS("ttwu_count=1"),
+	.attach = sw_ttwu_csd_on,
+	.detach = sw_ttwu_csd_off,
+	.show = sw_ttwu_show_csd,
+};
+
+static struct sw_hook sw_ttwu_call_hook = {
+	.name = "ttwu_queue_wakelist",
+	SW_HOOK_NEEDS("ttwu_count=1"),
+	.target = &sw_sym_ttwu_queue_wakelist,
+	.callback = sw_ttwu_call_pre,
+	.show = sw_ttwu_show_csd,
+};
+
+/* ttwu_count=1 without it: the counting kretprobe */
 static struct sw_hook sw_ttwu_krp_hook = {
 	.name = "ttwu_queue_wakelist",
 	.kind = SW_HOOK_KRETPROBE,
 	SW_HOOK_NEEDS("ttwu_count=1"),
 	.attach = sw_ttwu_probe_on,
 	.detach = sw_ttwu_probe_off,
+	.show = sw_ttwu_show_krp,
 };
 
 void sw_ttwu_register(void)
 {
 	sw_hook_register(&sw_ttwu_hook);
+	sw_hook_register(&sw_ttwu_call_hook);
+	sw_hook_register(&sw_ttwu_csd_hook);
 	sw_hook_register(&sw_ttwu_krp_hook);
 }
 
@@ -154,12 +297,28 @@ int sw_ttwu_apply(const struct sw_knob *k, int old, int new)
 	return sw_hook_put(&sw_ttwu_hook, 1);
 }
 
-/* Knob apply: the kretprobe exists only while ttwu_count=1. */
+/*
+ * Knob apply: the counting hooks exist only while ttwu_count=1. The probe
+ * goes first and leaves last, so that every pre-handler call has it.
+ */
 int sw_ttwu_count_apply(const struct sw_knob *k, int old, int new)
 {
+	int ret;
+
 	if (old == new)
 		return 0;
-	if (new)
-		return sw_hook_get(&sw_ttwu_krp_hook, 1);
-	return sw_hook_put(&sw_ttwu_krp_hook, 1);
+	if (!sw_ttwu_by_csd())
+		return new ? sw_hook_get(&sw_ttwu_krp_hook, 1) :
+			     sw_hook_put(&sw_ttwu_krp_hook, 1);
+	if (!new) {
+		ret = sw_hook_put(&sw_ttwu_call_hook, 1);
+		return ret ?: sw_hook_put(&sw_ttwu_csd_hook, 1);
+	}
+	ret = sw_hook_get(&sw_ttwu_csd_hook, 1);
+	if (ret)
+		return ret;
+	ret = sw_hook_get(&sw_ttwu_call_hook, 1);
+	if (ret)
+		sw_hook_put(&sw_ttwu_csd_hook, 1);
+	return ret;
 }

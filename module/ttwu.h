@@ -19,6 +19,6 @@ extern int sw_ttwu_queue;
 extern int sw_ttwu_count;
 int sw_ttwu_apply(const struct sw_knob *k, int old, int new);
 int sw_ttwu_count_apply(const struct sw_knob *k, int old, int new);
-void sw_ttwu_register(void);	/* at load: the redirect and the kretprobe */
+void sw_ttwu_register(void);	/* at load: the redirect and the counting hooks */
 
 #endif /* _SMARTWAKE_TTWU_H */

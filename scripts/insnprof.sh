@@ -15,12 +15,13 @@
 # code is charged to the function it was inlined into; a block the
 # kernel reached through a trampoline outside any symbol is [unknown].
 #
-# Usage: scripts/insnprof.sh [--setting none|stock|smartwake|shadow]
+# Usage: scripts/insnprof.sh [--setting none|stock|smartwake|shadow|latency|ttwu_count]
 #          [--load pipe|msg] [--secs S] [--top N] [--out DIR]
 #          [--per COUNTER] [--diff DIR_A DIR_B] [--annotate FUNCTION DIR]
 #          [--report DIR]
 #   --setting  module state during the run (default shadow: both paths
-#              on the same wakeups)
+#              on the same wakeups; latency, ttwu_count: policy stock and
+#              that observer on)
 #   --per      divide by this counter of the module's stats (default
 #              wakeups), or by calls:FUNCTION, the executions of the
 #              block at FUNCTION's first byte (e.g.
@@ -51,7 +52,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 cd "$SW_TOP" || exit
-[[ $setting =~ ^(none|stock|smartwake|shadow)$ ]] || sw_die "--setting: none, stock, smartwake or shadow"
+[[ $setting =~ ^(none|stock|smartwake|shadow|latency|ttwu_count)$ ]] || sw_die "--setting: none, stock, smartwake, shadow, latency or ttwu_count"
 [[ $load =~ ^(pipe|msg)$ ]] || sw_die "--load: pipe or msg"
 [[ $secs =~ ^[1-9][0-9]*$ ]] || sw_die "--secs: a whole number of seconds"
 
@@ -212,7 +213,7 @@ scripts/guest-run.sh --topo smp2 --append nokaslr --icount --timeout 900 \
 sed -n 's/^SWSYM \([0-9a-f]*\) \([^ \r]*\).*/\1 \2/p' "$out/guest.log" >"$out/module-syms.txt"
 sed -n 's/^SWSTAT \([^ ]*\) \([^ \r]*\).*/\1 \2/p' "$out/guest.log" >"$out/stats.txt"
 [ -s "$out/prof.1" ] && [ -s "$out/prof.2" ] || sw_die "the plugin wrote no two snapshots in $out"
-if [ "$setting" = none ] || [ "$setting" = stock ]; then
+if [[ $setting =~ ^(none|stock|latency|ttwu_count)$ ]]; then
 	[[ $per == calls:* ]] || per=calls:select_task_rq_fair
 fi
 report one "$out" "$per" "$top" | tee "$out/report.txt"

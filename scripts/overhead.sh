@@ -121,7 +121,7 @@ rows = read_rows("overhead.csv")
 order = ["none", "defaults", "ttwu_count", "sis_filter", "sis_filter_tick", "latency", "no_redirect_ftrace", "no_redirect",
          "smartwake_ftrace", "smartwake", "smartwake+trace", "sched_trace", "shadow"]
 what = {"none": "no module", "defaults": "loaded, default knobs (nothing hooked)",
-        "ttwu_count": "ttwu_count=1 (kretprobe)", "sis_filter": "sis_filter=1, sis_mask_update=enqueue (tracepoint probe; policy stock)",
+        "ttwu_count": "ttwu_count=1 (pre-handler + csd_queue_cpu probe)", "sis_filter": "sis_filter=1, sis_mask_update=enqueue (tracepoint probe; policy stock)",
         "sis_filter_tick": "sis_filter=1, sis_mask_update=tick (sched_tick hook; policy stock)",
         "latency": "latency=1 (sched_wakeup/_new/switch probes; policy stock)",
         "smartwake": "policy=smartwake, mainline knobs (select_hook=direct)",
