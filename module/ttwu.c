@@ -135,7 +135,7 @@ static int sw_ttwu_csd_on(void)
 	/* a window left open by the last counting period is stale */
 	for_each_possible_cpu(cpu)
 		per_cpu(sw_ttwu_open, cpu) = false;
-	ret = sw_ftrace_pin(true, "ttwu_count=1 (csd_queue_cpu probe and ttwu_queue_wakelist pre-handler)");
+	ret = sw_ftrace_pin(true, "ttwu_count=1 (csd_queue_cpu probe)");
 	if (ret)
 		return ret;
 	ret = tracepoint_probe_register(sw_ttwu_csd_tp, sw_ttwu_csd_probe, NULL);
