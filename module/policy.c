@@ -152,16 +152,6 @@ bool sw_numa_defer_migrate(enum sw_numa_retry mode, unsigned long now,
 	return sw_numa_defer_retry(mode, now, stored_retry, interval);
 }
 
-unsigned int sw_lat_bucket(u64 ns)
-{
-	unsigned int b;
-
-	if (ns < 2)
-		return 0;
-	b = fls64(ns) - 1;
-	return min(b, SW_LAT_BUCKETS - 1);
-}
-
 u64 sw_lat_bucket_low(unsigned int b)
 {
 	if (!b)
@@ -201,24 +191,6 @@ u64 sw_lat_percentile(const u64 *counts, unsigned int pct)
 	else
 		frac = div64_u64(in, n >> 10);
 	return lo + (((hi - lo) * min(frac, 1024ULL)) >> 10);
-}
-
-u64 sw_lat_pack(u64 now, u16 tag)
-{
-	return (now << SW_LAT_TAG_BITS) | (tag ? tag : 1);
-}
-
-u64 sw_lat_elapsed(u64 word, u64 now)
-{
-	u64 d = ((now << SW_LAT_TAG_BITS) - (word & ~SW_LAT_TAG_MASK)) >>
-		SW_LAT_TAG_BITS;
-
-	return d >= 1ULL << (63 - SW_LAT_TAG_BITS) ? 0 : d;
-}
-
-bool sw_lat_word_matches(u64 word, u16 tag)
-{
-	return word && (word & SW_LAT_TAG_MASK) == (tag ? tag : 1);
 }
 
 enum sw_loc sw_locality(bool same_cpu, bool smt_sibling, bool same_llc,

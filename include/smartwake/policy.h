@@ -772,9 +772,20 @@ bool sw_numa_defer_migrate(enum sw_numa_retry mode, unsigned long now,
  * sw_lat_bucket() - the histogram bucket of a delay
  * @ns: the delay in ns.
  *
+ * Inline, as the hot ones are: latency.c's probes run on every wakeup and
+ * context switch.
+ *
  * Return: the bucket index, 0 .. SW_LAT_BUCKETS - 1.
  */
-unsigned int sw_lat_bucket(u64 ns);
+static inline unsigned int sw_lat_bucket(u64 ns)
+{
+	unsigned int b;
+
+	if (ns < 2)
+		return 0;
+	b = fls64(ns) - 1;
+	return min(b, SW_LAT_BUCKETS - 1);
+}
 
 /**
  * sw_lat_bucket_low() - the lower bound of a bucket
@@ -815,7 +826,10 @@ u64 sw_lat_percentile(const u64 *counts, unsigned int pct);
  *
  * Return: the word to store.
  */
-u64 sw_lat_pack(u64 now, u16 tag);
+static inline u64 sw_lat_pack(u64 now, u16 tag)
+{
+	return (now << SW_LAT_TAG_BITS) | (tag ? tag : 1);
+}
 
 /**
  * sw_lat_elapsed() - the delay since a stored wakeup
@@ -828,7 +842,13 @@ u64 sw_lat_pack(u64 now, u16 tag);
  *
  * Return: the delay in ns.
  */
-u64 sw_lat_elapsed(u64 word, u64 now);
+static inline u64 sw_lat_elapsed(u64 word, u64 now)
+{
+	u64 d = ((now << SW_LAT_TAG_BITS) - (word & ~SW_LAT_TAG_MASK)) >>
+		SW_LAT_TAG_BITS;
+
+	return d >= 1ULL << (63 - SW_LAT_TAG_BITS) ? 0 : d;
+}
 
 /**
  * sw_lat_word_matches() - is a table word a given task's wakeup?
@@ -837,7 +857,10 @@ u64 sw_lat_elapsed(u64 word, u64 now);
  *
  * Return: true if @word is not empty and carries @tag.
  */
-bool sw_lat_word_matches(u64 word, u16 tag);
+static inline bool sw_lat_word_matches(u64 word, u16 tag)
+{
+	return word && (word & SW_LAT_TAG_MASK) == (tag ? tag : 1);
+}
 
 /**
  * enum sw_loc - where a placement answer lies relative to a reference CPU
