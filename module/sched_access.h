@@ -43,6 +43,14 @@ static inline struct sched_domain *sw_sd_llc(int cpu)
 					    cpu));
 }
 
+/* sw_sd_llc() for a caller with interrupts off, outside rcu_read_lock() */
+static inline struct sched_domain *sw_sd_llc_irqoff(int cpu)
+{
+	return rcu_dereference_sched(*per_cpu_ptr((struct sched_domain __rcu *
+						   __percpu __force *)sw_sym_sd_llc,
+						  cpu));
+}
+
 static inline struct sched_domain_shared *sw_sd_llc_shared(int cpu)
 {
 	return rcu_dereference(*per_cpu_ptr((struct sched_domain_shared __rcu *
