@@ -23,8 +23,11 @@ const char *params_dir = DEF_PARAMS;
 const char *lockdown_path = DEF_LOCKDOWN;
 const char *schedstats_path = DEF_SCHEDSTATS;
 
-/* Read a whole file into a NUL-terminated buffer; NULL with errno set. */
-char *read_file(const char *path)
+/*
+ * Read a whole file into a NUL-terminated buffer, its length in *@size
+ * (if @size); NULL with errno set.
+ */
+char *read_file_size(const char *path, size_t *size)
 {
 	size_t len = 0, cap = 4096;
 	char *buf;
@@ -54,7 +57,14 @@ char *read_file(const char *path)
 	}
 	close(fd);
 	buf[len] = '\0';
+	if (size)
+		*size = len;
 	return buf;
+}
+
+char *read_file(const char *path)
+{
+	return read_file_size(path, NULL);
 }
 
 /* Write @val plus a newline in one write(); 0 or -errno. */

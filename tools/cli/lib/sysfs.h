@@ -24,6 +24,8 @@ extern const char *lockdown_path;
 extern const char *schedstats_path;
 
 char *read_file(const char *path);
+/* the whole file, NUL-terminated, its length in *@size (binary files too) */
+char *read_file_size(const char *path, size_t *size);
 int write_value(const char *path, const char *val);
 void path_of(char *out, size_t size, const char *name);
 int check_module(bool report);
