@@ -10,6 +10,7 @@
  *   stats.c    counters (--json, --openmetrics, --watch)
  *   reset.c    zero the counters
  *   latency.c  the wakeup-latency histogram
+ *   bpf.c      a BPF program on the module's struct_ops (lib/bpfsys.h)
  *   ab.c       A/B comparison (ab.h: ab_concurrent.c, ab_report.c)
  *   main.c     dispatch, help, the global options (environment)
  *
@@ -33,6 +34,7 @@ extern const struct cli_cmd cmd_set;
 extern const struct cli_cmd cmd_stats;
 extern const struct cli_cmd cmd_reset;
 extern const struct cli_cmd cmd_latency;
+extern const struct cli_cmd cmd_bpf;
 extern const struct cli_cmd cmd_ab;
 
 #endif /* SMARTWAKE_CMD_H */

@@ -7,6 +7,9 @@
  *   smartwake stats [--json] [--watch S] counters (and per-second rates)
  *   smartwake reset                      zero the counters
  *   smartwake latency [--watch S]        wakeup-latency histogram, percentiles
+ *   smartwake bpf load|unload|status|list
+ *                                        a BPF program on the module's
+ *                                        struct_ops (6.9+)
  *   smartwake ab --a '...' --b '...' -- COMMAND...
  *                                        alternate A/B runs of a command
  *
@@ -58,6 +61,7 @@ static const struct cli_cmd *const cmds[] = {
 	&cmd_stats,
 	&cmd_reset,
 	&cmd_latency,
+	&cmd_bpf,
 	&cmd_ab,
 	&cmd_help,
 };
