@@ -108,7 +108,8 @@ fresh_tree
 
 # ---- arguments, help, exit codes -------------------------------------------
 for c in "--help" "help" "help status" "help set" "help stats" "help reset" "help ab" \
-	"status --help" "set --help" "stats --help" "reset --help" "ab --help" "ab -h"; do
+	"status --help" "set --help" "stats --help" "reset --help" "ab --help" "ab -h" \
+	"help bpf" "bpf --help" "bpf load --help" "bpf -h"; do
 	# shellcheck disable=SC2086
 	run $SW $c
 	check "smartwake $c: exit 0 with usage text" eval '[ $rc -eq 0 ] && has "^usage: smartwake"'
@@ -116,7 +117,7 @@ done
 # every command of the main help's list (its command table) has its own
 # help, the same from "help CMD" and "CMD --help"
 cmds=$($SW --help | sed -n '/^Commands:/,/^$/s/^  \([a-z]*\) .*/\1/p')
-check "--help lists the 7 commands" [ "$cmds" = "$(printf '%s\n' status set stats reset latency ab help)" ]
+check "--help lists the 8 commands" [ "$cmds" = "$(printf '%s\n' status set stats reset latency bpf ab help)" ]
 for c in $cmds; do
 	[ "$c" = help ] && continue
 	run $SW help "$c"
@@ -137,11 +138,139 @@ for c in "stats --bogus" "stats extra" "stats --watch" "stats --watch 0" "stats 
 	"ab --a= --b= --runs 0 -- true" "ab --a= --b= --runs x -- true" "ab --a= --a= -- true" \
 	"ab --a= --b= --bogus -- true" "ab --a= --b= --metric ( -- true" \
 	"ab --a= --b= --side nocolon -- true" "ab --a= --b= --side A:x=1 -- true" \
-	"ab --a= --b= --timeout -1 -- true"; do
+	"ab --a= --b= --timeout -1 -- true" \
+	"bpf" "bpf frob" "bpf load" "bpf load nosuch" "bpf load prev extra" "bpf load --bogus prev" \
+	"bpf load --obj x.o" "bpf load --section s" "bpf load --obj x.o --section s prev" \
+	"bpf unload extra" "bpf status extra" "bpf list extra" "bpf btf-id" "bpf btf-id f"; do
 	# shellcheck disable=SC2086
 	run $SW $c
 	check "smartwake $c: exit 2" [ $rc -eq 2 ]
 done
+
+# ---- bpf: built-ins, the BTF reader, ELF objects (nothing is loaded) ---------
+run $SW bpf list
+check "bpf list: the 4 built-ins" eval '[ $rc -eq 0 ] && [ "$(cut -d" " -f1 "$out" | tr "\n" " ")" = "prev decline bad slow " ]'
+# the built-ins' encodings (as llvm-mc -triple bpfel -show-encoding has them)
+run $SW bpf load --dry-run prev
+check "bpf load --dry-run prev: r0 = *(u64 *)(r1 + 8); exit" \
+	eval '[ $rc -eq 0 ] && [ "$(sed 1d "$out" | tr -d "\n")" = "   0: 79 10 08 00 00 00 00 00   1: 95 00 00 00 00 00 00 00" ]'
+run $SW bpf load --dry-run slow
+check "bpf load --dry-run slow: the loop's back jump, if r0 < 2000 goto -2" \
+	eval '[ $rc -eq 0 ] && has "^   2: a5 00 fe ff d0 07 00 00$"'
+# A base BTF with one type of every kind (each kind's trailing data), then
+# a split BTF over it: its ids start after the base's, its string offsets
+# after the base's strings (a member name taken from the base's).
+python3 - "$tmp/base.btf" "$tmp/split.btf" <<'PY'
+import struct, sys
+def blob(types, strs):
+    h = struct.pack("<HBBIIIII", 0xeB9F, 1, 0, 24, 0, len(types), len(types), len(strs))
+    return h + types + strs
+class S:
+    def __init__(s, start=0, text="\0"):
+        s.start, s.b = start, text.encode() if start == 0 else b""
+    def __call__(s, name):
+        off = s.b.find(name.encode() + b"\0")
+        if off < 0:
+            off = len(s.b); s.b += name.encode() + b"\0"
+        return s.start + off
+def t(name, kind, vlen, st, kflag=0):
+    return struct.pack("<III", name, kflag << 31 | kind << 24 | vlen, st)
+bs = S()
+bs("")
+B = b""
+B += t(bs("int"), 1, 0, 4) + struct.pack("<I", 32)                    # 1 int
+B += t(0, 2, 0, 0)                                                    # 2 ptr void
+B += t(0, 3, 0, 0) + struct.pack("<III", 1, 1, 4)                     # 3 array
+B += t(bs("u"), 5, 2, 4) + struct.pack("<III", bs("a"), 1, 0) * 2     # 4 union
+B += t(bs("e"), 6, 2, 4) + struct.pack("<Ii", bs("A"), 0) * 2         # 5 enum
+B += t(bs("fw"), 7, 0, 0)                                             # 6 fwd
+B += t(bs("td"), 8, 0, 1)                                             # 7 typedef
+B += t(0, 9, 0, 1) + t(0, 10, 0, 1) + t(0, 11, 0, 2)                  # 8-10 volatile const restrict
+B += t(0, 13, 2, 1) + struct.pack("<II", bs("p"), 2) + struct.pack("<II", bs("prev_cpu"), 1)  # 11 proto
+B += t(bs("f"), 12, 0, 11)                                            # 12 func
+B += t(bs("v"), 14, 0, 1) + struct.pack("<I", 1)                      # 13 var
+B += t(bs(".data"), 15, 1, 4) + struct.pack("<III", 13, 0, 4)         # 14 datasec
+B += t(bs("float"), 16, 0, 4)                                         # 15 float
+B += t(bs("tag"), 17, 0, 13) + struct.pack("<i", -1)                  # 16 decl_tag
+B += t(bs("tt"), 18, 0, 1)                                            # 17 type_tag
+B += t(bs("e64"), 19, 1, 8) + struct.pack("<III", bs("B"), 1, 0)      # 18 enum64
+B += t(0, 2, 0, 11)                                                   # 19 func ptr
+B += t(bs("task_struct"), 4, 2, 8, 1) + struct.pack("<III", bs("x"), 1, 0) \
+    + struct.pack("<III", bs("y"), 1, 8 << 24 | 32)                   # 20 struct, kind_flag
+bs("select_cpu")
+open(sys.argv[1], "wb").write(blob(B, bs.b))
+ss = S(len(bs.b))
+ss.b = b"\0"
+T = b""
+T += t(ss("smartwake_ops"), 4, 2, 16) + struct.pack("<III", bs("select_cpu"), 19, 0) \
+    + struct.pack("<III", ss("other"), 22, 64)                        # 21
+T += t(0, 2, 0, 11)                                                   # 22 ptr proto
+T += t(ss("bpf_struct_ops_smartwake_ops"), 4, 2, 80) \
+    + struct.pack("<III", ss("common"), 1, 0) + struct.pack("<III", ss("data"), 21, 512)  # 23
+open(sys.argv[2], "wb").write(blob(T, ss.b))
+PY
+run $SW bpf btf-id "$tmp/base.btf" task_struct y
+check "bpf btf-id: a type after one of every kind, a kind_flag member" \
+	eval '[ $rc -eq 0 ] && has "^types 1..20$" && has "^struct task_struct id 20 size 8 members 2$" && has "^member y index 1 offset 4$"'
+run $SW bpf btf-id "$tmp/base.btf" td
+check "bpf btf-id: a typedef by name" eval '[ $rc -eq 0 ] && has "^typedef td id 7$"'
+run $SW bpf btf-id --base "$tmp/base.btf" "$tmp/split.btf" smartwake_ops select_cpu
+check "bpf btf-id, split BTF: ids after the base's, a member named from the base's strings" \
+	eval '[ $rc -eq 0 ] && has "^types 21..23$" && has "^struct smartwake_ops id 21 size 16 members 2$" && has "^member select_cpu index 0 offset 0 func_ptr$"'
+run $SW bpf btf-id --base "$tmp/base.btf" "$tmp/split.btf" smartwake_ops other
+check "bpf btf-id, split BTF: second member, a function pointer" eval '[ $rc -eq 0 ] && has "^member other index 1 offset 8 func_ptr$"'
+run $SW bpf btf-id --base "$tmp/base.btf" "$tmp/split.btf" bpf_struct_ops_smartwake_ops data
+check "bpf btf-id, split BTF: the value type's data member" \
+	eval '[ $rc -eq 0 ] && has "^struct bpf_struct_ops_smartwake_ops id 23 size 80 members 2$" && has "^member data index 1 offset 64$"'
+run $SW bpf btf-id --base "$tmp/base.btf" "$tmp/split.btf" task_struct
+check "bpf btf-id, split BTF: a base type is not the module's" eval '[ $rc -eq 1 ] && has "no type named .task_struct."'
+head -c 100 "$tmp/base.btf" >"$tmp/short.btf"
+run $SW bpf btf-id "$tmp/short.btf" int
+check "bpf btf-id, truncated BTF: exit 1, explained" eval '[ $rc -eq 1 ] && has "past the end|truncated"'
+printf '%064d' 0 >"$tmp/text.btf"
+run $SW bpf btf-id "$tmp/text.btf" int
+check "bpf btf-id, not BTF: exit 1, explained" eval '[ $rc -eq 1 ] && has "not BTF"'
+if [ -r /sys/kernel/btf/vmlinux ]; then
+	run $SW bpf btf-id /sys/kernel/btf/vmlinux tcp_congestion_ops cong_avoid
+	check "bpf btf-id /sys/kernel/btf/vmlinux: tcp_congestion_ops.cong_avoid, a function pointer" \
+		eval '[ $rc -eq 0 ] && has "^member cong_avoid index [0-9]+ offset [0-9]+ func_ptr$"'
+else
+	skip "no /sys/kernel/btf/vmlinux on this host"
+fi
+# an ELF object: the loader refuses a section with relocations before any
+# bpf(2) call, and names a missing section
+if python3 - "$tmp/prog.o" <<'PY'
+import struct, sys
+# a BPF ET_REL: "", .shstrtab, sw/prev (r0 = 0; exit), .relsw/prev, sw/ok
+names = b"\0.shstrtab\0sw/prev\0.relsw/prev\0sw/ok\0"
+code = struct.pack("<BBhi", 0xb7, 0, 0, 0) + struct.pack("<BBhi", 0x95, 0, 0, 0)
+rel = struct.pack("<QQ", 0, 1 << 32 | 1)
+data = names + code + rel + code
+shoff = 64 + len(data)
+eh = b"\x7fELF" + bytes([2, 1, 1]) + bytes(9) + struct.pack("<HHIQQQIHHHHHH",
+    1, 247, 1, 0, 0, shoff, 0, 64, 0, 0, 64, 5, 1)
+def sh(name, typ, flags, off, size, link=0, info=0):
+    return struct.pack("<IIQQQQIIQQ", name, typ, flags, 0, off, size, link, info, 8, 0)
+o = 64 + len(names)
+shs = sh(0, 0, 0, 0, 0) + sh(1, 3, 0, 64, len(names)) + sh(11, 1, 6, o, len(code)) \
+    + sh(19, 9, 0, o + len(code), len(rel), 0, 2) + sh(31, 1, 6, o + len(code) + len(rel), len(code))
+open(sys.argv[1], "wb").write(eh + data + shs)
+PY
+then
+	run $SW bpf load --obj "$tmp/prog.o" --section sw/prev
+	check "bpf load --obj, a section with relocations: exit 1, refused before loading" \
+		eval '[ $rc -eq 1 ] && has "has relocations \(.relsw/prev\): this loader does none"'
+	run $SW bpf load --obj "$tmp/prog.o" --section nosuch
+	check "bpf load --obj, no such section: exit 1, the code sections listed" \
+		eval '[ $rc -eq 1 ] && has "no section .nosuch." && has "^  sw/prev$"'
+	run $SW bpf load --dry-run --obj "$tmp/prog.o" --section sw/ok
+	check "bpf load --dry-run --obj: the section's instructions, named after it, no bpf(2)" \
+		eval '[ $rc -eq 0 ] && has "^ok: 2 instructions$" && has "^   1: 95 00 00 00 00 00 00 00$"'
+	run $SW bpf load --obj "$tmp/text.btf" --section x
+	check "bpf load --obj, not ELF: exit 1" eval '[ $rc -eq 1 ] && has "not an ELF file"'
+else
+	not_ok "bpf: cannot write the test ELF object"
+fi
 
 # ---- missing module / debugfs ------------------------------------------------
 run env SMARTWAKE_DEBUGFS=$tmp/nonexistent $SW status
