@@ -75,9 +75,10 @@ static const char help[] =
 	"  s32 select_cpu(struct task_struct *p, s32 prev_cpu, u64 wake_flags)\n"
 	"(its context is the array of the u64 arguments). An attached policy stays\n"
 	"after this command exits, until \"smartwake bpf unload\"; one at a time.\n"
+	"While one is attached the module cannot be removed (its map holds it).\n"
 	"\n"
 	"  load PROGRAM       load a built-in program (\"smartwake bpf list\") and\n"
-	"                     attach it\n"
+	"                     attach it; the last line is \"attached map_id=N prog=NAME\"\n"
 	"  load --obj FILE.o --section NAME\n"
 	"                     the program is the section NAME of an ELF object\n"
 	"                     (clang -target bpf -c); one without relocations: no\n"
@@ -490,12 +491,13 @@ static int prog_load(const struct kbtf *k, unsigned int idx, const char *name,
 		free(log);
 		return ret;
 	}
+	/* the first refusal's error (the second may add ENOSPC: a full log) */
 	sw_err("BPF_PROG_LOAD of %s (%u instructions): %s; the verifier's log:",
-	       name, cnt, err_text(-ret));
+	       name, cnt, err_text(-fd));
 	log[LOG_SIZE - 1] = '\0';
 	print_log(log, verbose);
 	free(log);
-	return ret;
+	return fd;
 }
 
 /* --dry-run: "NAME: N instructions", then one line of 8 hex bytes each */
@@ -545,7 +547,7 @@ static int do_load(int argc, char **argv)
 	struct sw_attr_elem el;
 	char name[SW_BPF_OBJ_NAME_LEN];
 	unsigned int cnt, idx;
-	uint32_t moff, key = 0;
+	uint32_t moff, map_id, key = 0;
 	bool verbose = false, dry = false;
 	int c, ret, prog_fd = -1, map_fd = -1;
 	unsigned char *value = NULL;
@@ -668,8 +670,10 @@ static int do_load(int argc, char **argv)
 		ret = step_fail("BPF_MAP_UPDATE_ELEM (attach; the module's refusals: dmesg)", ret);
 		goto out;
 	}
+	map_id = obj_id(map_fd, true);
 	printf("%s attached as %s: map id %u, prog id %u\n", name, callback,
-	       obj_id(map_fd, true), obj_id(prog_fd, false));
+	       map_id, obj_id(prog_fd, false));
+	printf("attached map_id=%u prog=%s\n", map_id, name);
 	ret = EXIT_OK;
 out:
 	free(value);
