@@ -43,7 +43,7 @@ check "rmmod" rmmod smartwake
 dmesg -c >/dev/null
 check "insmod policy=bogus is refused" eval '! sw_insmod policy=bogus 2>/dev/null'
 check "... the kernel log names the knob and its accepted values" \
-	eval "dmesg | grep -q \"smartwake: parameter policy: 'bogus' is not accepted (accepted: stock|smartwake|shadow)\""
+	eval "dmesg | grep -q \"smartwake: parameter policy: 'bogus' is not accepted (accepted: stock|smartwake|shadow|bpf)\""
 check "... nothing loaded, nothing hooked" eval 'no_module && nothing_hooked'
 check "insmod factor=01 (not canonical) is refused" eval '! sw_insmod factor=01 2>/dev/null && no_module'
 dmesg -c >/dev/null

@@ -41,6 +41,9 @@
  *                             inline) and stop_one_cpu_nowait() returns
  *                             whether it queued: the sched-idle pull's
  *                             companion is built (module/pull/, pull.c)
+ *  SW_HAVE_BPF_STRUCT_OPS     __register_bpf_struct_ops() for a module's
+ *                             struct_ops type (6.9+, BPF JIT and syscall):
+ *                             policy=bpf (bpf.c)
  *
  * Also the load-time checks that the running kernel is the one the module
  * was built for (compat.c).

@@ -261,3 +261,20 @@ SW_COUNTER(kernel_loc_waker_smt)	/* ...an SMT sibling of the waking CPU */
 SW_COUNTER(kernel_loc_waker_llc)	/* ...another core of its LLC */
 SW_COUNTER(kernel_loc_waker_node)	/* ...another LLC of its node */
 SW_COUNTER(kernel_loc_waker_remote)	/* ...another node */
+
+/*
+ * policy=bpf (bpf.c): the attached program's select_cpu. bpf_calls =
+ * bpf_answers + bpf_declined (declined: the module's path decided).
+ * bpf_refused: answers outside p->cpus_ptr or not active, discarded (the
+ * kernel decides; revert_on=violation reverts). bpf_none: wakeups under
+ * policy=bpf found no program (detached meanwhile), handed to the kernel.
+ * Derived `bpf_ns_per_call`: the program's time, 1 call in 64 (local_clock,
+ * indicative under emulation).
+ */
+SW_COUNTER(bpf_calls)			/* select_cpu programs run */
+SW_COUNTER(bpf_answers)			/* ...that answered a CPU */
+SW_COUNTER(bpf_declined)		/* ...that left it to the module's path */
+SW_COUNTER(bpf_refused)			/* program answers discarded (invalid CPU) */
+SW_COUNTER(bpf_none)			/* policy=bpf with no program: the kernel decided */
+SW_COUNTER(bpf_ns_sampled)		/* ns in the program, 1 call in 64 */
+SW_COUNTER(bpf_calls_sampled)		/* the calls those ns were measured on */

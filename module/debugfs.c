@@ -38,6 +38,7 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/seq_file.h>
+#include "bpf.h"
 #include "debugfs.h"
 #include "hooks.h"
 #include "knobs.h"
@@ -57,6 +58,7 @@ static int sw_stats_show(struct seq_file *m, void *unused)
 	/* derived values after the raw counters, still "name value" */
 	sw_stats_show_derived(m);
 	sw_latency_show_stats(m);
+	sw_bpf_show_stats(m);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sw_stats);
@@ -93,6 +95,13 @@ static int sw_overloaded_list_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(sw_overloaded_list);
 
+static int sw_bpf_status_show(struct seq_file *m, void *unused)
+{
+	sw_bpf_show_status(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sw_bpf_status);
+
 int sw_debugfs_init(void)
 {
 	sw_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
@@ -106,6 +115,7 @@ int sw_debugfs_init(void)
 	debugfs_create_file("calls", 0400, sw_dir, NULL, &sw_calls_list_fops);
 	debugfs_create_file("overloaded", 0444, sw_dir, NULL,
 			    &sw_overloaded_list_fops);
+	debugfs_create_file("bpf", 0444, sw_dir, NULL, &sw_bpf_status_fops);
 	sw_latency_debugfs(sw_dir);
 	return sw_knobs_init(sw_dir);
 }

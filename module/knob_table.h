@@ -29,7 +29,7 @@ SW_KNOB("enabled",
  * mode").
  */
 SW_KNOB("policy",
-	"stock: kernel, unhooked; smartwake: module; shadow: both, kernel's answer",
+	"stock: kernel, unhooked; smartwake: module; shadow: both, kernel's answer; bpf: the attached BPF program (smartwake bpf load)",
 	.val = &sw_policy,
 	.names = sw_policy_names, .nr_names = SW_POLICY_NR,
 	.apply = sw_select_apply)

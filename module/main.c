@@ -27,6 +27,7 @@
 #include "compat.h"
 #include "debugfs.h"
 #include "hooks.h"
+#include "bpf.h"
 #include "knobs.h"
 #include "latency.h"
 #include "numa.h"
@@ -76,6 +77,8 @@ static int __init sw_init(void)
 	ret = sw_debugfs_init();
 	if (ret)
 		goto err_overload;
+	/* policy=bpf's type, before a load parameter may ask for it */
+	sw_bpf_register();
 	if (sw_testing_init_delay_ms())
 		msleep(sw_testing_init_delay_ms());
 	/* At the default knobs nothing is hooked; the tests can ask for it. */

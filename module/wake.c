@@ -29,6 +29,7 @@
 #include <linux/topology.h>
 #include <linux/tracepoint.h>
 #include "ksched.h"
+#include "bpf.h"
 #include "hooks.h"
 #include "knob_defs.h"
 #include "numa.h"
@@ -486,6 +487,11 @@ int sw_select_apply(const struct sw_knob *k, int old, int new)
 	bool hook = enabled && policy != SW_POLICY_STOCK;
 	int ret;
 
+	if (hook && policy == SW_POLICY_BPF) {
+		ret = sw_bpf_policy_check();
+		if (ret)
+			return ret;
+	}
 	if (shadow) {
 		ret = sw_nr_probe_get(SW_PROBE_SHADOW);
 		if (ret)
@@ -571,6 +577,7 @@ static __always_inline int sw_select_body(struct task_struct *p, int prev_cpu,
 	u64 decided[SW_NR_DECIDED] __uninitialized;
 	struct sw_wake_info info;
 	struct sw_saved sv __uninitialized;
+	bool bpf = policy == SW_POLICY_BPF;
 	int cpu, new_cpu;
 
 	lockdep_assert_held(&sw_task(p, pi_lock));
@@ -590,9 +597,18 @@ static __always_inline int sw_select_body(struct task_struct *p, int prev_cpu,
 	 */
 	ctx->clear_idle_cores = NULL;
 	ctx->numa_backoff = false;
-	ctx->mode = SW_WAKE_COMMIT;
-	new_cpu = sw_wake(p, prev_cpu, wake_flags, cpu, &info);
-	ctx->mode = SW_WAKE_NOW;
+	new_cpu = SW_BPF_DECLINED;
+	if (policy == SW_POLICY_BPF) {
+		new_cpu = sw_bpf_select(p, prev_cpu, wake_flags, timed);
+		if (unlikely(new_cpu == SW_BPF_NONE))
+			return -1;
+	}
+	if (new_cpu == SW_BPF_DECLINED) {
+		bpf = false;
+		ctx->mode = SW_WAKE_COMMIT;
+		new_cpu = sw_wake(p, prev_cpu, wake_flags, cpu, &info);
+		ctx->mode = SW_WAKE_NOW;
+	}
 	if (new_cpu < 0) {
 		sw_restore(&sv, p);
 		sw_decided_take_back(decided);
@@ -613,8 +629,12 @@ static __always_inline int sw_select_body(struct task_struct *p, int prev_cpu,
 	    !cpu_active(new_cpu)) {
 		sw_restore(&sv, p);
 		sw_decided_take_back(decided);
-		if ((unsigned int)new_cpu < nr_cpu_ids &&
-		    cpumask_test_cpu(new_cpu, sw_task(p, cpus_ptr))) {
+		if (bpf) {
+			/* the program's answer: refused, whatever was wrong */
+			sw_count(SW_C_bpf_refused);
+			sw_watchdog_violation();
+		} else if ((unsigned int)new_cpu < nr_cpu_ids &&
+			   cpumask_test_cpu(new_cpu, sw_task(p, cpus_ptr))) {
 			sw_count(SW_C_inactive_answers);
 		} else {
 			sw_count(SW_C_invariant_violations);

@@ -103,6 +103,11 @@ shadow-numa2       1    stock numa2    600  shadow.sh
 shadow-flat4       2    stock flat4    600  shadow.sh
 shadow-smt8        1    stock smt8     900  shadow.sh smt
 shadow-numa-smt    1    stock numa-smt 900  shadow.sh smt
+# policy=bpf (issue 35): a program attached to struct_ops smartwake_ops
+# decides, is refused, reverted, detached under load; 6.1 refuses it
+bpf-stock          1    stock smp2     600  bpf.sh
+bpf-6.1            1    6.1   smp2     300  bpf.sh
+bpf-7.3            2    7.3   smp2     600  bpf.sh
 # The other kernels of common.sh, each with the module built for it
 # (kernel_ready); compat: that build loads, the default one is refused;
 # reliability: the short form, 10 cycles and 4 hotplug rounds
@@ -121,7 +126,7 @@ shadow-generic     1    generic smp4   600  shadow.sh
 # release can change (the step flavours checks its configuration) shows
 # in its load (layout, symbols, IBT: compat, every release) and its
 # agreement with the kernel (shadow: the oldest and newest scheduler code,
-# 6.1 and, an extra step, 7.3; deb13-generic is built from the source of generic, whose
+# 6.1 and 7.3, both extra steps; deb13-generic is built from the source of generic, whose
 # full shadow runs, and the scheduler code of 7.2 is that of 7.3:
 # test-time budget, 95 s)
 compat-6.1-generic   2 6.1-generic   smp2 600 --foreign-ko module/smartwake.ko compat.sh
@@ -248,10 +253,13 @@ done <<<"$steps_table"
 # the short reliability runs of 6.1 and 7.2 (reliability and
 # reliability-debug stay), e2e-deb13 and numa-6.1 (numa-numa2 and
 # numa-7.2 stay) joined them too (376 s), and shadow-flat4 went to the
-# second lane.
+# second lane. The bpf steps (policy=bpf, about 55 s in all) came with
+# shadow-6.1-generic (50 s) joining them: the generic flavour of 6.1 has
+# 6.1's scheduler code, whose agreement shadow-6.1 shows, and its build
+# loads (compat-6.1-generic).
 steps_extra=(kfacts-6.1 kfacts-deb13 kfacts-7.2 headers-only-6.1 headers-only-deb13 headers-only-7.2
 	e2e-7.3 shadow-7.3-generic wake-deb13 reliability-deb13 numa-deb13
-	reliability-6.1 reliability-7.2 e2e-deb13 numa-6.1)
+	reliability-6.1 reliability-7.2 e2e-deb13 numa-6.1 shadow-6.1-generic)
 is_extra() { [[ " ${steps_extra[*]} " == *" $1 "* ]]; }
 steps_default=()
 for s in "${steps_all[@]}"; do
@@ -542,6 +550,9 @@ check_shipped() {
 		# overload.c's nr_running watcher: pull.c's trigger (module,
 		# its ENDBR64 checked above)
 		sw_nr_running_probe) ;;
+		# policy=bpf: the attached program's BPF trampoline
+		# (sw_bpf_reg() checks its ENDBR64; bpf.sh, in a guest)
+		sw_bpf_select) ;;
 		__traceiter_*) ;;	# trace events: the registered probes
 		*) echo "unexpected indirect call in $f: add it to ibt.c's table or here"; rc=1 ;;
 		esac

@@ -31,7 +31,8 @@ fi
 # heredoc each. The prelude is what the module's files include before the
 # scheduler's private sched.h (module/ksched.h), and stop_machine.h, which
 # the private sched.h includes but not the headers-only one (pull.c).
-prelude='#include <linux/mmu_context.h>
+prelude='#include <linux/bpf.h>
+#include <linux/mmu_context.h>
 #include <linux/sched/cputime.h>
 #include <linux/ftrace.h>
 #include <linux/objtool.h>
@@ -70,6 +71,11 @@ int (*u)(struct ftrace_ops *, unsigned long) = unregister_ftrace_direct_multi;
 # where struct unwind_hint has "signal", (sp_reg, sp_offset, type, end)
 # before.
 tests[UNWIND_HINT_SIGNAL]='struct unwind_hint h = { .signal = 0 }; (void)h;'
+# policy=bpf: the BPF core registers struct_ops types of modules (6.9+,
+# with CONFIG_BPF_JIT and CONFIG_BPF_SYSCALL; else a stub that "succeeds").
+tests[BPF_STRUCT_OPS]='int (*r)(struct bpf_struct_ops *) = __register_bpf_struct_ops;
+struct bpf_struct_ops s = { .cfi_stubs = NULL, .owner = NULL };
+(void)r; (void)s;'
 # The sched-idle pull's companion (module/pull/): stop_one_cpu_nowait()
 # says whether it queued the work (void and a warning in 7.3).
 tests[STOP_NOWAIT_BOOL]='bool (*f)(unsigned int, cpu_stop_fn_t, void *, struct cpu_stop_work *) = stop_one_cpu_nowait;

@@ -49,7 +49,8 @@
 #define SW_POLICIES(EM, EMe)				\
 	EM(SW_POLICY_STOCK, "stock")			\
 	EM(SW_POLICY_SMARTWAKE, "smartwake")		\
-	EMe(SW_POLICY_SHADOW, "shadow")
+	EM(SW_POLICY_SHADOW, "shadow")			\
+	EMe(SW_POLICY_BPF, "bpf")
 
 /* sis_mask_update knob (overload.c) */
 #define SW_MASK_UPDATES(EM, EMe)			\

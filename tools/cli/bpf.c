@@ -122,11 +122,11 @@ static const struct sw_bpf_insn prog_bad[] = {
 	SW_EXIT(),
 };
 
-/* 2000 rounds of a bounded loop, then -1 */
+/* 20000 rounds of a bounded loop, then -1 */
 static const struct sw_bpf_insn prog_slow[] = {
 	SW_MOV64_IMM(0, 0),
 	SW_ADD64_IMM(0, 1),		/* 1: */
-	SW_JLT_IMM(0, 2000, -2),	/* if r0 < 2000 goto 1 */
+	SW_JLT_IMM(0, 20000, -2),	/* if r0 < 20000 goto 1 */
 	SW_MOV64_IMM(0, -1),
 	SW_EXIT(),
 };
@@ -144,7 +144,7 @@ static const struct builtin builtins[] = {
 	BUILTIN(prev, "return prev_cpu: wake on the previous CPU"),
 	BUILTIN(decline, "return -1: the module's own path decides"),
 	BUILTIN(bad, "return 1048576, an invalid CPU: the module must refuse it"),
-	BUILTIN(slow, "a bounded loop of 2000 rounds, then -1 (its cost per call)"),
+	BUILTIN(slow, "a bounded loop of 20000 rounds, then -1 (its cost per call)"),
 };
 
 static const struct builtin *find_builtin(const char *name)
@@ -459,6 +459,35 @@ static void print_log(const char *log, bool whole)
 	fprintf(stderr, "%s%s", p, p[strlen(p) - 1] == '\n' ? "" : "\n");
 }
 
+/*
+ * The map's own BTF: map_create() wants a user BTF object (btf_fd) for
+ * every map with a kernel value type, as libbpf passes the object file's.
+ * The value's layout comes from the module's BTF; this one is a single int.
+ */
+static int user_btf_load(void)
+{
+	static const struct {
+		struct sw_btf_header h;
+		uint32_t type[4];	/* [1] INT "int", 4 bytes, signed, 32 bits */
+		char str[5];
+	} __attribute__((packed)) blob = {
+		.h = {
+			.magic = 0xeb9f, .version = 1,
+			.hdr_len = sizeof(struct sw_btf_header),
+			.type_off = 0, .type_len = sizeof(blob.type),
+			.str_off = sizeof(blob.type), .str_len = sizeof(blob.str),
+		},
+		.type = { 1, 1U << 24, 4, (1U << 24) | 32 },
+		.str = "\0int",
+	};
+	struct sw_attr_btf_load a;
+
+	memset(&a, 0, sizeof(a));
+	a.btf = (uintptr_t)&blob;
+	a.btf_size = sizeof(blob);
+	return sw_bpf(SW_BPF_BTF_LOAD, &a, sizeof(a));
+}
+
 static int prog_load(const struct kbtf *k, unsigned int idx, const char *name,
 		     const struct sw_bpf_insn *insns, unsigned int cnt, bool verbose)
 {
@@ -549,7 +578,7 @@ static int do_load(int argc, char **argv)
 	unsigned int cnt, idx;
 	uint32_t moff, map_id, key = 0;
 	bool verbose = false, dry = false;
-	int c, ret, prog_fd = -1, map_fd = -1;
+	int c, ret, prog_fd = -1, map_fd = -1, btf_fd = -1;
 	unsigned char *value = NULL;
 	struct kbtf k;
 
@@ -638,8 +667,14 @@ static int do_load(int argc, char **argv)
 		goto out;
 	}
 
+	btf_fd = user_btf_load();
+	if (btf_fd < 0) {
+		ret = step_fail("BPF_BTF_LOAD (the map's BTF)", btf_fd);
+		goto out;
+	}
 	memset(&mc, 0, sizeof(mc));
 	mc.map_type = SW_BPF_MAP_TYPE_STRUCT_OPS;
+	mc.btf_fd = btf_fd;
 	mc.key_size = sizeof(key);
 	mc.value_size = k.value_size;
 	mc.max_entries = 1;
@@ -682,6 +717,8 @@ out:
 		close(map_fd);
 	if (prog_fd >= 0)
 		close(prog_fd);
+	if (btf_fd >= 0)
+		close(btf_fd);
 	kbtf_close(&k);
 	return ret;
 }
@@ -728,8 +765,14 @@ static int walk_ops_maps(ops_map_fn fn, void *ctx)
 	}
 }
 
+struct unload_ctx {
+	unsigned int n;		/* maps detached */
+	uint32_t ids[16];	/* their ids, to wait for */
+};
+
 static int unload_one(int fd, const struct sw_map_info *mi, void *ctx)
 {
+	struct unload_ctx *u;
 	struct sw_attr_elem el;
 	uint32_t key = 0;
 	int ret;
@@ -743,23 +786,54 @@ static int unload_one(int fd, const struct sw_map_info *mi, void *ctx)
 	if (ret)
 		return step_fail("BPF_MAP_DELETE_ELEM (detach)", ret);
 	printf("detached map_id=%u\n", mi->id);
-	(*(int *)ctx)++;
+	u = ctx;
+	if (u->n < ARRAY_SIZE(u->ids))
+		u->ids[u->n] = mi->id;
+	u->n++;
 	return 0;
+}
+
+/*
+ * The BPF core frees a detached map (and drops its reference on the
+ * module) after an RCU grace period, in a work item: wait for that, so
+ * that an rmmod right after the unload finds the module free.
+ */
+static void wait_maps_freed(const struct unload_ctx *u)
+{
+	unsigned int i, left, tries;
+	int fd;
+
+	for (tries = 0; tries < 500; tries++) {
+		left = 0;
+		for (i = 0; i < u->n && i < ARRAY_SIZE(u->ids); i++) {
+			fd = sw_bpf_fd_by_id(SW_BPF_MAP_GET_FD_BY_ID, u->ids[i]);
+			if (fd >= 0) {
+				close(fd);
+				left++;
+			}
+		}
+		if (!left)
+			return;
+		usleep(20000);
+	}
+	sw_err("warning: a detached map still exists after 10 s (a process holds its fd?): rmmod smartwake is refused until it goes");
 }
 
 static int do_unload(int argc, char **argv)
 {
-	int n = 0, ret;
+	struct unload_ctx u = { 0 };
+	int ret;
 
 	if (argc > 1)
 		return bad_usage("bpf", "unload: unexpected argument '%s'", argv[1]);
-	ret = walk_ops_maps(unload_one, &n);
+	ret = walk_ops_maps(unload_one, &u);
 	if (ret)
 		return ret;
-	if (!n) {
+	if (!u.n) {
 		sw_err("no smartwake BPF policy attached");
 		return EXIT_RUNTIME;
 	}
+	wait_maps_freed(&u);
 	return EXIT_OK;
 }
 

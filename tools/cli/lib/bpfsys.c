@@ -22,6 +22,7 @@
 	_Static_assert(offsetof(type, field) == (off), #type "." #field)
 
 _Static_assert(sizeof(struct sw_bpf_insn) == 8, "struct bpf_insn");
+SW_AT(struct sw_attr_btf_load, btf_size, 16);
 SW_AT(struct sw_attr_map_create, map_flags, 16);
 SW_AT(struct sw_attr_map_create, map_name, 28);
 SW_AT(struct sw_attr_map_create, btf_vmlinux_value_type_id, 60);

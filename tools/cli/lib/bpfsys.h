@@ -34,6 +34,7 @@
 #define SW_BPF_PROG_GET_FD_BY_ID	13
 #define SW_BPF_MAP_GET_FD_BY_ID		14
 #define SW_BPF_OBJ_GET_INFO_BY_FD	15
+#define SW_BPF_BTF_LOAD			18
 #define SW_BPF_BTF_GET_FD_BY_ID		19
 #define SW_BPF_BTF_GET_NEXT_ID		23
 
@@ -95,6 +96,15 @@ struct sw_attr_map_create {
 	uint64_t map_extra;
 	int32_t value_type_btf_obj_fd;
 	int32_t map_token_fd;
+};
+
+/* union bpf_attr, BPF_BTF_LOAD (the fields before btf_log_true_size) */
+struct sw_attr_btf_load {
+	uint64_t btf;
+	uint64_t btf_log_buf;
+	uint32_t btf_size;
+	uint32_t btf_log_size;
+	uint32_t btf_log_level;
 };
 
 /* union bpf_attr, BPF_MAP_*_ELEM */

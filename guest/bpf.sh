@@ -1,0 +1,141 @@
+# policy=bpf (module/bpf.c): a placement policy in BPF, attached as a
+# struct_ops map of the module's type smartwake_ops by "smartwake bpf
+# load" (tools/cli/bpf.c), on a kernel whose BPF core registers a module's
+# struct_ops (6.9+). Elsewhere (6.1): refused, with the reason.
+# The built-in programs: prev (always prev_cpu), decline (-1: the module's
+# path decides), bad (an invalid CPU), slow (a bounded loop, then -1).
+. ./lib.sh
+BPFST=$SW_DBG/bpf
+# attached / detached: what the module's bpf file says
+attached() { grep -q '^struct_ops smartwake_ops registered attached' $BPFST; }
+detached() { grep -q '^struct_ops smartwake_ops registered detached' $BPFST; }
+# in_log TEXT: the kernel log has a line containing TEXT
+in_log() { dmesg | grep -qF "$1"; }
+# load PROGRAM: attach a built-in program, its output indented
+load() { smartwake bpf load "$1" 2>&1 | sed 's/^/  /'; attached; }
+# run SECS: a pipe ping-pong, 2 pairs, then the decisions stop (policy
+# stock) so one snapshot has every counter of the same wakeups
+run() {
+	echo 1 >$SW_DBG/reset
+	wakeload pipe -p 2 -t "$1" >/dev/null
+	set_knob policy stock
+	snap
+	printf '  calls %s answers %s declined %s refused %s none %s wakeups %s fallback %s\n' \
+		"$(sv bpf_calls)" "$(sv bpf_answers)" "$(sv bpf_declined)" \
+		"$(sv bpf_refused)" "$(sv bpf_none)" "$(sv wakeups)" \
+		"$(sv fallback_original)"
+}
+# eqn A B: A and B are the same number (a missing counter never passes)
+eqn() { [ "$1" -eq "$2" ] 2>/dev/null; }
+# ns_per_call: the derived bpf_ns_per_call of the last snapshot
+ns_per_call() { sv bpf_ns_per_call; }
+
+check "insmod" sw_insmod
+check "nothing hooked at the default knobs" nothing_hooked
+echo "  $(cat $BPFST)"
+
+if ! grep -q '^struct_ops smartwake_ops registered' $BPFST; then
+	# 6.1: no struct_ops from modules
+	check "bpf file says why policy=bpf is unavailable" \
+		grep -q '^struct_ops smartwake_ops unavailable' $BPFST
+	check "policy=bpf refused" bad_write policy bpf
+	check "the refusal names the kernel's missing struct_ops" \
+		in_log "policy=bpf: this kernel cannot register a struct_ops type from a module"
+	check "smartwake bpf load fails with a reason" eval \
+		'! smartwake bpf load prev >/tmp/o 2>&1 && cat /tmp/o | sed "s/^/  /" && [ -s /tmp/o ]'
+	check "nothing hooked after the refusals" nothing_hooked
+	check "rmmod" rmmod smartwake
+	check "kernel log clean" dmesg_clean
+	summary
+	exit 0
+fi
+
+check "registered, no program attached" detached
+check "module BTF present" [ -e /sys/kernel/btf/smartwake ]
+check "policy=bpf without a program refused" bad_write policy bpf
+check "the refusal says no program is attached" \
+	in_log "policy=bpf: no program attached"
+check "smartwake bpf status: detached" eval 'smartwake bpf status | grep -q "^detached"'
+
+# prev: every wakeup placed on prev_cpu, by the program
+check "load prev" load prev
+check "smartwake bpf status: attached, program named" eval \
+	'smartwake bpf status | tee /tmp/o | grep -q "^attached" && sed "s/^/  /" /tmp/o'
+check "the program's trampoline begins with ENDBR64" \
+	grep -q '^select_cpu trampoline begins f3 0f 1e fa' $BPFST
+check "a second program is refused while one is attached" eval '! smartwake bpf load decline >/dev/null 2>&1'
+check "...and the first stays" attached
+check "rmmod refused while a program is attached" eval '! rmmod smartwake 2>/dev/null'
+check "locality=1" set_knob locality 1
+check "policy=bpf with a program" set_knob policy bpf
+run 2
+check "prev: the program ran on the wakeups (> 1000)" gt "$(sv bpf_calls)" 1000
+check "prev: every call answered" eqn "$(sv bpf_answers)" "$(sv bpf_calls)"
+check "prev: every answer is prev itself (loc_prev_same_cpu)" \
+	eqn "$(sv loc_prev_same_cpu)" "$(sv bpf_answers)"
+check "prev: nothing refused, nothing declined" eval \
+	'eqn "$(sv bpf_refused)" 0 && eqn "$(sv bpf_declined)" 0 && eqn "$(sv bpf_none)" 0'
+check "prev: the module's path did not decide (affine_attempts 0)" eqn "$(sv affine_attempts)" 0
+check "prev: wakeups = calls" eqn "$(sv wakeups)" "$(sv bpf_calls)"
+check "prev: bpf_ns_per_call reported" gt "$(ns_per_call)" 0
+ns_prev=$(ns_per_call)
+check "unload" eval 'smartwake bpf unload 2>&1 | sed "s/^/  /"; detached'
+check "unload detached it (kernel log)" in_log "policy=bpf: the program is detached"
+
+# decline: the module's own path decides every wakeup
+check "load decline" load decline
+check "policy=bpf" set_knob policy bpf
+run 2
+check "decline: the program ran (> 1000)" gt "$(sv bpf_calls)" 1000
+check "decline: every call declined" eqn "$(sv bpf_declined)" "$(sv bpf_calls)"
+check "decline: the module's path decided (wake_affine evaluated)" gt "$(sv affine_attempts)" 0
+# slow: a bounded loop, then decline: its time shows in ns per call
+check "unload decline" eval 'smartwake bpf unload >/dev/null 2>&1; detached'
+check "load slow" load slow
+check "policy=bpf" set_knob policy bpf
+run 2
+ns_slow=$(ns_per_call)
+echo "  bpf_ns_per_call: prev $ns_prev, slow $ns_slow"
+# the loop is 20000 rounds (60000 instructions), prev two: far more than the
+# +-20 % of time under TCG
+check "slow: ns per call over 5x prev's" eval '[ "$ns_slow" -gt $((ns_prev * 5)) ] 2>/dev/null'
+
+# detach while policy=bpf decides, under load: policy goes back to stock
+set_knob policy bpf
+wakeload pipe -p 2 -t 3 >/dev/null &
+wl=$!
+sleep 1
+check "unload under load" eval 'smartwake bpf unload >/dev/null 2>&1; detached'
+check "policy back to stock after the detach" eq "$(knob policy)" stock
+wait $wl
+check "load under load finished" eq $? 0
+
+# bad: an invalid CPU, refused; revert_on=violation sets policy=stock
+check "load bad" load bad
+check "revert_on=violation" set_knob revert_on violation
+set_knob policy bpf
+echo 1 >$SW_DBG/reset
+wakeload pipe -p 2 -t 1 >/dev/null
+sleep 1
+snap
+echo "  refused $(sv bpf_refused) reverts $(sv reverts) invariant_violations $(sv invariant_violations)"
+check "bad: answers refused" gt "$(sv bpf_refused)" 0
+check "bad: counted as the program's, not the module's" eqn "$(sv invariant_violations)" 0
+check "bad: reverted once" eqn "$(sv reverts)" 1
+check "bad: policy back to stock" eq "$(knob policy)" stock
+check "bad: the program stays attached until unloaded" attached
+check "unload bad" eval 'smartwake bpf unload >/dev/null 2>&1; detached'
+check "rmmod right after the unload" rmmod smartwake
+check "insmod" sw_insmod
+check "smartwake bpf unload with none attached fails" eval '! smartwake bpf unload >/dev/null 2>&1'
+
+# no sleep: smartwake bpf unload waits until the BPF core freed the map
+# and its reference on the module
+check "nothing hooked at policy stock" eval 'set_knob locality 0; set_knob revert_on never; nothing_hooked'
+check "rmmod" rmmod smartwake
+check "no module BTF left" eval '[ ! -e /sys/kernel/btf/smartwake ]'
+check "insmod again" sw_insmod
+check "registered again, detached" detached
+check "rmmod" rmmod smartwake
+check "kernel log clean" dmesg_clean
+summary

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * policy=bpf: the wakeup placement decided by a BPF program, through a
+ * struct_ops type of the module's own, struct smartwake_ops.
+ *
+ * Kernels whose BPF core registers struct_ops types from modules
+ * (__register_bpf_struct_ops(), 6.9+, with CONFIG_BPF_JIT and
+ * CONFIG_BPF_SYSCALL: SW_HAVE_BPF_STRUCT_OPS) get the type at load; a
+ * program is attached by a struct_ops map of it (the CLI's "smartwake bpf
+ * load", or bpftool struct_ops register). One map at a time: a second
+ * registration is refused with -EEXIST. Elsewhere (6.1) policy=bpf is
+ * refused with the reason.
+ *
+ * The callbacks, version 1 (members are only ever added at the end):
+ *  select_cpu(p, prev_cpu, wake_flags): the CPU to place a wakeup on, or a
+ *  negative value to let the module's own path decide (knobs as set).
+ *
+ * Programs run in the select hook, with p->pi_lock held and interrupts
+ * off: they cannot sleep (check_member refuses sleepable ones). Their
+ * answers get the module's checks (sw_select_body() in wake.c): outside
+ * p->cpus_ptr or not active is refused and counted (bpf_refused), and
+ * revert_on=violation sets policy back to stock. The program stays
+ * attached until it is unloaded; policy=bpf needs one attached.
+ *
+ * Lifetime: the map holds a reference on the module (the BPF core takes it
+ * for a module's struct_ops), so rmmod is refused while one is attached.
+ * Unregistration clears the pointer the path reads; the map's memory and
+ * trampolines are freed after an RCU grace period, and the path calls the
+ * program with interrupts off, inside one. Detaching sets policy=bpf back
+ * to stock.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bpf.h>
+#include <linux/bpf_verifier.h>
+#include <linux/btf.h>
+#include <linux/module.h>
+#include <linux/rcupdate.h>
+#include <linux/sched/clock.h>
+#include <linux/seq_file.h>
+#include <linux/uaccess.h>
+#include "bpf.h"
+#include "knob_defs.h"
+#include "stats.h"
+#include "symbols.h"
+
+#ifdef SW_HAVE_BPF_STRUCT_OPS
+
+/**
+ * struct smartwake_ops - a BPF placement policy (policy=bpf)
+ * @select_cpu: the CPU for a wakeup of @p, whose last CPU is @prev_cpu,
+ *              with the kernel's WF_* @wake_flags; negative: the module's
+ *              path decides
+ *
+ * The ABI of the programs: members are appended, never reordered.
+ */
+struct smartwake_ops {
+	s32 (*select_cpu)(struct task_struct *p, s32 prev_cpu, u64 wake_flags);
+};
+
+static struct smartwake_ops __rcu *sw_bpf_ops;
+static int sw_bpf_reg_err = -ENODEV;	/* 0 once the type is registered */
+
+static bool sw_bpf_is_valid_access(int off, int size,
+				   enum bpf_access_type type,
+				   const struct bpf_prog *prog,
+				   struct bpf_insn_access_aux *info)
+{
+	return bpf_tracing_btf_ctx_access(off, size, type, prog, info);
+}
+
+static const struct bpf_verifier_ops sw_bpf_verifier_ops = {
+	.get_func_proto = bpf_base_func_proto,
+	.is_valid_access = sw_bpf_is_valid_access,
+};
+
+static int sw_bpf_init(struct btf *btf)
+{
+	return 0;
+}
+
+/* interrupts are off where the callbacks run */
+static int sw_bpf_check_member(const struct btf_type *t,
+			       const struct btf_member *member,
+			       const struct bpf_prog *prog)
+{
+	return prog->sleepable ? -EINVAL : 0;
+}
+
+static int sw_bpf_init_member(const struct btf_type *t,
+			      const struct btf_member *member,
+			      void *kdata, const void *udata)
+{
+	return 0;
+}
+
+static int sw_bpf_reg(void *kdata, struct bpf_link *link)
+{
+	struct smartwake_ops *ops = kdata;
+	int ret;
+
+	if (!ops->select_cpu) {
+		pr_err("policy=bpf: the smartwake_ops map has no select_cpu program\n");
+		return -EINVAL;
+	}
+	/* the path calls it through a pointer: the BPF trampoline */
+	ret = sw_endbr_check("select_cpu (BPF trampoline)", ops->select_cpu);
+	if (ret)
+		return ret;
+	if (cmpxchg((struct smartwake_ops __force **)&sw_bpf_ops, NULL,
+		    kdata))
+		return -EEXIST;
+	pr_info("policy=bpf: a program is attached\n");
+	return 0;
+}
+
+static void sw_bpf_unreg(void *kdata, struct bpf_link *link)
+{
+	if (cmpxchg((struct smartwake_ops __force **)&sw_bpf_ops, kdata,
+		    NULL) != kdata)
+		return;
+	pr_info("policy=bpf: the program is detached\n");
+	/* policy=bpf has nothing to run: the kernel decides again */
+	if (READ_ONCE(sw_policy) == SW_POLICY_BPF &&
+	    sw_knob_set(&sw_policy, SW_POLICY_STOCK))
+		pr_warn("policy=bpf without a program: set policy=stock\n");
+}
+
+/* what the BPF core calls in place of a missing program (and for CFI) */
+static s32 sw_bpf_select_cpu_stub(struct task_struct *p, s32 prev_cpu,
+				  u64 wake_flags)
+{
+	return -1;
+}
+
+static struct smartwake_ops sw_bpf_stubs = {
+	.select_cpu = sw_bpf_select_cpu_stub,
+};
+
+static struct bpf_struct_ops sw_bpf_struct_ops = {
+	.verifier_ops = &sw_bpf_verifier_ops,
+	.init = sw_bpf_init,
+	.check_member = sw_bpf_check_member,
+	.init_member = sw_bpf_init_member,
+	.reg = sw_bpf_reg,
+	.unreg = sw_bpf_unreg,
+	.cfi_stubs = &sw_bpf_stubs,
+	.name = "smartwake_ops",
+	.owner = THIS_MODULE,
+};
+
+/*
+ * At load, before the knobs: a failure leaves policy=bpf refused (with
+ * this error) and the rest of the module working.
+ */
+void sw_bpf_register(void)
+{
+	sw_bpf_reg_err = register_bpf_struct_ops(&sw_bpf_struct_ops,
+						 smartwake_ops);
+	if (sw_bpf_reg_err)
+		pr_warn("policy=bpf unavailable: cannot register struct_ops smartwake_ops: %pe (the module needs its BTF: CONFIG_DEBUG_INFO_BTF_MODULES and pahole at build)\n",
+			ERR_PTR(sw_bpf_reg_err));
+}
+
+int sw_bpf_policy_check(void)
+{
+	if (sw_bpf_reg_err) {
+		pr_err("policy=bpf: unavailable, struct_ops smartwake_ops is not registered (%pe)\n",
+		       ERR_PTR(sw_bpf_reg_err));
+		return -EOPNOTSUPP;
+	}
+	if (!rcu_access_pointer(sw_bpf_ops)) {
+		pr_err("policy=bpf: no program attached (smartwake bpf load)\n");
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/**
+ * sw_bpf_select() - the attached program's answer for a wakeup
+ * @p:          the wakee
+ * @prev_cpu:   its last CPU
+ * @wake_flags: WF_* flags
+ * @timed:      this call is one of the sampled ones: time the program
+ *
+ * From the wakeup path under policy=bpf, interrupts off (an RCU reader).
+ *
+ * Return: the program's CPU, SW_BPF_DECLINED when it leaves the decision
+ * to the module, SW_BPF_NONE when no program is attached.
+ */
+int sw_bpf_select(struct task_struct *p, int prev_cpu, int wake_flags,
+		  bool timed)
+{
+	struct smartwake_ops *ops = rcu_dereference_sched(sw_bpf_ops);
+	u64 t0 = 0;
+	s32 cpu;
+
+	if (unlikely(!ops)) {
+		sw_count(SW_C_bpf_none);
+		return SW_BPF_NONE;
+	}
+	sw_count(SW_C_bpf_calls);
+	if (unlikely(timed))
+		t0 = local_clock();
+	cpu = ops->select_cpu(p, prev_cpu, wake_flags);
+	if (unlikely(timed)) {
+		sw_count_add(SW_C_bpf_ns_sampled, local_clock() - t0);
+		sw_count(SW_C_bpf_calls_sampled);
+	}
+	if (cpu < 0) {
+		sw_count(SW_C_bpf_declined);
+		return SW_BPF_DECLINED;
+	}
+	sw_count(SW_C_bpf_answers);
+	return cpu;
+}
+
+void sw_bpf_show_status(struct seq_file *m)
+{
+	struct smartwake_ops *ops;
+	u32 insn;
+
+	if (sw_bpf_reg_err)
+		seq_printf(m, "struct_ops smartwake_ops unavailable %d\n",
+			   sw_bpf_reg_err);
+	else
+		seq_printf(m, "struct_ops smartwake_ops registered %s\n",
+			   rcu_access_pointer(sw_bpf_ops) ? "attached" :
+			   "detached");
+	/* what an IBT CPU finds where the path calls (sw_endbr_check()) */
+	rcu_read_lock_sched();
+	ops = rcu_dereference_sched(sw_bpf_ops);
+	if (ops && !get_kernel_nofault(insn, (const u32 *)ops->select_cpu))
+		seq_printf(m, "select_cpu trampoline begins %*ph\n", 4, &insn);
+	rcu_read_unlock_sched();
+}
+
+#else /* !SW_HAVE_BPF_STRUCT_OPS */
+
+void sw_bpf_register(void)
+{
+}
+
+int sw_bpf_policy_check(void)
+{
+	pr_err("policy=bpf: this kernel cannot register a struct_ops type from a module (needs 6.9+ with CONFIG_BPF_JIT and CONFIG_BPF_SYSCALL)\n");
+	return -EOPNOTSUPP;
+}
+
+int sw_bpf_select(struct task_struct *p, int prev_cpu, int wake_flags,
+		  bool timed)
+{
+	sw_count(SW_C_bpf_none);
+	return SW_BPF_NONE;
+}
+
+void sw_bpf_show_status(struct seq_file *m)
+{
+	seq_puts(m, "struct_ops smartwake_ops unavailable (needs 6.9+)\n");
+}
+
+#endif /* SW_HAVE_BPF_STRUCT_OPS */
+
+/* "bpf_ns_per_call" once a call was timed */
+void sw_bpf_show_stats(struct seq_file *m)
+{
+	u64 n = sw_counter_sum(SW_C_bpf_calls_sampled);
+
+	if (n)
+		seq_printf(m, "bpf_ns_per_call %llu\n",
+			   div64_u64(sw_counter_sum(SW_C_bpf_ns_sampled), n));
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * smartwake: policy=bpf, a placement policy in BPF (bpf.c).
+ */
+#ifndef _SMARTWAKE_BPF_H
+#define _SMARTWAKE_BPF_H
+
+#include <linux/types.h>
+
+struct seq_file;
+struct task_struct;
+
+/* sw_bpf_select(): no answer, the module's own path decides */
+#define SW_BPF_DECLINED		(-1)
+/* sw_bpf_select(): no program (detached meanwhile), the kernel decides */
+#define SW_BPF_NONE		(-2)
+
+void sw_bpf_register(void);		/* at load: the struct_ops type */
+int sw_bpf_policy_check(void);		/* may policy=bpf be set now */
+int sw_bpf_select(struct task_struct *p, int prev_cpu, int wake_flags,
+		  bool timed);
+void sw_bpf_show_status(struct seq_file *m);	/* the "bpf" file */
+void sw_bpf_show_stats(struct seq_file *m);	/* derived stats lines */
+
+#endif /* _SMARTWAKE_BPF_H */
