@@ -100,6 +100,68 @@ echo "  bpf_ns_per_call: prev $ns_prev, slow $ns_slow"
 # +-20 % of time under TCG
 check "slow: ns per call over 5x prev's" eval '[ "$ns_slow" -gt $((ns_prev * 5)) ] 2>/dev/null'
 
+# Examples compiled by clang (tools/bpf/), loaded from their ELF sections.
+# wake_wide_v2013: the 2013 waker-only test in BPF, in the module's path;
+# the module compares each answer with knob wake_wide's on the same inputs
+# (bpf_wide_differ), on the 2:8 dispatcher load with switching workers
+# that gives both verdicts (guest/wake.sh).
+BPFO=/lib/smartwake/bpf
+check "unload slow" eval 'smartwake bpf unload >/dev/null 2>&1; detached'
+check "load wake_wide_v2013.bpf.o (section struct_ops/wake_wide)" eval \
+	'smartwake bpf load --obj $BPFO/wake_wide_v2013.bpf.o --section struct_ops/wake_wide 2>&1 | sed "s/^/  /"; attached'
+check "the wake_wide trampoline begins with ENDBR64" \
+	grep -q '^wake_wide trampoline begins f3 0f 1e fa' $BPFST
+# wide WIDE_KNOB LOAD...: the counters of a run of LOAD under policy=bpf
+wide() {
+	set_knob wake_wide "$1"
+	shift
+	set_knob policy bpf
+	echo 1 >$SW_DBG/reset
+	wakeload "$@" >/dev/null
+	set_knob policy stock
+	snap
+	printf '  wide calls %s yes %s declined %s differ %s, wakeups %s, select_cpu calls %s\n' \
+		"$(sv bpf_wide_calls)" "$(sv bpf_wide_yes)" "$(sv bpf_wide_declined)" \
+		"$(sv bpf_wide_differ)" "$(sv wakeups)" "$(sv bpf_calls)"
+}
+wide v2013 disp -d 2 -w 8 --switch -t 2
+check "v2013 in BPF: over 1000 decisions" gt "$(sv bpf_wide_calls)" 1000
+check "v2013 in BPF: wide verdicts" gt "$(sv bpf_wide_yes)" 0
+check "v2013 in BPF: affine verdicts" gt "$(($(sv bpf_wide_calls) - $(sv bpf_wide_yes)))" 0
+check "v2013 in BPF agrees with knob wake_wide=v2013 on every wakeup" eqn "$(sv bpf_wide_differ)" 0
+check "v2013 in BPF: no select_cpu program, none called" eqn "$(sv bpf_calls)" 0
+wide mainline disp -d 2 -w 8 --switch -t 2
+check "v2013 in BPF differs from knob wake_wide=mainline (the comparison can fail)" \
+	gt "$(sv bpf_wide_differ)" 0
+# Under policy=shadow the attached program is the module's side: a BPF
+# policy evaluated against the kernel, on a 1:N load, deciding nothing.
+set_knob wake_wide mainline
+set_knob policy shadow
+echo 1 >$SW_DBG/reset
+wakeload disp -d 1 -w 8 --switch -t 2 >/dev/null
+set_knob policy stock
+snap
+printf '  shadow of wake_wide_v2013: compared %s agree %s disagree %s (wide %s affine %s idle %s) raced %s, wide calls %s differ %s\n' \
+	"$(sv shadow_compared)" "$(sv shadow_agree)" "$(sv shadow_disagree)" \
+	"$(sv shadow_diff_wide)" "$(sv shadow_diff_affine)" "$(sv shadow_diff_idle)" \
+	"$(sv shadow_raced)" "$(sv bpf_wide_calls)" "$(sv bpf_wide_differ)"
+check "shadow with a program: over 1000 wakeups compared" gt "$(sv shadow_compared)" 1000
+check "shadow with a program: the program evaluated every compared wakeup" \
+	eval '[ "$(sv bpf_wide_calls)" -ge "$(sv shadow_compared)" ]'
+check "shadow with a program: its verdicts differ from the kernel's test (mainline) on some" \
+	gt "$(sv bpf_wide_differ)" 0
+check "shadow with a program: nothing refused" eqn "$(sv bpf_refused)" 0
+check "unload wake_wide_v2013" eval 'smartwake bpf unload >/dev/null 2>&1; detached'
+# sync_prev: an idea the knobs cannot express (WF_SYNC wakeups to prev)
+check "load sync_prev.bpf.o (section struct_ops/select_cpu)" eval \
+	'smartwake bpf load --obj $BPFO/sync_prev.bpf.o --section struct_ops/select_cpu 2>&1 | sed "s/^/  /"; attached'
+set_knob policy bpf
+run 2
+check "sync_prev: pipe wakeups (WF_SYNC) answered by the program (> 1000)" gt "$(sv bpf_answers)" 1000
+check "sync_prev: nothing refused" eqn "$(sv bpf_refused)" 0
+check "unload sync_prev" eval 'smartwake bpf unload >/dev/null 2>&1; detached'
+check "load slow again" load slow
+
 # detach while policy=bpf decides, under load: policy goes back to stock
 set_knob policy bpf
 wakeload pipe -p 2 -t 3 >/dev/null &
@@ -113,8 +175,9 @@ check "load under load finished" eq $? 0
 # bad: an invalid CPU, refused; revert_on=violation sets policy=stock
 check "load bad" load bad
 check "revert_on=violation" set_knob revert_on violation
-set_knob policy bpf
+# the reset first: the first wakeup after the write may revert already
 echo 1 >$SW_DBG/reset
+check "policy=bpf with the bad program" set_knob policy bpf
 wakeload pipe -p 2 -t 1 >/dev/null
 sleep 1
 snap

@@ -11,9 +11,21 @@
  * registration is refused with -EEXIST. Elsewhere (6.1) policy=bpf is
  * refused with the reason.
  *
- * The callbacks, version 1 (members are only ever added at the end):
+ * The callbacks, version 1 (members are only ever added at the end); a
+ * map may leave any of them out, not all:
  *  select_cpu(p, prev_cpu, wake_flags): the CPU to place a wakeup on, or a
  *  negative value to let the module's own path decide (knobs as set).
+ *  wake_wide(p, waker_flips, wakee_flips, factor): in the module's path,
+ *  the wake_wide() decision from the inputs the module's own test reads
+ *  (sw_wake_wide(): current->wakee_flips, p->wakee_flips, the factor of
+ *  knob factor): 0 affine, 1 wide (the waker the 1:N master), 2 wide (the
+ *  wakee), negative: the knob's test decides. Each answer is compared with
+ *  the knob's: bpf_wide_differ.
+ *
+ * Under policy=shadow with a program attached, the module's side of the
+ * comparison is the program's (select_cpu, then the path with its
+ * wake_wide): a BPF policy evaluated against the kernel on live wakeups,
+ * without deciding any.
  *
  * Programs run in the select hook, with p->pi_lock held and interrupts
  * off: they cannot sleep (check_member refuses sleepable ones). Their
@@ -39,6 +51,7 @@
 #include <linux/sched/clock.h>
 #include <linux/seq_file.h>
 #include <linux/uaccess.h>
+#include <smartwake/policy.h>
 #include "bpf.h"
 #include "knob_defs.h"
 #include "stats.h"
@@ -51,11 +64,16 @@
  * @select_cpu: the CPU for a wakeup of @p, whose last CPU is @prev_cpu,
  *              with the kernel's WF_* @wake_flags; negative: the module's
  *              path decides
+ * @wake_wide:  wake_wide() for @p from @waker_flips, @wakee_flips and
+ *              @factor: 0 no, 1 wide (waker master), 2 wide (wakee
+ *              master); negative: knob wake_wide decides
  *
  * The ABI of the programs: members are appended, never reordered.
  */
 struct smartwake_ops {
 	s32 (*select_cpu)(struct task_struct *p, s32 prev_cpu, u64 wake_flags);
+	s32 (*wake_wide)(struct task_struct *p, u32 waker_flips,
+			 u32 wakee_flips, u32 factor);
 };
 
 static struct smartwake_ops __rcu *sw_bpf_ops;
@@ -99,12 +117,15 @@ static int sw_bpf_reg(void *kdata, struct bpf_link *link)
 	struct smartwake_ops *ops = kdata;
 	int ret;
 
-	if (!ops->select_cpu) {
-		pr_err("policy=bpf: the smartwake_ops map has no select_cpu program\n");
+	if (!ops->select_cpu && !ops->wake_wide) {
+		pr_err("policy=bpf: the smartwake_ops map has no program\n");
 		return -EINVAL;
 	}
-	/* the path calls it through a pointer: the BPF trampoline */
-	ret = sw_endbr_check("select_cpu (BPF trampoline)", ops->select_cpu);
+	/* the path calls them through pointers: the BPF trampolines */
+	ret = ops->select_cpu ?
+	      sw_endbr_check("select_cpu (BPF trampoline)", ops->select_cpu) : 0;
+	if (!ret && ops->wake_wide)
+		ret = sw_endbr_check("wake_wide (BPF trampoline)", ops->wake_wide);
 	if (ret)
 		return ret;
 	if (cmpxchg((struct smartwake_ops __force **)&sw_bpf_ops, NULL,
@@ -133,8 +154,15 @@ static s32 sw_bpf_select_cpu_stub(struct task_struct *p, s32 prev_cpu,
 	return -1;
 }
 
+static s32 sw_bpf_wake_wide_stub(struct task_struct *p, u32 waker_flips,
+				 u32 wakee_flips, u32 factor)
+{
+	return -1;
+}
+
 static struct smartwake_ops sw_bpf_stubs = {
 	.select_cpu = sw_bpf_select_cpu_stub,
+	.wake_wide = sw_bpf_wake_wide_stub,
 };
 
 static struct bpf_struct_ops sw_bpf_struct_ops = {
@@ -199,6 +227,8 @@ int sw_bpf_select(struct task_struct *p, int prev_cpu, int wake_flags,
 		sw_count(SW_C_bpf_none);
 		return SW_BPF_NONE;
 	}
+	if (!ops->select_cpu)
+		return SW_BPF_DECLINED;
 	sw_count(SW_C_bpf_calls);
 	if (unlikely(timed))
 		t0 = local_clock();
@@ -213,6 +243,48 @@ int sw_bpf_select(struct task_struct *p, int prev_cpu, int wake_flags,
 	}
 	sw_count(SW_C_bpf_answers);
 	return cpu;
+}
+
+/**
+ * sw_bpf_wake_wide() - the program's wake_wide(), in the module's path
+ * @p:           the wakee
+ * @waker_flips: current->wakee_flips
+ * @wakee_flips: p->wakee_flips
+ * @factor:      the factor of knob factor
+ * @wide:        the knob's verdict (enum sw_wide)
+ *
+ * Return: the program's verdict, or @wide when it has no wake_wide or
+ * leaves the decision to the knob.
+ */
+int sw_bpf_wake_wide(struct task_struct *p, unsigned int waker_flips,
+		     unsigned int wakee_flips, unsigned int factor, int wide)
+{
+	struct smartwake_ops *ops = rcu_dereference_sched(sw_bpf_ops);
+	bool knob_wide;
+	s32 r;
+
+	if (!ops || !ops->wake_wide)
+		return wide;
+	sw_count(SW_C_bpf_wide_calls);
+	r = ops->wake_wide(p, waker_flips, wakee_flips, factor);
+	if (r < 0) {
+		sw_count(SW_C_bpf_wide_declined);
+		return wide;
+	}
+	if (r)
+		sw_count(SW_C_bpf_wide_yes);
+	/* wide or not: which side is the master does not differ */
+	knob_wide = wide != SW_WIDE_NO;
+	if (!!r != knob_wide)
+		sw_count(SW_C_bpf_wide_differ);
+	if (!r)
+		return SW_WIDE_NO;
+	return r == 2 ? SW_WIDE_WAKEE_MASTER : SW_WIDE_WAKER_MASTER;
+}
+
+bool sw_bpf_attached(void)
+{
+	return rcu_access_pointer(sw_bpf_ops);
 }
 
 void sw_bpf_show_status(struct seq_file *m)
@@ -230,8 +302,12 @@ void sw_bpf_show_status(struct seq_file *m)
 	/* what an IBT CPU finds where the path calls (sw_endbr_check()) */
 	rcu_read_lock_sched();
 	ops = rcu_dereference_sched(sw_bpf_ops);
-	if (ops && !get_kernel_nofault(insn, (const u32 *)ops->select_cpu))
+	if (ops && ops->select_cpu &&
+	    !get_kernel_nofault(insn, (const u32 *)ops->select_cpu))
 		seq_printf(m, "select_cpu trampoline begins %*ph\n", 4, &insn);
+	if (ops && ops->wake_wide &&
+	    !get_kernel_nofault(insn, (const u32 *)ops->wake_wide))
+		seq_printf(m, "wake_wide trampoline begins %*ph\n", 4, &insn);
 	rcu_read_unlock_sched();
 }
 
@@ -252,6 +328,17 @@ int sw_bpf_select(struct task_struct *p, int prev_cpu, int wake_flags,
 {
 	sw_count(SW_C_bpf_none);
 	return SW_BPF_NONE;
+}
+
+int sw_bpf_wake_wide(struct task_struct *p, unsigned int waker_flips,
+		     unsigned int wakee_flips, unsigned int factor, int wide)
+{
+	return wide;
+}
+
+bool sw_bpf_attached(void)
+{
+	return false;
 }
 
 void sw_bpf_show_status(struct seq_file *m)

@@ -19,6 +19,9 @@ void sw_bpf_register(void);		/* at load: the struct_ops type */
 int sw_bpf_policy_check(void);		/* may policy=bpf be set now */
 int sw_bpf_select(struct task_struct *p, int prev_cpu, int wake_flags,
 		  bool timed);
+int sw_bpf_wake_wide(struct task_struct *p, unsigned int waker_flips,
+		     unsigned int wakee_flips, unsigned int factor, int wide);
+bool sw_bpf_attached(void);		/* a program is attached */
 void sw_bpf_show_status(struct seq_file *m);	/* the "bpf" file */
 void sw_bpf_show_stats(struct seq_file *m);	/* derived stats lines */
 

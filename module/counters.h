@@ -269,7 +269,12 @@ SW_COUNTER(kernel_loc_waker_remote)	/* ...another node */
  * kernel decides; revert_on=violation reverts). bpf_none: wakeups under
  * policy=bpf found no program (detached meanwhile), handed to the kernel.
  * Derived `bpf_ns_per_call`: the program's time, 1 call in 64 (local_clock,
- * indicative under emulation).
+ * indicative under emulation). bpf_wide_*: the wake_wide callback, in the
+ * module's path (policy=bpf after select_cpu declined or is absent; the
+ * module's side of policy=shadow with a program attached): bpf_wide_differ
+ * counts the answers whose wide/affine verdict differs from the one knob
+ * wake_wide computed on the same inputs, so a program and a knob that
+ * agree on every wakeup show bpf_wide_calls > 0 and bpf_wide_differ 0.
  */
 SW_COUNTER(bpf_calls)			/* select_cpu programs run */
 SW_COUNTER(bpf_answers)			/* ...that answered a CPU */
@@ -278,3 +283,7 @@ SW_COUNTER(bpf_refused)			/* program answers discarded (invalid CPU) */
 SW_COUNTER(bpf_none)			/* policy=bpf with no program: the kernel decided */
 SW_COUNTER(bpf_ns_sampled)		/* ns in the program, 1 call in 64 */
 SW_COUNTER(bpf_calls_sampled)		/* the calls those ns were measured on */
+SW_COUNTER(bpf_wide_calls)		/* wake_wide programs run (module's path) */
+SW_COUNTER(bpf_wide_yes)		/* ...that said wide */
+SW_COUNTER(bpf_wide_declined)		/* ...that left it to knob wake_wide */
+SW_COUNTER(bpf_wide_differ)		/* ...whose wide/affine differs from the knob's */

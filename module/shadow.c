@@ -50,6 +50,7 @@
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include "ksched.h"
+#include "bpf.h"
 #include "overload.h"
 #include "sched_access.h"
 #include "stats.h"
@@ -157,10 +158,15 @@ static __always_inline int sw_wake_shadow(struct task_struct *p, int prev_cpu,
 					  struct sw_wake_info *info)
 {
 	struct sw_wake_ctx *ctx = this_cpu_ptr(&sw_wake_ctx);
-	int ret;
+	int ret = SW_BPF_DECLINED;
 
 	ctx->mode = SW_WAKE_SHADOW;
-	ret = sw_wake(p, prev_cpu, wake_flags, cpu, info);
+	/* a program attached: its select_cpu first (bpf.c) */
+	if (unlikely(ctx->bpf))
+		ret = sw_bpf_select(p, prev_cpu, wake_flags, false);
+	ctx->bpf_answered = ret >= 0;
+	if (ret < 0)
+		ret = sw_wake(p, prev_cpu, wake_flags, cpu, info);
 	ctx->mode = SW_WAKE_NOW;
 	return ret;
 }
@@ -212,6 +218,7 @@ int sw_shadow(struct task_struct *p, int prev_cpu, int wake_flags, int cpu,
 		t0 = local_clock();
 	sw_save(&before, p);
 	ctx->seen_sds = NULL;
+	ctx->bpf = sw_bpf_attached();
 	sw_testing_hint_begin();
 	mine = sw_wake_shadow(p, prev_cpu, wake_flags, cpu, &mi);
 	sw_testing_hint_end(ctx->seen_sds, ctx->seen);
@@ -223,6 +230,14 @@ int sw_shadow(struct task_struct *p, int prev_cpu, int wake_flags, int cpu,
 	/* testing builds: test_shadow_leak leaves the writes, to be seen */
 	if (likely(!sw_testing_shadow_leak()))
 		sw_restore(&before, p);
+	/* a program's answer out of bounds: refused, nothing compared */
+	if (unlikely(ctx->bpf_answered) &&
+	    ((unsigned int)mine >= nr_cpu_ids ||
+	     !cpumask_test_cpu(mine, sw_task(p, cpus_ptr)))) {
+		sw_count(SW_C_bpf_refused);
+		sw_watchdog_violation();
+		return -1;
+	}
 	/* still a bug of the module, even if its answer is not used */
 	if ((unsigned int)mine >= nr_cpu_ids ||
 	    !cpumask_test_cpu(mine, sw_task(p, cpus_ptr))) {

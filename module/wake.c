@@ -278,6 +278,9 @@ static __always_inline int __sw_wake(struct task_struct *p, int prev_cpu,
 	factor = sw_wide_factor(cpu, lean);
 	wide = sw_wake_wide(mode, sw_task(current, wakee_flips),
 			    sw_task(p, wakee_flips), factor);
+	if (unlikely(this_cpu_read(sw_wake_ctx.bpf)))
+		wide = sw_bpf_wake_wide(p, sw_task(current, wakee_flips),
+					sw_task(p, wakee_flips), factor, wide);
 	want_affine = wide == SW_WIDE_NO &&
 		      cpumask_test_cpu(cpu, sw_task(p, cpus_ptr));
 	info->want_affine = want_affine;
@@ -597,6 +600,7 @@ static __always_inline int sw_select_body(struct task_struct *p, int prev_cpu,
 	 */
 	ctx->clear_idle_cores = NULL;
 	ctx->numa_backoff = false;
+	ctx->bpf = bpf;
 	new_cpu = SW_BPF_DECLINED;
 	if (policy == SW_POLICY_BPF) {
 		new_cpu = sw_bpf_select(p, prev_cpu, wake_flags, timed);
@@ -609,6 +613,7 @@ static __always_inline int sw_select_body(struct task_struct *p, int prev_cpu,
 		new_cpu = sw_wake(p, prev_cpu, wake_flags, cpu, &info);
 		ctx->mode = SW_WAKE_NOW;
 	}
+	ctx->bpf = false;
 	if (new_cpu < 0) {
 		sw_restore(&sv, p);
 		sw_decided_take_back(decided);

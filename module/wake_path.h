@@ -55,6 +55,10 @@ enum sw_wake_mode {
  *                    read first (sis.c), or NULL; its value then in @seen,
  *                    so that a re-evaluation of the same wakeup sees the
  *                    same input
+ * @bpf:              a BPF program's callbacks take part (policy=bpf, or
+ *                    policy=shadow with a program attached: bpf.c)
+ * @bpf_answered:     SW_WAKE_SHADOW: the module's side is the program's
+ *                    select_cpu answer (shadow.c)
  * @seen:             ...that value
  *
  * Per CPU, defined by wake.c: a wakeup is decided with p->pi_lock held
@@ -67,6 +71,8 @@ struct sw_wake_ctx {
 	bool numa_backoff;
 	const struct sched_domain_shared *seen_sds;
 	bool seen;
+	bool bpf;
+	bool bpf_answered;
 };
 DECLARE_PER_CPU(struct sw_wake_ctx, sw_wake_ctx);
 

@@ -552,7 +552,7 @@ check_shipped() {
 		sw_nr_running_probe) ;;
 		# policy=bpf: the attached program's BPF trampoline
 		# (sw_bpf_reg() checks its ENDBR64; bpf.sh, in a guest)
-		sw_bpf_select) ;;
+		sw_bpf_select|sw_bpf_wake_wide) ;;
 		__traceiter_*) ;;	# trace events: the registered probes
 		*) echo "unexpected indirect call in $f: add it to ibt.c's table or here"; rc=1 ;;
 		esac

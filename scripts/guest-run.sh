@@ -167,6 +167,9 @@ for t in "$SW_TOP"/tools/wakeload "$SW_TOP"/tools/udpstream "$SW_TOP"/tools/numa
 	cp "$t" "$root/bin/"
 done
 cp "$SW_TOP"/guest/*.sh "$root/guest/"
+# the example BPF policies (tools/bpf/), for guest/bpf.sh
+mkdir -p "$root/lib/smartwake/bpf"
+cp "$SW_TOP"/tools/bpf/*.bpf.o "$root/lib/smartwake/bpf/"
 # Dynamically linked programs from the host, with their libraries and loader.
 for b in "${bins[@]}"; do
 	p=$(command -v "$b") || sw_die "--bin $b: not found"

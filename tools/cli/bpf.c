@@ -63,7 +63,7 @@
 static const char help[] =
 	"usage: smartwake bpf load [--callback NAME] [--verbose] [--dry-run] PROGRAM\n"
 	"       smartwake bpf load [--callback NAME] [--verbose] [--dry-run]\n"
-	"                          --obj FILE.o --section NAME\n"
+	"                          --obj FILE.o --section NAME [--section NAME]...\n"
 	"       smartwake bpf unload\n"
 	"       smartwake bpf status\n"
 	"       smartwake bpf list\n"
@@ -82,9 +82,13 @@ static const char help[] =
 	"  load --obj FILE.o --section NAME\n"
 	"                     the program is the section NAME of an ELF object\n"
 	"                     (clang -target bpf -c); one without relocations: no\n"
-	"                     maps, no global data, no calls to other functions\n"
+	"                     maps, no global data, no calls to other functions.\n"
+	"                     Repeated: one program per section, in one map, each\n"
+	"                     implementing the callback its section names after\n"
+	"                     the last '/' (struct_ops/wake_wide: wake_wide)\n"
 	"  --callback NAME    the smartwake_ops member the program implements\n"
-	"                     (default select_cpu)\n"
+	"                     (a built-in or one section; default select_cpu, or\n"
+	"                     the section's name)\n"
 	"  --verbose          on a verifier refusal, its whole log (default: the\n"
 	"                     last 60 lines)\n"
 	"  --dry-run          print the program's name and instructions (hex) and\n"
@@ -557,6 +561,28 @@ static uint32_t obj_id(int fd, bool map)
 	return sw_bpf_obj_info(fd, &pi, sizeof(pi)) ? 0 : pi.id;
 }
 
+/* one program of a load: the callback it implements, its instructions */
+struct load_prog {
+	const char *callback;
+	const char *sec;		/* --obj: its section */
+	struct sw_bpf_insn *owned;	/* --obj: the copy read from the file */
+	const struct sw_bpf_insn *insns;
+	unsigned int cnt, idx;
+	uint32_t moff;
+	char name[SW_BPF_OBJ_NAME_LEN];
+	int fd;
+};
+
+#define MAX_PROGS	8
+
+/* the callback a section implements: its name after the last '/' */
+static const char *callback_of(const char *sec)
+{
+	const char *slash = strrchr(sec, '/');
+
+	return slash ? slash + 1 : sec;
+}
+
 static int do_load(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -568,20 +594,22 @@ static int do_load(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *callback = DEF_CALLBACK, *obj = NULL, *sec = NULL;
-	struct sw_bpf_insn *owned = NULL;
-	const struct sw_bpf_insn *insns;
+	const char *callback = NULL, *obj = NULL;
+	struct load_prog pr[MAX_PROGS];
 	const struct builtin *b = NULL;
 	struct sw_attr_map_create mc;
 	struct sw_attr_elem el;
-	char name[SW_BPF_OBJ_NAME_LEN];
-	unsigned int cnt, idx;
-	uint32_t moff, map_id, key = 0;
+	unsigned int i, n = 0;
+	uint32_t map_id, key = 0;
 	bool verbose = false, dry = false;
-	int c, ret, prog_fd = -1, map_fd = -1, btf_fd = -1;
+	int c, ret, map_fd = -1, btf_fd = -1;
 	unsigned char *value = NULL;
+	char names[MAX_PROGS * (SW_BPF_OBJ_NAME_LEN + 1)] = "";
 	struct kbtf k;
 
+	memset(pr, 0, sizeof(pr));
+	for (i = 0; i < MAX_PROGS; i++)
+		pr[i].fd = -1;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
@@ -593,7 +621,9 @@ static int do_load(int argc, char **argv)
 			obj = optarg;
 			break;
 		case 's':
-			sec = optarg;
+			if (n == MAX_PROGS)
+				return bad_usage("bpf", "load: at most %d --section", MAX_PROGS);
+			pr[n++].sec = optarg;
 			break;
 		case 'v':
 			verbose = true;
@@ -608,10 +638,12 @@ static int do_load(int argc, char **argv)
 			return bad_usage("bpf", "load: unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (!!obj != !!sec)
+	if (!!obj != !!n)
 		return bad_usage("bpf", "load: --obj and --section go together");
 	if (obj && optind < argc)
 		return bad_usage("bpf", "load: a PROGRAM or --obj, not both");
+	if (callback && n > 1)
+		return bad_usage("bpf", "load: --callback with one --section only (each section's callback is its name after the last '/')");
 	if (!obj) {
 		if (optind >= argc)
 			return bad_usage("bpf", "load: which program? (smartwake bpf list)");
@@ -621,50 +653,59 @@ static int do_load(int argc, char **argv)
 		if (!b)
 			return bad_usage("bpf", "load: no built-in program '%s' (%s)",
 					 argv[optind], "smartwake bpf list");
-	}
-	if (b) {
-		insns = b->insns;
-		cnt = b->cnt;
-		snprintf(name, sizeof(name), "sw_%s", b->name);
+		n = 1;
+		pr[0].callback = callback ? callback : DEF_CALLBACK;
+		pr[0].insns = b->insns;
+		pr[0].cnt = b->cnt;
+		snprintf(pr[0].name, sizeof(pr[0].name), "sw_%s", b->name);
 	} else {
-		ret = elf_section(obj, sec, &owned, &cnt);
-		if (ret)
-			return ret;
-		insns = owned;
-		prog_name_of(name, sec);
+		for (i = 0; i < n; i++) {
+			ret = elf_section(obj, pr[i].sec, &pr[i].owned, &pr[i].cnt);
+			if (ret)
+				goto out_free;
+			pr[i].insns = pr[i].owned;
+			pr[i].callback = callback ? callback : callback_of(pr[i].sec);
+			prog_name_of(pr[i].name, pr[i].sec);
+		}
 	}
 	if (dry) {
-		print_insns(name, insns, cnt);
-		free(owned);
-		return EXIT_OK;
+		for (i = 0; i < n; i++)
+			print_insns(pr[i].name, pr[i].insns, pr[i].cnt);
+		ret = EXIT_OK;
+		goto out_free;
 	}
 
 	ret = kbtf_open(&k);
-	if (ret) {
-		free(owned);
-		return ret;
-	}
-	if (sw_btf_member(&k.mod, k.ops_id, callback, &idx, &moff)) {
-		sw_err("struct " OPS_STRUCT " has no member '%s'", callback);
-		ret = EXIT_USAGE;
-		goto out;
-	}
-	if (!sw_btf_member_is_func_ptr(&k.mod, k.ops_id, idx)) {
-		sw_err("member '%s' of struct " OPS_STRUCT " is not a function pointer", callback);
-		ret = EXIT_USAGE;
-		goto out;
-	}
-	if (k.data_off + moff + 8 > k.value_size) {
-		sw_err("BTF: member '%s' at %u past the value's %u bytes", callback,
-		       k.data_off + moff, k.value_size);
-		ret = EXIT_RUNTIME;
-		goto out;
+	if (ret)
+		goto out_free;
+	for (i = 0; i < n; i++) {
+		if (sw_btf_member(&k.mod, k.ops_id, pr[i].callback, &pr[i].idx, &pr[i].moff)) {
+			sw_err("struct " OPS_STRUCT " has no member '%s'", pr[i].callback);
+			ret = EXIT_USAGE;
+			goto out;
+		}
+		if (!sw_btf_member_is_func_ptr(&k.mod, k.ops_id, pr[i].idx)) {
+			sw_err("member '%s' of struct " OPS_STRUCT " is not a function pointer",
+			       pr[i].callback);
+			ret = EXIT_USAGE;
+			goto out;
+		}
+		if (k.data_off + pr[i].moff + 8 > k.value_size) {
+			sw_err("BTF: member '%s' at %u past the value's %u bytes", pr[i].callback,
+			       k.data_off + pr[i].moff, k.value_size);
+			ret = EXIT_RUNTIME;
+			goto out;
+		}
 	}
 
-	prog_fd = prog_load(&k, idx, name, insns, cnt, verbose);
-	if (prog_fd < 0) {
-		ret = prog_fd == -EPERM ? step_fail("BPF_PROG_LOAD", prog_fd) : EXIT_RUNTIME;
-		goto out;
+	for (i = 0; i < n; i++) {
+		pr[i].fd = prog_load(&k, pr[i].idx, pr[i].name, pr[i].insns, pr[i].cnt,
+				     verbose);
+		if (pr[i].fd < 0) {
+			ret = pr[i].fd == -EPERM ? step_fail("BPF_PROG_LOAD", pr[i].fd) :
+						   EXIT_RUNTIME;
+			goto out;
+		}
 	}
 
 	btf_fd = user_btf_load();
@@ -689,7 +730,8 @@ static int do_load(int argc, char **argv)
 	}
 
 	value = sw_xcalloc(1, k.value_size);
-	*(uint64_t *)(value + k.data_off + moff) = (uint64_t)prog_fd;
+	for (i = 0; i < n; i++)
+		*(uint64_t *)(value + k.data_off + pr[i].moff) = (uint64_t)pr[i].fd;
 	memset(&el, 0, sizeof(el));
 	el.map_fd = map_fd;
 	el.key = (uintptr_t)&key;
@@ -706,20 +748,28 @@ static int do_load(int argc, char **argv)
 		goto out;
 	}
 	map_id = obj_id(map_fd, true);
-	printf("%s attached as %s: map id %u, prog id %u\n", name, callback,
-	       map_id, obj_id(prog_fd, false));
-	printf("attached map_id=%u prog=%s\n", map_id, name);
+	for (i = 0; i < n; i++) {
+		printf("%s attached as %s: map id %u, prog id %u\n", pr[i].name,
+		       pr[i].callback, map_id, obj_id(pr[i].fd, false));
+		if (i)
+			strcat(names, ",");
+		strcat(names, pr[i].name);
+	}
+	printf("attached map_id=%u prog=%s\n", map_id, names);
 	ret = EXIT_OK;
 out:
 	free(value);
-	free(owned);
 	if (map_fd >= 0)
 		close(map_fd);
-	if (prog_fd >= 0)
-		close(prog_fd);
+	for (i = 0; i < n; i++)
+		if (pr[i].fd >= 0)
+			close(pr[i].fd);
 	if (btf_fd >= 0)
 		close(btf_fd);
 	kbtf_close(&k);
+out_free:
+	for (i = 0; i < n; i++)
+		free(pr[i].owned);
 	return ret;
 }
 
