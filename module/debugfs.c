@@ -26,6 +26,11 @@
  *            the part of `latency_hist` from tasks inside knob `scope`'s
  *            cgroup (when switched in), same format; stands still while
  *            `scope=all` (see "Scope" in usage.md)
+ *   bpf      policy=bpf (bpf.c): `struct_ops smartwake_ops registered
+ *            attached|detached`, or `unavailable` and why; while a program
+ *            is attached, the first four bytes of each callback's BPF
+ *            trampoline (`f3 0f 1e fa`: ENDBR64; see "Write your own
+ *            placement policy" in usage.md)
  *   <knob>   read: current value; write: new value (under lockdown neither:
  *            the same knob in `/sys/module/smartwake/parameters/`; knobs.c)
  *
