@@ -76,9 +76,40 @@ check "prev: every answer is prev itself (loc_prev_same_cpu)" \
 check "prev: nothing refused, nothing declined" eval \
 	'eqn "$(sv bpf_refused)" 0 && eqn "$(sv bpf_declined)" 0 && eqn "$(sv bpf_none)" 0'
 check "prev: the module's path did not decide (affine_attempts 0)" eqn "$(sv affine_attempts)" 0
-check "prev: wakeups = calls" eqn "$(sv wakeups)" "$(sv bpf_calls)"
+# (a wakeup the module hands back before the program, an unmodelled case,
+# counts as fallback_original)
+check "prev: wakeups = calls + fallback_original" \
+	eqn "$(sv wakeups)" "$(($(sv bpf_calls) + $(sv fallback_original)))"
 check "prev: bpf_ns_per_call reported" gt "$(ns_per_call)" 0
 ns_prev=$(ns_per_call)
+# knob scope: the program decides only for the tasks of one cgroup
+CG=/sys/fs/cgroup
+# in_cg DIR CMD...: run CMD inside cgroup DIR (the shell joins it, then execs)
+in_cg() {
+	_d=$1
+	shift
+	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$_d" "$@"
+}
+# scoped DIR: a pipe ping-pong of 2 s in cgroup DIR under policy=bpf
+scoped() {
+	echo 1 >$SW_DBG/reset
+	set_knob policy bpf
+	in_cg "$1" wakeload pipe -p 2 -t 2 >/dev/null
+	set_knob policy stock
+	snap
+	echo "  in $1: bpf_calls $(sv bpf_calls) out_of_scope $(sv out_of_scope) wakeups $(sv wakeups)"
+}
+if mount -t cgroup2 none $CG 2>/dev/null && mkdir -p $CG/in $CG/out &&
+	set_knob scope $CG/in; then
+	scoped $CG/in
+	check "scope: the program decides the scope's wakeups (> 1000)" gt "$(sv bpf_calls)" 1000
+	scoped $CG/out
+	check "scope: outside it, out_of_scope (> 1000)..." gt "$(sv out_of_scope)" 1000
+	check "...and the program is not called (nothing runs in $CG/in)" eqn "$(sv bpf_calls)" 0
+	set_knob scope all
+else
+	not_ok "scope: cgroup2 at $CG and scope=$CG/in"
+fi
 check "unload" eval 'smartwake bpf unload 2>&1 | sed "s/^/  /"; detached'
 check "unload detached it (kernel log)" in_log "policy=bpf: the program is detached"
 
@@ -96,9 +127,11 @@ check "policy=bpf" set_knob policy bpf
 run 2
 ns_slow=$(ns_per_call)
 echo "  bpf_ns_per_call: prev $ns_prev, slow $ns_slow"
-# the loop is 20000 rounds (60000 instructions), prev two: far more than the
-# +-20 % of time under TCG
-check "slow: ns per call over 5x prev's" eval '[ "$ns_slow" -gt $((ns_prev * 5)) ] 2>/dev/null'
+# The loop is 20000 rounds, 60000 instructions: over 10 us on any host TCG
+# runs on (35 to 90 us measured). Not a ratio to prev's figure: that is a
+# mean of wall times over about 300 samples, which one descheduling of the
+# vCPU on a busy host lifted from 2 to 15 us in one run.
+check "slow: its loop shows in bpf_ns_per_call (over 10 us)" eval '[ "$ns_slow" -gt 10000 ] 2>/dev/null'
 
 # Examples compiled by clang (tools/bpf/), loaded from their ELF sections.
 # wake_wide_v2013: the 2013 waker-only test in BPF, in the module's path;

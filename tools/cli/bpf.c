@@ -843,14 +843,33 @@ static int unload_one(int fd, const struct sw_map_info *mi, void *ctx)
 	return 0;
 }
 
-/*
- * The BPF core frees a detached map (and drops its reference on the
- * module) after an RCU grace period, in a work item: wait for that, so
- * that an rmmod right after the unload finds the module free.
- */
-static void wait_maps_freed(const struct unload_ctx *u)
+#define MOD_REFCNT	"/sys/module/smartwake/refcnt"
+
+/* the module's reference count, or -1 */
+static long mod_refcnt(void)
 {
-	unsigned int i, left, tries;
+	long v = -1;
+	FILE *f = fopen(MOD_REFCNT, "r");
+
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+/*
+ * The BPF core frees a detached map in a work item: its id goes when the
+ * last reference does, its reference on the module a little later (and
+ * its programs' after an RCU grace period). Wait for both, so that an
+ * rmmod right after the unload finds the module free: the ids gone, the
+ * count at most @before minus one per map, then steady for 200 ms.
+ */
+static void wait_maps_freed(const struct unload_ctx *u, long before)
+{
+	unsigned int i, left, tries, steady = 0;
+	long now, last = -1;
 	int fd;
 
 	for (tries = 0; tries < 500; tries++) {
@@ -862,16 +881,22 @@ static void wait_maps_freed(const struct unload_ctx *u)
 				left++;
 			}
 		}
-		if (!left)
-			return;
+		now = before < 0 ? -1 : mod_refcnt();
+		if (!left && (now < 0 || now <= before - (long)u->n)) {
+			steady = now == last ? steady + 1 : 0;
+			if (now < 0 || steady >= 10)
+				return;
+		}
+		last = now;
 		usleep(20000);
 	}
-	sw_err("warning: a detached map still exists after 10 s (a process holds its fd?): rmmod smartwake is refused until it goes");
+	sw_err("warning: a detached map or its reference on the module is still there after 10 s (a process holds its fd?): rmmod smartwake is refused until it goes");
 }
 
 static int do_unload(int argc, char **argv)
 {
 	struct unload_ctx u = { 0 };
+	long before = mod_refcnt();
 	int ret;
 
 	if (argc > 1)
@@ -883,7 +908,7 @@ static int do_unload(int argc, char **argv)
 		sw_err("no smartwake BPF policy attached");
 		return EXIT_RUNTIME;
 	}
-	wait_maps_freed(&u);
+	wait_maps_freed(&u, before);
 	return EXIT_OK;
 }
 
