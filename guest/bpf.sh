@@ -39,6 +39,8 @@ if ! grep -q '^struct_ops smartwake_ops registered' $BPFST; then
 	check "bpf file says why policy=bpf is unavailable" \
 		grep -q '^struct_ops smartwake_ops unavailable' $BPFST
 	check "policy=bpf refused" bad_write policy bpf
+	check "policy=bpf refused while enabled=0 too" eval \
+		'set_knob enabled 0 && bad_write policy bpf && set_knob enabled 1'
 	check "the refusal names the kernel's missing struct_ops" \
 		in_log "policy=bpf: this kernel cannot register a struct_ops type from a module"
 	check "smartwake bpf load fails with a reason" eval \
@@ -55,6 +57,9 @@ check "module BTF present" [ -e /sys/kernel/btf/smartwake ]
 check "policy=bpf without a program refused" bad_write policy bpf
 check "the refusal says no program is attached" \
 	in_log "policy=bpf: no program attached"
+check "enabled=0" set_knob enabled 0
+check "policy=bpf without a program refused while enabled=0 too" bad_write policy bpf
+check "enabled=1: the policy it had (stock)" eval 'set_knob enabled 1 && [ "$(knob policy)" = stock ]'
 check "smartwake bpf status: detached" eval 'smartwake bpf status | grep -q "^detached"'
 
 # prev: every wakeup placed on prev_cpu, by the program

@@ -490,7 +490,12 @@ int sw_select_apply(const struct sw_knob *k, int old, int new)
 	bool hook = enabled && policy != SW_POLICY_STOCK;
 	int ret;
 
-	if (hook && policy == SW_POLICY_BPF) {
+	/*
+	 * policy=bpf needs a program: refused when written, also while
+	 * enabled=0 (else enabled=1 would fail later), and when it would
+	 * hook; enabled=0 is never refused.
+	 */
+	if (policy == SW_POLICY_BPF && (hook || k->val == &sw_policy)) {
 		ret = sw_bpf_policy_check();
 		if (ret)
 			return ret;
