@@ -1060,6 +1060,14 @@ if [ "${steps[*]}" = "${steps_default[*]}" ]; then
 	} | scripts/figures.sh shadow - || true
 fi
 for s in "${steps[@]}"; do cat "$out/$s.faults" 2>/dev/null || true; done
+# What failed, last: CI keeps only the tail of the output, so each failed
+# step names its failed results (or its last lines) right above the total.
+for s in "${steps[@]}"; do
+	grep -q '^PASS' "$out/$s.res" 2>/dev/null && continue
+	echo "FAILED $s:"
+	grep -E '^ *not ok ' "$out/$s.out" 2>/dev/null | head -n 8 | sed 's/^ */  /' |
+		grep . || tail -n 8 "$out/$s.out" 2>/dev/null | sed 's/^/  | /'
+done
 [ $failed -eq 0 ] && echo "every step passed" || echo "some step FAILED"
 echo "make check: $tp passed, $tf failed, $tk skipped"
 exit $failed
