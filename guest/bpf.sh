@@ -198,6 +198,109 @@ run 2
 check "sync_prev: pipe wakeups (WF_SYNC) answered by the program (> 1000)" gt "$(sv bpf_answers)" 1000
 check "sync_prev: nothing refused" eqn "$(sv bpf_refused)" 0
 check "unload sync_prev" eval 'smartwake bpf unload >/dev/null 2>&1; detached'
+
+# kfuncs (module/bpf_kfuncs.c): the module's view of the machine and its
+# own answer. default: every answer is smartwake_default_cpu(), the
+# module's path; under policy=shadow the kernel must then agree on every
+# wakeup, as shadow.sh requires of the module's path at these knobs.
+check "bpf file: kfuncs registered" grep -q '^kfuncs registered' $BPFST
+# once_per_call: the path ran once per smartwake_default_cpu() call: one
+# select_idle_sibling() each (sis_calls), but for the wakeups the path
+# handed to the kernel before it (fallback_original; none seen on smp2)
+once_per_call() {
+	[ "$(sv sis_calls)" -le "$(sv bpf_default_calls)" ] 2>/dev/null &&
+		[ "$(($(sv sis_calls) + $(sv fallback_original)))" -ge "$(sv bpf_default_calls)" ]
+}
+# the kfuncs are smartwake_ops's: a program of another struct_ops type
+# calling one is refused by the set's filter; without the call it loads
+# foreign PROGRAM: load it for tcp_congestion_ops.ssthresh, output in /tmp/o
+foreign() {
+	smartwake bpf load --struct-ops tcp_congestion_ops --callback ssthresh "$1" >/tmp/o 2>&1
+	_rc=$?
+	tail -3 /tmp/o | sed 's/^/  /'
+	return $_rc
+}
+check "a tcp_congestion_ops program without kfuncs loads (the control)" foreign decline
+check "one calling smartwake_default_cpu is refused" eval '! foreign default'
+check "...by the verifier: the kfunc is not allowed there" grep -q "smartwake_default_cpu is not allowed" /tmp/o
+check "load default (calls kfunc smartwake_default_cpu)" load default
+set_knob policy bpf
+run 2
+echo "  default_calls $(sv bpf_default_calls) affine_attempts $(sv affine_attempts) sis_calls $(sv sis_calls)"
+check "default: the program ran (> 1000)" gt "$(sv bpf_calls)" 1000
+check "default: it asked for the module's answer on every call" \
+	eqn "$(sv bpf_default_calls)" "$(sv bpf_calls)"
+check "default: the module's path computed it (affine_attempts > 0)" gt "$(sv affine_attempts)" 0
+check "default: nothing refused" eqn "$(sv bpf_refused)" 0
+check "default: the path ran once per call (sis_calls = bpf_default_calls)" \
+	once_per_call
+set_knob policy shadow
+echo 1 >$SW_DBG/reset
+wakeload pipe -p 2 -t 2 >/dev/null
+set_knob policy stock
+snap
+printf '  shadow of default: compared %s agree %s disagree %s raced %s, default_calls %s\n' \
+	"$(sv shadow_compared)" "$(sv shadow_agree)" "$(sv shadow_disagree)" \
+	"$(sv shadow_raced)" "$(sv bpf_default_calls)"
+check "shadow of default: over 1000 wakeups compared" gt "$(sv shadow_compared)" 1000
+check "shadow of default: the program asked on each (bpf_default_calls >= compared)" \
+	eval '[ "$(sv bpf_default_calls)" -ge "$(sv shadow_compared)" ]'
+check "shadow of default: the kernel agrees on every wakeup (shadow_disagree 0)" \
+	eqn "$(sv shadow_disagree)" 0
+check "unload default" eval 'smartwake bpf unload >/dev/null 2>&1; detached'
+# peek: asks, then declines; the module's answer is used, its path not
+# run a second time (record_wakee() would count the flips twice)
+check "load peek" load peek
+set_knob policy bpf
+run 2
+echo "  peek: default_calls $(sv bpf_default_calls) sis_calls $(sv sis_calls)"
+check "peek: every call declined after asking (> 1000)" eval \
+	'gt "$(sv bpf_declined)" 1000 && eqn "$(sv bpf_default_calls)" "$(sv bpf_declined)"'
+check "peek: the path ran once per wakeup (sis_calls = bpf_default_calls)" \
+	once_per_call
+check "peek: the module's answers used (fallback_original 0)" eqn "$(sv fallback_original)" 0
+check "unload peek" eval 'smartwake bpf unload >/dev/null 2>&1; detached'
+# other (the module's CPU with its lowest bit flipped) under shadow: the
+# negative control, the comparison sees a program's different answers
+check "load other" load other
+set_knob policy shadow
+echo 1 >$SW_DBG/reset
+wakeload pipe -p 2 -t 2 >/dev/null
+set_knob policy stock
+snap
+echo "  shadow of other: compared $(sv shadow_compared) disagree $(sv shadow_disagree) refused $(sv bpf_refused)"
+check "shadow of other: over 1000 wakeups compared" gt "$(sv shadow_compared)" 1000
+check "shadow of other: it disagrees on over half of them (the comparison can fail)" \
+	gt "$(($(sv shadow_disagree) * 2))" "$(sv shadow_compared)"
+check "unload other" eval 'smartwake bpf unload >/dev/null 2>&1; detached'
+# sibling: smartwake_cpu_smt_next(prev), an SMT sibling of prev (prev
+# itself on a core of one thread)
+SMT=$(tr ',' '\n' </sys/devices/system/cpu/cpu0/topology/thread_siblings_list | wc -l)
+check "load sibling (calls kfunc smartwake_cpu_smt_next)" load sibling
+set_knob policy bpf
+run 2
+echo "  sibling: answers $(sv bpf_answers) prev_same_cpu $(sv loc_prev_same_cpu) prev_smt $(sv loc_prev_smt) (threads per core: $SMT)"
+check "sibling: every call answered (> 1000)" eval \
+	'gt "$(sv bpf_answers)" 1000 && eqn "$(sv bpf_answers)" "$(sv bpf_calls)"'
+if [ "$SMT" -gt 1 ]; then
+	check "sibling: every answer is an SMT sibling of prev, never prev" \
+		eqn "$(sv loc_prev_smt)" "$(sv bpf_answers)"
+else
+	check "sibling: every answer is prev itself (no SMT)" \
+		eqn "$(sv loc_prev_same_cpu)" "$(sv bpf_answers)"
+fi
+check "unload sibling" eval 'smartwake bpf unload >/dev/null 2>&1; detached'
+# idle_sibling.bpf.o: clang's extern kfunc calls, resolved by the loader
+check "load idle_sibling.bpf.o (kfuncs from an ELF object)" eval \
+	'smartwake bpf load --obj $BPFO/idle_sibling.bpf.o --section struct_ops/select_cpu 2>&1 | sed "s/^/  /"; attached'
+set_knob policy bpf
+run 2
+echo "  idle_sibling: answers $(sv bpf_answers) default_calls $(sv bpf_default_calls) prev_smt $(sv loc_prev_smt)"
+check "idle_sibling: every call answered (> 1000)" eval \
+	'gt "$(sv bpf_answers)" 1000 && eqn "$(sv bpf_answers)" "$(sv bpf_calls)"'
+check "idle_sibling: the module's answer asked for (bpf_default_calls > 0)" gt "$(sv bpf_default_calls)" 0
+check "idle_sibling: nothing refused" eqn "$(sv bpf_refused)" 0
+check "unload idle_sibling" eval 'smartwake bpf unload >/dev/null 2>&1; detached'
 check "load slow again" load slow
 
 # detach while policy=bpf decides, under load: policy goes back to stock

@@ -22,6 +22,11 @@
  *  wakee), negative: the knob's test decides. Each answer is compared with
  *  the knob's: bpf_wide_differ.
  *
+ * The programs may call the module's kfuncs (bpf_kfuncs.c): its view of
+ * the machine, and smartwake_default_cpu(), the module's own answer for
+ * the wakeup (computed once: wake.c, sw_bpf_default_cpu()). The kfunc set
+ * is filtered to this type's programs (sw_bpf_prog_is_ours()).
+ *
  * Under policy=shadow with a program attached, the module's side of the
  * comparison is the program's (select_cpu, then the path with its
  * wake_wide): a BPF policy evaluated against the kernel on live wakeups,
@@ -78,6 +83,8 @@ struct smartwake_ops {
 
 static struct smartwake_ops __rcu *sw_bpf_ops;
 static int sw_bpf_reg_err = -ENODEV;	/* 0 once the type is registered */
+static int sw_bpf_kfunc_err = -ENODEV;	/* 0 once the kfuncs are */
+static const struct btf *sw_bpf_btf;	/* the module's, which has the type */
 
 static bool sw_bpf_is_valid_access(int off, int size,
 				   enum bpf_access_type type,
@@ -92,9 +99,21 @@ static const struct bpf_verifier_ops sw_bpf_verifier_ops = {
 	.is_valid_access = sw_bpf_is_valid_access,
 };
 
+/* at registration: the BTF object the type (and its programs) refer to */
 static int sw_bpf_init(struct btf *btf)
 {
+	sw_bpf_btf = btf;
 	return 0;
+}
+
+/*
+ * A struct_ops program attaches to a type of one BTF object (verifier.c,
+ * check_struct_ops_btf_id()), and smartwake_ops is the module's only one.
+ */
+bool sw_bpf_prog_is_ours(const struct bpf_prog *prog)
+{
+	return prog->type == BPF_PROG_TYPE_STRUCT_OPS && sw_bpf_btf &&
+	       prog->aux->attach_btf == sw_bpf_btf;
 }
 
 /* interrupts are off where the callbacks run */
@@ -183,6 +202,11 @@ static struct bpf_struct_ops sw_bpf_struct_ops = {
  */
 void sw_bpf_register(void)
 {
+	/* without them, programs that call none still work */
+	sw_bpf_kfunc_err = sw_bpf_kfuncs_register();
+	if (sw_bpf_kfunc_err)
+		pr_warn("policy=bpf: cannot register the kfuncs: %pe (programs calling them are refused)\n",
+			ERR_PTR(sw_bpf_kfunc_err));
 	sw_bpf_reg_err = register_bpf_struct_ops(&sw_bpf_struct_ops,
 						 smartwake_ops);
 	if (sw_bpf_reg_err)
@@ -299,6 +323,10 @@ void sw_bpf_show_status(struct seq_file *m)
 		seq_printf(m, "struct_ops smartwake_ops registered %s\n",
 			   rcu_access_pointer(sw_bpf_ops) ? "attached" :
 			   "detached");
+	if (sw_bpf_kfunc_err)
+		seq_printf(m, "kfuncs unavailable %d\n", sw_bpf_kfunc_err);
+	else
+		seq_puts(m, "kfuncs registered\n");
 	/* what an IBT CPU finds where the path calls (sw_endbr_check()) */
 	rcu_read_lock_sched();
 	ops = rcu_dereference_sched(sw_bpf_ops);

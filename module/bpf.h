@@ -5,8 +5,10 @@
 #ifndef _SMARTWAKE_BPF_H
 #define _SMARTWAKE_BPF_H
 
+#include <linux/limits.h>
 #include <linux/types.h>
 
+struct bpf_prog;
 struct seq_file;
 struct task_struct;
 
@@ -14,6 +16,8 @@ struct task_struct;
 #define SW_BPF_DECLINED		(-1)
 /* sw_bpf_select(): no program (detached meanwhile), the kernel decides */
 #define SW_BPF_NONE		(-2)
+/* struct sw_wake_ctx's bpf_default: no program asked for it yet */
+#define SW_BPF_NO_DEFAULT	INT_MIN
 
 void sw_bpf_register(void);		/* at load: the struct_ops type */
 int sw_bpf_policy_check(void);		/* may policy=bpf be set now */
@@ -24,5 +28,9 @@ int sw_bpf_wake_wide(struct task_struct *p, unsigned int waker_flips,
 bool sw_bpf_attached(void);		/* a program is attached */
 void sw_bpf_show_status(struct seq_file *m);	/* the "bpf" file */
 void sw_bpf_show_stats(struct seq_file *m);	/* derived stats lines */
+/* one of smartwake_ops's programs (the kfuncs' filter) */
+bool sw_bpf_prog_is_ours(const struct bpf_prog *prog);
+int sw_bpf_kfuncs_register(void);	/* bpf_kfuncs.c */
+int sw_bpf_default_cpu(void);		/* wake.c: smartwake_default_cpu() */
 
 #endif /* _SMARTWAKE_BPF_H */

@@ -275,6 +275,9 @@ SW_COUNTER(kernel_loc_waker_remote)	/* ...another node */
  * counts the answers whose wide/affine verdict differs from the one knob
  * wake_wide computed on the same inputs, so a program and a knob that
  * agree on every wakeup show bpf_wide_calls > 0 and bpf_wide_differ 0.
+ * bpf_default_calls: wakeups whose program asked for the module's own
+ * answer (kfunc smartwake_default_cpu(), once per wakeup; the path's
+ * decision counters count that evaluation).
  */
 SW_COUNTER(bpf_calls)			/* select_cpu programs run */
 SW_COUNTER(bpf_answers)			/* ...that answered a CPU */
@@ -287,3 +290,4 @@ SW_COUNTER(bpf_wide_calls)		/* wake_wide programs run (module's path) */
 SW_COUNTER(bpf_wide_yes)		/* ...that said wide */
 SW_COUNTER(bpf_wide_declined)		/* ...that left it to knob wake_wide */
 SW_COUNTER(bpf_wide_differ)		/* ...whose wide/affine differs from the knob's */
+SW_COUNTER(bpf_default_calls)		/* the module's answer, computed for a program */

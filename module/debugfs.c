@@ -27,10 +27,10 @@
  *            cgroup (when switched in), same format; stands still while
  *            `scope=all` (see "Scope" in usage.md)
  *   bpf      policy=bpf (bpf.c): `struct_ops smartwake_ops registered
- *            attached|detached`, or `unavailable` and why; while a program
- *            is attached, the first four bytes of each callback's BPF
- *            trampoline (`f3 0f 1e fa`: ENDBR64; see "Write your own
- *            placement policy" in usage.md)
+ *            attached|detached` or `unavailable` and why, `kfuncs
+ *            registered` or `unavailable`; with a program attached, the
+ *            first four bytes of each callback's BPF trampoline (`f3 0f
+ *            1e fa`: ENDBR64, as an IBT CPU needs)
  *   <knob>   read: current value; write: new value (under lockdown neither:
  *            the same knob in `/sys/module/smartwake/parameters/`; knobs.c)
  *

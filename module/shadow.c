@@ -159,14 +159,21 @@ static __always_inline int sw_wake_shadow(struct task_struct *p, int prev_cpu,
 {
 	struct sw_wake_ctx *ctx = this_cpu_ptr(&sw_wake_ctx);
 	int ret = SW_BPF_DECLINED;
+	bool asked = false;
 
 	ctx->mode = SW_WAKE_SHADOW;
 	/* a program attached: its select_cpu first (bpf.c) */
-	if (unlikely(ctx->bpf))
-		ret = sw_bpf_select(p, prev_cpu, wake_flags, false);
+	if (unlikely(ctx->bpf)) {
+		ret = sw_bpf_select_wakeup(ctx, p, prev_cpu, wake_flags, false);
+		/* it asked for the module's answer (smartwake_default_cpu()) */
+		asked = ctx->bpf_default != SW_BPF_NO_DEFAULT;
+		if (asked && (ret < 0 || ret == ctx->bpf_default))
+			*info = ctx->bpf_info;
+	}
 	ctx->bpf_answered = ret >= 0;
 	if (ret < 0)
-		ret = sw_wake(p, prev_cpu, wake_flags, cpu, info);
+		ret = asked ? ctx->bpf_default :
+		      sw_wake(p, prev_cpu, wake_flags, cpu, info);
 	ctx->mode = SW_WAKE_NOW;
 	return ret;
 }

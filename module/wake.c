@@ -573,6 +573,58 @@ static void sw_decided_take_back(const u64 *snap)
 static DEFINE_PER_CPU(unsigned int, sw_sample_tick);
 
 /*
+ * The attached program's select_cpu for this wakeup (bpf.c), the wakeup
+ * recorded for smartwake_default_cpu(). A program that asked for the
+ * module's answer and then declined gets that answer from the caller:
+ * the path must not run twice (record_wakee() would count twice).
+ */
+static __always_inline int sw_bpf_select_wakeup(struct sw_wake_ctx *ctx,
+						struct task_struct *p,
+						int prev_cpu, int wake_flags,
+						bool timed)
+{
+	int ret;
+
+	ctx->bpf_p = p;
+	ctx->bpf_prev_cpu = prev_cpu;
+	ctx->bpf_wake_flags = wake_flags;
+	ctx->bpf_default = SW_BPF_NO_DEFAULT;
+	ret = sw_bpf_select(p, prev_cpu, wake_flags, timed);
+	ctx->bpf_p = NULL;
+	return ret;
+}
+
+/**
+ * sw_bpf_default_cpu() - the module's answer for the wakeup a program decides
+ *
+ * smartwake_default_cpu() (bpf_kfuncs.c): sw_wake() on the wakeup
+ * sw_bpf_select_wakeup() recorded, in the caller's mode (policy=bpf:
+ * committed with the program's answer if equal; policy=shadow: nothing
+ * written), once per wakeup. Counted in bpf_default_calls.
+ *
+ * Return: a CPU, -ENOENT when the path hands the wakeup to the kernel,
+ * -EBUSY outside a select_cpu program (or from its wake_wide callback).
+ */
+noinline int sw_bpf_default_cpu(void)
+{
+	struct sw_wake_ctx *ctx = this_cpu_ptr(&sw_wake_ctx);
+	struct task_struct *p = ctx->bpf_p;
+
+	if (!p)
+		return -EBUSY;
+	if (ctx->bpf_default == SW_BPF_NO_DEFAULT) {
+		sw_count(SW_C_bpf_default_calls);
+		/* the path may call the program's wake_wide: no recursion */
+		ctx->bpf_p = NULL;
+		ctx->bpf_default = sw_wake(p, ctx->bpf_prev_cpu,
+					   ctx->bpf_wake_flags,
+					   smp_processor_id(), &ctx->bpf_info);
+		ctx->bpf_p = p;
+	}
+	return ctx->bpf_default < 0 ? -ENOENT : ctx->bpf_default;
+}
+
+/*
  * The module's answer for a wakeup sw_select_wanted_args() let through,
  * or -1 when it hands the wakeup back to the kernel (an unmodelled case
  * found only in the domain walk, a refused answer), state restored.
@@ -606,18 +658,32 @@ static __always_inline int sw_select_body(struct task_struct *p, int prev_cpu,
 	ctx->clear_idle_cores = NULL;
 	ctx->numa_backoff = false;
 	ctx->bpf = bpf;
+	ctx->mode = SW_WAKE_COMMIT;
 	new_cpu = SW_BPF_DECLINED;
 	if (policy == SW_POLICY_BPF) {
-		new_cpu = sw_bpf_select(p, prev_cpu, wake_flags, timed);
-		if (unlikely(new_cpu == SW_BPF_NONE))
+		new_cpu = sw_bpf_select_wakeup(ctx, p, prev_cpu, wake_flags,
+					       timed);
+		if (unlikely(new_cpu == SW_BPF_NONE)) {
+			ctx->mode = SW_WAKE_NOW;
+			ctx->bpf = false;
 			return -1;
+		}
 	}
 	if (new_cpu == SW_BPF_DECLINED) {
 		bpf = false;
-		ctx->mode = SW_WAKE_COMMIT;
-		new_cpu = sw_wake(p, prev_cpu, wake_flags, cpu, &info);
-		ctx->mode = SW_WAKE_NOW;
+		/* a program that asked for the module's answer declined */
+		if (policy == SW_POLICY_BPF &&
+		    ctx->bpf_default != SW_BPF_NO_DEFAULT)
+			new_cpu = ctx->bpf_default;
+		else
+			new_cpu = sw_wake(p, prev_cpu, wake_flags, cpu, &info);
+	} else if (bpf && ctx->bpf_default != SW_BPF_NO_DEFAULT &&
+		   new_cpu != ctx->bpf_default) {
+		/* the default's hint and backoff go with its answer only */
+		ctx->clear_idle_cores = NULL;
+		ctx->numa_backoff = false;
 	}
+	ctx->mode = SW_WAKE_NOW;
 	ctx->bpf = false;
 	if (new_cpu < 0) {
 		sw_restore(&sv, p);

@@ -44,6 +44,12 @@ enum sw_wake_mode {
 	SW_WAKE_SHADOW,		/* policy=shadow: nothing, ever */
 };
 
+/* How sw_wake() got to its answer, for policy=shadow's classification. */
+struct sw_wake_info {
+	bool want_affine;	/* wake_wide() said no, cpu allowed */
+	int target;		/* wake_affine()'s choice: select_idle_sibling's target */
+};
+
 /**
  * struct sw_wake_ctx - the wakeup being decided on this CPU
  * @mode:             enum sw_wake_mode, set by wake.c and shadow.c around
@@ -60,6 +66,13 @@ enum sw_wake_mode {
  * @bpf_answered:     SW_WAKE_SHADOW: the module's side is the program's
  *                    select_cpu answer (shadow.c)
  * @seen:             ...that value
+ * @bpf_p:            while a select_cpu program runs: its wakee, else NULL
+ *                    (smartwake_default_cpu(), bpf_kfuncs.c)
+ * @bpf_prev_cpu:     ...its prev_cpu
+ * @bpf_wake_flags:   ...its WF_* flags
+ * @bpf_default:      ...the module's answer once a program asked for it
+ *                    (-1: handed to the kernel), SW_BPF_NO_DEFAULT before
+ * @bpf_info:         ...and how the path got to it
  *
  * Per CPU, defined by wake.c: a wakeup is decided with p->pi_lock held
  * and interrupts off, so one CPU decides one wakeup at a time, and the
@@ -73,14 +86,13 @@ struct sw_wake_ctx {
 	bool seen;
 	bool bpf;
 	bool bpf_answered;
+	struct task_struct *bpf_p;
+	int bpf_prev_cpu;
+	int bpf_wake_flags;
+	int bpf_default;
+	struct sw_wake_info bpf_info;
 };
 DECLARE_PER_CPU(struct sw_wake_ctx, sw_wake_ctx);
-
-/* How sw_wake() got to its answer, for policy=shadow's classification. */
-struct sw_wake_info {
-	bool want_affine;	/* wake_wide() said no, cpu allowed */
-	int target;		/* wake_affine()'s choice: select_idle_sibling's target */
-};
 
 /* the kernel's select_task_rq_fair(), called by the module (wake.c) */
 int sw_orig_select(struct task_struct *p, int prev_cpu, int wake_flags);

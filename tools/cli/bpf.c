@@ -50,6 +50,7 @@
 #define LOG_TAIL	60		/* lines of a failed load's log shown */
 #define SW_ENOTSUPP	524		/* the kernel's ENOTSUPP */
 #define STATE_INUSE	1		/* enum bpf_struct_ops_state */
+#define MAX_KFUNCS	16		/* the kfuncs one program calls */
 
 #if __BYTE_ORDER == __LITTLE_ENDIAN
 #define ELF_DATA_HOST	ELFDATA2LSB
@@ -62,6 +63,7 @@
 
 static const char help[] =
 	"usage: smartwake bpf load [--callback NAME] [--verbose] [--dry-run] PROGRAM\n"
+	"       smartwake bpf load --struct-ops TYPE --callback NAME PROGRAM\n"
 	"       smartwake bpf load [--callback NAME] [--verbose] [--dry-run]\n"
 	"                          --obj FILE.o --section NAME [--section NAME]...\n"
 	"       smartwake bpf unload\n"
@@ -81,8 +83,9 @@ static const char help[] =
 	"                     attach it; the last line is \"attached map_id=N prog=NAME\"\n"
 	"  load --obj FILE.o --section NAME\n"
 	"                     the program is the section NAME of an ELF object\n"
-	"                     (clang -target bpf -c); one without relocations: no\n"
-	"                     maps, no global data, no calls to other functions.\n"
+	"                     (clang -target bpf -c); its only relocations are\n"
+	"                     calls of the module's kfuncs (extern ... __ksym):\n"
+	"                     no maps, no global data, no calls to other functions.\n"
 	"                     Repeated: one program per section, in one map, each\n"
 	"                     implementing the callback its section names after\n"
 	"                     the last '/' (struct_ops/wake_wide: wake_wide)\n"
@@ -93,6 +96,9 @@ static const char help[] =
 	"                     last 60 lines)\n"
 	"  --dry-run          print the program's name and instructions (hex) and\n"
 	"                     stop: no bpf(2) call\n"
+	"  --struct-ops TYPE  testing: load the program for member --callback of\n"
+	"                     vmlinux's struct_ops TYPE (tcp_congestion_ops), never\n"
+	"                     attached; the module's kfuncs are refused there\n"
 	"  unload             detach the attached policy (exit 1 if none)\n"
 	"  status             the attached policy: its map id, program ids and\n"
 	"                     names; the last line is \"attached map_id=N prog=NAME\"\n"
@@ -126,6 +132,38 @@ static const struct sw_bpf_insn prog_bad[] = {
 	SW_EXIT(),
 };
 
+/* the module's own answer (kfunc smartwake_default_cpu()) */
+static const char *const kf_default[] = { "smartwake_default_cpu" };
+static const struct sw_bpf_insn prog_default[] = {
+	SW_CALL_KFUNC(0),
+	SW_EXIT(),
+};
+
+/* ask for the module's answer, then decline: it must not run twice */
+static const char *const kf_peek[] = { "smartwake_default_cpu" };
+static const struct sw_bpf_insn prog_peek[] = {
+	SW_CALL_KFUNC(0),
+	SW_MOV64_IMM(0, -1),
+	SW_EXIT(),
+};
+
+/* the module's answer with its lowest bit flipped: another CPU */
+static const char *const kf_other[] = { "smartwake_default_cpu" };
+static const struct sw_bpf_insn prog_other[] = {
+	SW_CALL_KFUNC(0),
+	SW_JSLT_IMM(0, 0, 1),		/* no answer: leave it */
+	SW_XOR64_IMM(0, 1),
+	SW_EXIT(),
+};
+
+/* the next SMT sibling of prev_cpu (prev itself without SMT) */
+static const char *const kf_sibling[] = { "smartwake_cpu_smt_next" };
+static const struct sw_bpf_insn prog_sibling[] = {
+	SW_LDX_DW(1, 1, 8),
+	SW_CALL_KFUNC(0),
+	SW_EXIT(),
+};
+
 /* 20000 rounds of a bounded loop, then -1 */
 static const struct sw_bpf_insn prog_slow[] = {
 	SW_MOV64_IMM(0, 0),
@@ -140,15 +178,23 @@ struct builtin {
 	const char *desc;
 	const struct sw_bpf_insn *insns;
 	unsigned int cnt;
+	const char *const *kfuncs;	/* SW_CALL_KFUNC(i): kfuncs[i] */
+	unsigned int nkfuncs;
 };
 
-#define BUILTIN(n, d) { #n, d, prog_##n, ARRAY_SIZE(prog_##n) }
+#define BUILTIN(n, d) { #n, d, prog_##n, ARRAY_SIZE(prog_##n), NULL, 0 }
+#define BUILTIN_KF(n, d) \
+	{ #n, d, prog_##n, ARRAY_SIZE(prog_##n), kf_##n, ARRAY_SIZE(kf_##n) }
 
 static const struct builtin builtins[] = {
 	BUILTIN(prev, "return prev_cpu: wake on the previous CPU"),
 	BUILTIN(decline, "return -1: the module's own path decides"),
 	BUILTIN(bad, "return 1048576, an invalid CPU: the module must refuse it"),
 	BUILTIN(slow, "a bounded loop of 20000 rounds, then -1 (its cost per call)"),
+	BUILTIN_KF(default, "return smartwake_default_cpu(): the module's own answer"),
+	BUILTIN_KF(other, "smartwake_default_cpu() ^ 1: never the module's CPU (a control)"),
+	BUILTIN_KF(peek, "smartwake_default_cpu(), then -1: the module's answer, computed once"),
+	BUILTIN_KF(sibling, "return smartwake_cpu_smt_next(prev_cpu): prev's SMT sibling"),
 };
 
 static const struct builtin *find_builtin(const char *name)
@@ -339,11 +385,81 @@ static bool elf_in(size_t size, uint64_t off, uint64_t len)
 }
 
 /*
+ * The calls of section @sh's instructions @insns (@cnt) to extern
+ * functions (clang: "call -1", an R_BPF_64_32 relocation against an
+ * undefined symbol) become kfunc calls by the index of their name in
+ * @kf (duplicated strings), resolved at load. Any other relocation (maps,
+ * global data, calls to other functions) is refused. 0 or EXIT_RUNTIME.
+ */
+static int elf_kfunc_calls(const char *file, const char *sec, const char *buf,
+			   size_t size, const Elf64_Ehdr *eh, unsigned int found,
+			   struct sw_bpf_insn *insns, unsigned int cnt,
+			   const char **kf, unsigned int *nkf)
+{
+	const Elf64_Shdr *sh = (const Elf64_Shdr *)(buf + eh->e_shoff);
+	unsigned int i, j, r;
+
+	for (i = 1; i < eh->e_shnum; i++) {
+		const Elf64_Shdr *rs = &sh[i], *sy, *st;
+		const Elf64_Rel *rel;
+
+		if ((rs->sh_type != SHT_REL && rs->sh_type != SHT_RELA) ||
+		    rs->sh_info != found || !rs->sh_size)
+			continue;
+		if (rs->sh_type == SHT_RELA || rs->sh_entsize != sizeof(*rel) ||
+		    rs->sh_link >= eh->e_shnum || !elf_in(size, rs->sh_offset, rs->sh_size))
+			goto refuse;
+		sy = &sh[rs->sh_link];
+		if (sy->sh_entsize != sizeof(Elf64_Sym) || sy->sh_link >= eh->e_shnum ||
+		    !elf_in(size, sy->sh_offset, sy->sh_size))
+			goto refuse;
+		st = &sh[sy->sh_link];
+		if (!elf_in(size, st->sh_offset, st->sh_size) || !st->sh_size ||
+		    buf[st->sh_offset + st->sh_size - 1])
+			goto refuse;
+		rel = (const Elf64_Rel *)(buf + rs->sh_offset);
+		for (r = 0; r < rs->sh_size / sizeof(*rel); r++) {
+			uint64_t n = ELF64_R_SYM(rel[r].r_info), at = rel[r].r_offset / sizeof(*insns);
+			const Elf64_Sym *sym = (const Elf64_Sym *)(buf + sy->sh_offset) + n;
+			const char *name;
+
+			if (ELF64_R_TYPE(rel[r].r_info) != 10 /* R_BPF_64_32 */ ||
+			    rel[r].r_offset % sizeof(*insns) || at >= cnt ||
+			    (n + 1) * sizeof(*sym) > sy->sh_size ||
+			    sym->st_shndx != SHN_UNDEF || sym->st_name >= st->sh_size ||
+			    insns[at].code != (SW_BPF_JMP | SW_BPF_CALL) ||
+			    insns[at].src_reg != SW_BPF_PSEUDO_CALL)
+				goto refuse;
+			name = buf + st->sh_offset + sym->st_name;
+			for (j = 0; j < *nkf && strcmp(kf[j], name); j++)
+				;
+			if (j == *nkf) {
+				if (j == MAX_KFUNCS) {
+					sw_err("%s: section \"%s\" calls over %d kfuncs",
+					       file, sec, MAX_KFUNCS);
+					return EXIT_RUNTIME;
+				}
+				kf[(*nkf)++] = sw_xstrdup(name);
+			}
+			insns[at].src_reg = SW_BPF_PSEUDO_KFUNC_CALL;
+			insns[at].imm = j;
+		}
+	}
+	return 0;
+refuse:
+	sw_err("%s: section \"%s\" has relocations other than kfunc calls (%s): this loader does none (no maps, global data or calls to other functions)",
+	       file, sec, "relocations against undefined functions, R_BPF_64_32, only");
+	return EXIT_RUNTIME;
+}
+
+/*
  * The instructions of section @sec of the ELF relocatable @file, into
- * *@insns (allocated), *@cnt. 0 or EXIT_RUNTIME.
+ * *@insns (allocated), *@cnt, its kfunc calls' names into @kf, *@nkf
+ * (elf_kfunc_calls()). 0 or EXIT_RUNTIME.
  */
 static int elf_section(const char *file, const char *sec,
-		       struct sw_bpf_insn **insns, unsigned int *cnt)
+		       struct sw_bpf_insn **insns, unsigned int *cnt,
+		       const char **kf, unsigned int *nkf)
 {
 	const Elf64_Ehdr *eh;
 	const Elf64_Shdr *sh;
@@ -398,15 +514,6 @@ static int elf_section(const char *file, const char *sec,
 				fprintf(stderr, "  %s\n", shstr + sh[i].sh_name);
 		goto out;
 	}
-	for (i = 1; i < eh->e_shnum; i++) {
-		if ((sh[i].sh_type == SHT_REL || sh[i].sh_type == SHT_RELA) &&
-		    sh[i].sh_info == found && sh[i].sh_size) {
-			sw_err("%s: section \"%s\" has relocations (%s): this loader does none (no maps, global data or calls to other functions)",
-			       file, sec, sh[i].sh_name < sh[eh->e_shstrndx].sh_size ?
-			       shstr + sh[i].sh_name : "?");
-			goto out;
-		}
-	}
 	sh += found;
 	if (sh->sh_type != SHT_PROGBITS || !sh->sh_size ||
 	    sh->sh_size % sizeof(**insns) || sh->sh_size / sizeof(**insns) > 1000000 ||
@@ -418,7 +525,7 @@ static int elf_section(const char *file, const char *sec,
 	*cnt = sh->sh_size / sizeof(**insns);
 	*insns = sw_xmalloc(sh->sh_size);
 	memcpy(*insns, buf + sh->sh_offset, sh->sh_size);
-	ret = 0;
+	ret = elf_kfunc_calls(file, sec, buf, size, eh, found, *insns, *cnt, kf, nkf);
 out:
 	free(buf);
 	return ret;
@@ -492,10 +599,18 @@ static int user_btf_load(void)
 	return sw_bpf(SW_BPF_BTF_LOAD, &a, sizeof(a));
 }
 
-static int prog_load(const struct kbtf *k, unsigned int idx, const char *name,
+/*
+ * BPF_PROG_LOAD of a struct_ops program for member @idx of type @type_id
+ * of the BTF object @type_fd (the module's; 0: vmlinux's); its kfunc
+ * calls name the module's BTF, fd_array slot 1. The fd, or -errno.
+ */
+static int prog_load(const struct kbtf *k, uint32_t type_id, int type_fd,
+		     unsigned int idx, const char *name,
 		     const struct sw_bpf_insn *insns, unsigned int cnt, bool verbose)
 {
 	static const char license[] = "GPL";
+	/* a kfunc call's off 1: the module's BTF (0 would be vmlinux's) */
+	int fd_array[2] = { -1, k->fd };
 	struct sw_attr_prog_load a;
 	char *log;
 	int fd, ret;
@@ -506,8 +621,9 @@ static int prog_load(const struct kbtf *k, unsigned int idx, const char *name,
 	a.insns = (uintptr_t)insns;
 	a.license = (uintptr_t)license;
 	a.expected_attach_type = idx;
-	a.attach_btf_id = k->ops_id;
-	a.attach_btf_obj_fd = k->fd;
+	a.attach_btf_id = type_id;
+	a.attach_btf_obj_fd = type_fd;
+	a.fd_array = (uintptr_t)fd_array;
 	snprintf(a.prog_name, sizeof(a.prog_name), "%s", name);
 	fd = sw_bpf(SW_BPF_PROG_LOAD, &a, sizeof(a));
 	if (fd >= 0 || fd == -EPERM)
@@ -565,9 +681,11 @@ static uint32_t obj_id(int fd, bool map)
 struct load_prog {
 	const char *callback;
 	const char *sec;		/* --obj: its section */
-	struct sw_bpf_insn *owned;	/* --obj: the copy read from the file */
+	struct sw_bpf_insn *owned;	/* the copy the kfunc calls are resolved in */
 	const struct sw_bpf_insn *insns;
 	unsigned int cnt, idx;
+	const char *kf[MAX_KFUNCS];	/* SW_CALL_KFUNC(i): kf[i] */
+	unsigned int nkf;
 	uint32_t moff;
 	char name[SW_BPF_OBJ_NAME_LEN];
 	int fd;
@@ -583,6 +701,70 @@ static const char *callback_of(const char *sec)
 	return slash ? slash + 1 : sec;
 }
 
+/*
+ * The kfunc calls of @pr (SW_CALL_KFUNC(i), the name pr->kf[i]) get the
+ * BTF id of that function in the module's BTF and fd_array slot 1. Only
+ * the module's own kfuncs: 0 or EXIT_RUNTIME.
+ */
+static int resolve_kfuncs(const struct kbtf *k, struct load_prog *pr)
+{
+	struct sw_bpf_insn *in = pr->owned;
+	unsigned int i;
+
+	for (i = 0; i < pr->cnt; i++) {
+		const char *name;
+		uint32_t id;
+
+		if (in[i].code != (SW_BPF_JMP | SW_BPF_CALL) ||
+		    in[i].src_reg != SW_BPF_PSEUDO_KFUNC_CALL)
+			continue;
+		if (in[i].imm < 0 || (unsigned int)in[i].imm >= pr->nkf) {
+			sw_err("%s: instruction %u calls a kfunc the loader has no name for",
+			       pr->name, i);
+			return EXIT_RUNTIME;
+		}
+		name = pr->kf[in[i].imm];
+		id = sw_btf_find(&k->mod, SW_BTF_KIND_FUNC, name);
+		if (!id) {
+			sw_err("%s calls %s, which is not a kfunc of the module (its kfuncs: Documentation/usage.md, \"Write your own placement policy\")",
+			       pr->name, name);
+			return EXIT_RUNTIME;
+		}
+		in[i].imm = id;
+		in[i].off = 1;
+	}
+	return 0;
+}
+
+/*
+ * --struct-ops TYPE: load @pr for member pr->callback of vmlinux's
+ * struct_ops TYPE, never attached, and close it: the module's kfuncs must
+ * be refused there (their filter). EXIT_OK when the kernel loaded it.
+ */
+static int load_foreign(const struct kbtf *k, const char *type, struct load_prog *pr,
+			bool verbose)
+{
+	uint32_t id = sw_btf_find(&k->vml, SW_BTF_KIND_STRUCT, type);
+	int fd;
+
+	if (!id) {
+		sw_err("vmlinux's BTF has no struct %s", type);
+		return EXIT_USAGE;
+	}
+	if (sw_btf_member(&k->vml, id, pr->callback, &pr->idx, &pr->moff) ||
+	    !sw_btf_member_is_func_ptr(&k->vml, id, pr->idx)) {
+		sw_err("struct %s has no function pointer '%s' (--callback)", type, pr->callback);
+		return EXIT_USAGE;
+	}
+	fd = prog_load(k, id, 0, pr->idx, pr->name, pr->insns, pr->cnt, verbose);
+	if (fd < 0)
+		return fd == -EPERM ? step_fail("BPF_PROG_LOAD", fd) : EXIT_RUNTIME;
+	printf("%s loaded for %s.%s (prog id %u), not attached\n", pr->name, type,
+	       pr->callback, obj_id(fd, false));
+	close(fd);
+	return EXIT_OK;
+}
+
 static int do_load(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -591,10 +773,11 @@ static int do_load(int argc, char **argv)
 		{ "section", required_argument, NULL, 's' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "dry-run", no_argument, NULL, 'n' },
+		{ "struct-ops", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *callback = NULL, *obj = NULL;
+	const char *callback = NULL, *obj = NULL, *foreign = NULL;
 	struct load_prog pr[MAX_PROGS];
 	const struct builtin *b = NULL;
 	struct sw_attr_map_create mc;
@@ -631,6 +814,9 @@ static int do_load(int argc, char **argv)
 		case 'n':
 			dry = true;
 			break;
+		case 't':
+			foreign = optarg;
+			break;
 		case 'h':
 			fputs(help, stdout);
 			return EXIT_OK;
@@ -642,6 +828,8 @@ static int do_load(int argc, char **argv)
 		return bad_usage("bpf", "load: --obj and --section go together");
 	if (obj && optind < argc)
 		return bad_usage("bpf", "load: a PROGRAM or --obj, not both");
+	if (foreign && (!callback || n > 1))
+		return bad_usage("bpf", "load: --struct-ops with --callback, one program");
 	if (callback && n > 1)
 		return bad_usage("bpf", "load: --callback with one --section only (each section's callback is its name after the last '/')");
 	if (!obj) {
@@ -655,12 +843,17 @@ static int do_load(int argc, char **argv)
 					 argv[optind], "smartwake bpf list");
 		n = 1;
 		pr[0].callback = callback ? callback : DEF_CALLBACK;
-		pr[0].insns = b->insns;
+		pr[0].owned = sw_xmalloc(b->cnt * sizeof(*b->insns));
+		memcpy(pr[0].owned, b->insns, b->cnt * sizeof(*b->insns));
+		pr[0].insns = pr[0].owned;
 		pr[0].cnt = b->cnt;
+		for (i = 0; i < b->nkfuncs; i++)
+			pr[0].kf[pr[0].nkf++] = sw_xstrdup(b->kfuncs[i]);
 		snprintf(pr[0].name, sizeof(pr[0].name), "sw_%s", b->name);
 	} else {
 		for (i = 0; i < n; i++) {
-			ret = elf_section(obj, pr[i].sec, &pr[i].owned, &pr[i].cnt);
+			ret = elf_section(obj, pr[i].sec, &pr[i].owned, &pr[i].cnt,
+					  pr[i].kf, &pr[i].nkf);
 			if (ret)
 				goto out_free;
 			pr[i].insns = pr[i].owned;
@@ -678,6 +871,12 @@ static int do_load(int argc, char **argv)
 	ret = kbtf_open(&k);
 	if (ret)
 		goto out_free;
+	if (foreign) {
+		ret = resolve_kfuncs(&k, &pr[0]);
+		if (!ret)
+			ret = load_foreign(&k, foreign, &pr[0], verbose);
+		goto out;
+	}
 	for (i = 0; i < n; i++) {
 		if (sw_btf_member(&k.mod, k.ops_id, pr[i].callback, &pr[i].idx, &pr[i].moff)) {
 			sw_err("struct " OPS_STRUCT " has no member '%s'", pr[i].callback);
@@ -699,8 +898,11 @@ static int do_load(int argc, char **argv)
 	}
 
 	for (i = 0; i < n; i++) {
-		pr[i].fd = prog_load(&k, pr[i].idx, pr[i].name, pr[i].insns, pr[i].cnt,
-				     verbose);
+		ret = resolve_kfuncs(&k, &pr[i]);
+		if (ret)
+			goto out;
+		pr[i].fd = prog_load(&k, k.ops_id, k.fd, pr[i].idx, pr[i].name,
+				     pr[i].insns, pr[i].cnt, verbose);
 		if (pr[i].fd < 0) {
 			ret = pr[i].fd == -EPERM ? step_fail("BPF_PROG_LOAD", pr[i].fd) :
 						   EXIT_RUNTIME;
@@ -768,8 +970,13 @@ out:
 		close(btf_fd);
 	kbtf_close(&k);
 out_free:
-	for (i = 0; i < n; i++)
+	for (i = 0; i < MAX_PROGS; i++) {
+		unsigned int j;
+
 		free(pr[i].owned);
+		for (j = 0; j < pr[i].nkf; j++)
+			free((char *)pr[i].kf[j]);
+	}
 	return ret;
 }
 

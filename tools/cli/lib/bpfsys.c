@@ -33,6 +33,8 @@ SW_AT(struct sw_attr_elem, value, 16);
 SW_AT(struct sw_attr_elem, flags, 24);
 SW_AT(struct sw_attr_prog_load, insns, 8);
 SW_AT(struct sw_attr_prog_load, license, 16);
+SW_AT(struct sw_attr_prog_load, attach_btf_obj_fd, 112);
+SW_AT(struct sw_attr_prog_load, fd_array, 120);
 SW_AT(struct sw_attr_prog_load, log_level, 24);
 SW_AT(struct sw_attr_prog_load, log_buf, 32);
 SW_AT(struct sw_attr_prog_load, prog_name, 48);

@@ -64,6 +64,13 @@ struct sw_bpf_insn {
 #define SW_BPF_MOV	0xb0
 #define SW_BPF_JLT	0xa0
 #define SW_BPF_EXIT	0x90
+#define SW_BPF_CALL	0x80
+#define SW_BPF_JEQ	0x10
+#define SW_BPF_JSLT	0xc0
+#define SW_BPF_XOR	0xa0
+/* a call's src_reg: a kfunc, imm its BTF id, off its fd_array slot */
+#define SW_BPF_PSEUDO_CALL	1
+#define SW_BPF_PSEUDO_KFUNC_CALL	2
 
 /* initializers of struct sw_bpf_insn */
 #define SW_INSN(c, d, s, o, i) \
@@ -77,6 +84,12 @@ struct sw_bpf_insn {
 /* if dst < imm (unsigned) goto pc + 1 + off */
 #define SW_JLT_IMM(d, i, o)	SW_INSN(SW_BPF_JMP | SW_BPF_JLT | SW_BPF_K, d, 0, o, i)
 #define SW_EXIT()		SW_INSN(SW_BPF_JMP | SW_BPF_EXIT, 0, 0, 0, 0)
+#define SW_MOV64_REG(d, s)	SW_INSN(SW_BPF_ALU64 | SW_BPF_MOV | SW_BPF_X, d, s, 0, 0)
+#define SW_JSLT_IMM(d, i, o)	SW_INSN(SW_BPF_JMP | SW_BPF_JSLT | SW_BPF_K, d, 0, o, i)
+#define SW_XOR64_IMM(d, i)	SW_INSN(SW_BPF_ALU64 | SW_BPF_XOR | SW_BPF_K, d, 0, 0, i)
+/* a kfunc call by the index of its name, resolved by the loader */
+#define SW_CALL_KFUNC(i)	SW_INSN(SW_BPF_JMP | SW_BPF_CALL, 0, \
+					SW_BPF_PSEUDO_KFUNC_CALL, 0, i)
 
 /* union bpf_attr, BPF_MAP_CREATE */
 struct sw_attr_map_create {
@@ -116,7 +129,7 @@ struct sw_attr_elem {
 	uint64_t flags;
 };
 
-/* union bpf_attr, BPF_PROG_LOAD (up to attach_btf_obj_fd) */
+/* union bpf_attr, BPF_PROG_LOAD (up to fd_array) */
 struct sw_attr_prog_load {
 	uint32_t prog_type;
 	uint32_t insn_cnt;
@@ -139,6 +152,8 @@ struct sw_attr_prog_load {
 	uint32_t line_info_cnt;
 	uint32_t attach_btf_id;
 	uint32_t attach_btf_obj_fd;
+	uint32_t core_relo_cnt;
+	uint64_t fd_array;	/* kfunc calls: fd_array[insn.off], a BTF fd */
 };
 
 /* union bpf_attr, BPF_*_GET_NEXT_ID and BPF_*_GET_FD_BY_ID */
