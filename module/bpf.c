@@ -21,6 +21,12 @@
  *  knob factor): 0 affine, 1 wide (the waker the 1:N master), 2 wide (the
  *  wakee), negative: the knob's test decides. Each answer is compared with
  *  the knob's: bpf_wide_differ.
+ *  wake_affine(p, prev_cpu, this_cpu, sync): in the module's path where
+ *  wake_affine() runs (an affine domain, the waking CPU not prev): the
+ *  target of the idle scan, prev_cpu or this_cpu as a rule; an online
+ *  CPU; negative: the knobs decide.
+ *  select_idle(p, prev_cpu, target): in place of the module's
+ *  select_idle_sibling(): the CPU; negative: the module's scan.
  *
  * The programs may call the module's kfuncs (bpf_kfuncs.c): its view of
  * the machine, and smartwake_default_cpu(), the module's own answer for
@@ -61,6 +67,7 @@
 #include "knob_defs.h"
 #include "stats.h"
 #include "symbols.h"
+#include "watchdog.h"
 
 #ifdef SW_HAVE_BPF_STRUCT_OPS
 
@@ -72,6 +79,12 @@
  * @wake_wide:  wake_wide() for @p from @waker_flips, @wakee_flips and
  *              @factor: 0 no, 1 wide (waker master), 2 wide (wakee
  *              master); negative: knob wake_wide decides
+ * @wake_affine: wake_affine()'s choice for @p between @prev_cpu and the
+ *              waking @this_cpu (@sync: WF_SYNC as knob sync takes it):
+ *              the target CPU the idle scan starts from; negative: the
+ *              knobs decide
+ * @select_idle: select_idle_sibling() for @p around @target: the CPU;
+ *              negative: the module's scan (knobs sis_*)
  *
  * The ABI of the programs: members are appended, never reordered.
  */
@@ -79,7 +92,28 @@ struct smartwake_ops {
 	s32 (*select_cpu)(struct task_struct *p, s32 prev_cpu, u64 wake_flags);
 	s32 (*wake_wide)(struct task_struct *p, u32 waker_flips,
 			 u32 wakee_flips, u32 factor);
+	s32 (*wake_affine)(struct task_struct *p, s32 prev_cpu, s32 this_cpu,
+			   u32 sync);
+	s32 (*select_idle)(struct task_struct *p, s32 prev_cpu, s32 target);
 };
+
+/* the callbacks, for the checks and the "bpf" file */
+static const struct {
+	const char *name;
+	size_t off;
+} sw_bpf_cbs[] = {
+#define SW_BPF_CB(m) { #m, offsetof(struct smartwake_ops, m) }
+	SW_BPF_CB(select_cpu),
+	SW_BPF_CB(wake_wide),
+	SW_BPF_CB(wake_affine),
+	SW_BPF_CB(select_idle),
+#undef SW_BPF_CB
+};
+
+static void *sw_bpf_cb(const struct smartwake_ops *ops, unsigned int i)
+{
+	return *(void *const *)((const char *)ops + sw_bpf_cbs[i].off);
+}
 
 static struct smartwake_ops __rcu *sw_bpf_ops;
 static int sw_bpf_reg_err = -ENODEV;	/* 0 once the type is registered */
@@ -134,19 +168,25 @@ static int sw_bpf_init_member(const struct btf_type *t,
 static int sw_bpf_reg(void *kdata, struct bpf_link *link)
 {
 	struct smartwake_ops *ops = kdata;
+	unsigned int i, n = 0;
 	int ret;
 
-	if (!ops->select_cpu && !ops->wake_wide) {
+	/* the path calls them through pointers: the BPF trampolines */
+	for (i = 0; i < ARRAY_SIZE(sw_bpf_cbs); i++) {
+		if (!sw_bpf_cb(ops, i))
+			continue;
+		n++;
+		ret = sw_endbr_check(sw_bpf_cbs[i].name, sw_bpf_cb(ops, i));
+		if (ret) {
+			pr_err("policy=bpf: callback %s: its BPF trampoline is no call target\n",
+			       sw_bpf_cbs[i].name);
+			return ret;
+		}
+	}
+	if (!n) {
 		pr_err("policy=bpf: the smartwake_ops map has no program\n");
 		return -EINVAL;
 	}
-	/* the path calls them through pointers: the BPF trampolines */
-	ret = ops->select_cpu ?
-	      sw_endbr_check("select_cpu (BPF trampoline)", ops->select_cpu) : 0;
-	if (!ret && ops->wake_wide)
-		ret = sw_endbr_check("wake_wide (BPF trampoline)", ops->wake_wide);
-	if (ret)
-		return ret;
 	if (cmpxchg((struct smartwake_ops __force **)&sw_bpf_ops, NULL,
 		    kdata))
 		return -EEXIST;
@@ -179,9 +219,23 @@ static s32 sw_bpf_wake_wide_stub(struct task_struct *p, u32 waker_flips,
 	return -1;
 }
 
+static s32 sw_bpf_wake_affine_stub(struct task_struct *p, s32 prev_cpu,
+				   s32 this_cpu, u32 sync)
+{
+	return -1;
+}
+
+static s32 sw_bpf_select_idle_stub(struct task_struct *p, s32 prev_cpu,
+				   s32 target)
+{
+	return -1;
+}
+
 static struct smartwake_ops sw_bpf_stubs = {
 	.select_cpu = sw_bpf_select_cpu_stub,
 	.wake_wide = sw_bpf_wake_wide_stub,
+	.wake_affine = sw_bpf_wake_affine_stub,
+	.select_idle = sw_bpf_select_idle_stub,
 };
 
 static struct bpf_struct_ops sw_bpf_struct_ops = {
@@ -306,6 +360,76 @@ int sw_bpf_wake_wide(struct task_struct *p, unsigned int waker_flips,
 	return r == 2 ? SW_WIDE_WAKEE_MASTER : SW_WIDE_WAKER_MASTER;
 }
 
+/*
+ * A target a program handed the path: one the scan may index (an online
+ * CPU); anything else is refused and counted.
+ */
+static bool sw_bpf_cpu_ok(s32 cpu)
+{
+	if ((u32)cpu < nr_cpu_ids && cpu_online(cpu))
+		return true;
+	sw_count(SW_C_bpf_refused);
+	sw_watchdog_violation();
+	return false;
+}
+
+/**
+ * sw_bpf_wake_affine() - the program's wake_affine(), in the module's path
+ * @p:        the wakee
+ * @prev_cpu: its previous CPU
+ * @this_cpu: the waking CPU
+ * @sync:     a synchronous wakeup, as knob sync takes it
+ *
+ * Return: the target the program chose (usually @prev_cpu or @this_cpu),
+ * or -1: the knobs decide (no program, declined, or an invalid CPU,
+ * refused).
+ */
+int sw_bpf_wake_affine(struct task_struct *p, int prev_cpu, int this_cpu,
+		       bool sync)
+{
+	struct smartwake_ops *ops = rcu_dereference_sched(sw_bpf_ops);
+	s32 r;
+
+	if (!ops || !ops->wake_affine)
+		return -1;
+	sw_count(SW_C_bpf_affine_calls);
+	r = ops->wake_affine(p, prev_cpu, this_cpu, sync);
+	if (r < 0) {
+		sw_count(SW_C_bpf_affine_declined);
+		return -1;
+	}
+	if (!sw_bpf_cpu_ok(r))
+		return -1;
+	if (r == this_cpu && this_cpu != prev_cpu)
+		sw_count(SW_C_bpf_affine_pulls);
+	return r;
+}
+
+/**
+ * sw_bpf_select_idle() - the program's select_idle_sibling()
+ * @p:        the wakee
+ * @prev_cpu: its previous CPU
+ * @target:   wake_affine()'s choice
+ *
+ * Return: the program's CPU, unchecked (the path checks it as an answer:
+ * wake.c, sw_wake_bpf_idle()), or -1: the module's scan decides.
+ */
+int sw_bpf_select_idle(struct task_struct *p, int prev_cpu, int target)
+{
+	struct smartwake_ops *ops = rcu_dereference_sched(sw_bpf_ops);
+	s32 r;
+
+	if (!ops || !ops->select_idle)
+		return -1;
+	sw_count(SW_C_bpf_idle_calls);
+	r = ops->select_idle(p, prev_cpu, target);
+	if (r < 0) {
+		sw_count(SW_C_bpf_idle_declined);
+		return -1;
+	}
+	return r;
+}
+
 bool sw_bpf_attached(void)
 {
 	return rcu_access_pointer(sw_bpf_ops);
@@ -314,6 +438,7 @@ bool sw_bpf_attached(void)
 void sw_bpf_show_status(struct seq_file *m)
 {
 	struct smartwake_ops *ops;
+	unsigned int i;
 	u32 insn;
 
 	if (sw_bpf_reg_err)
@@ -330,12 +455,11 @@ void sw_bpf_show_status(struct seq_file *m)
 	/* what an IBT CPU finds where the path calls (sw_endbr_check()) */
 	rcu_read_lock_sched();
 	ops = rcu_dereference_sched(sw_bpf_ops);
-	if (ops && ops->select_cpu &&
-	    !get_kernel_nofault(insn, (const u32 *)ops->select_cpu))
-		seq_printf(m, "select_cpu trampoline begins %*ph\n", 4, &insn);
-	if (ops && ops->wake_wide &&
-	    !get_kernel_nofault(insn, (const u32 *)ops->wake_wide))
-		seq_printf(m, "wake_wide trampoline begins %*ph\n", 4, &insn);
+	for (i = 0; ops && i < ARRAY_SIZE(sw_bpf_cbs); i++)
+		if (sw_bpf_cb(ops, i) &&
+		    !get_kernel_nofault(insn, (const u32 *)sw_bpf_cb(ops, i)))
+			seq_printf(m, "%s trampoline begins %*ph\n",
+				   sw_bpf_cbs[i].name, 4, &insn);
 	rcu_read_unlock_sched();
 }
 
@@ -362,6 +486,17 @@ int sw_bpf_wake_wide(struct task_struct *p, unsigned int waker_flips,
 		     unsigned int wakee_flips, unsigned int factor, int wide)
 {
 	return wide;
+}
+
+int sw_bpf_wake_affine(struct task_struct *p, int prev_cpu, int this_cpu,
+		       bool sync)
+{
+	return -1;
+}
+
+int sw_bpf_select_idle(struct task_struct *p, int prev_cpu, int target)
+{
+	return -1;
 }
 
 bool sw_bpf_attached(void)

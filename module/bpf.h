@@ -25,6 +25,9 @@ int sw_bpf_select(struct task_struct *p, int prev_cpu, int wake_flags,
 		  bool timed);
 int sw_bpf_wake_wide(struct task_struct *p, unsigned int waker_flips,
 		     unsigned int wakee_flips, unsigned int factor, int wide);
+int sw_bpf_wake_affine(struct task_struct *p, int prev_cpu, int this_cpu,
+		       bool sync);
+int sw_bpf_select_idle(struct task_struct *p, int prev_cpu, int target);
 bool sw_bpf_attached(void);		/* a program is attached */
 void sw_bpf_show_status(struct seq_file *m);	/* the "bpf" file */
 void sw_bpf_show_stats(struct seq_file *m);	/* derived stats lines */

@@ -277,7 +277,12 @@ SW_COUNTER(kernel_loc_waker_remote)	/* ...another node */
  * agree on every wakeup show bpf_wide_calls > 0 and bpf_wide_differ 0.
  * bpf_default_calls: wakeups whose program asked for the module's own
  * answer (kfunc smartwake_default_cpu(), once per wakeup; the path's
- * decision counters count that evaluation).
+ * decision counters count that evaluation). bpf_affine_*, bpf_idle_*:
+ * the wake_affine and select_idle callbacks, in the module's path. A
+ * wake_affine target that is not online, or a select_idle answer outside
+ * p->cpus_ptr or not active, is refused (bpf_refused, revert_on) and the
+ * knobs decide that step; affine_attempts and sis_calls count only the
+ * module's own evaluations.
  */
 SW_COUNTER(bpf_calls)			/* select_cpu programs run */
 SW_COUNTER(bpf_answers)			/* ...that answered a CPU */
@@ -291,3 +296,8 @@ SW_COUNTER(bpf_wide_yes)		/* ...that said wide */
 SW_COUNTER(bpf_wide_declined)		/* ...that left it to knob wake_wide */
 SW_COUNTER(bpf_wide_differ)		/* ...whose wide/affine differs from the knob's */
 SW_COUNTER(bpf_default_calls)		/* the module's answer, computed for a program */
+SW_COUNTER(bpf_affine_calls)		/* wake_affine programs run (module's path) */
+SW_COUNTER(bpf_affine_pulls)		/* ...that chose the waking CPU */
+SW_COUNTER(bpf_affine_declined)		/* ...that left it to the knobs */
+SW_COUNTER(bpf_idle_calls)		/* select_idle programs run (module's path) */
+SW_COUNTER(bpf_idle_declined)		/* ...that left it to the module's scan */

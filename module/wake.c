@@ -259,6 +259,28 @@ static __always_inline int sw_do_wake_affine(struct sched_domain *sd,
 	return this_cpu;
 }
 
+/*
+ * A program's select_idle for __sw_wake(), or -1: the module's scan. Its
+ * answer is checked here as sw_select_body() checks every answer, so a
+ * bad one is the program's (bpf_refused, revert_on), and the scan then
+ * decides. Out of line: the path without a program stays as it was.
+ */
+static noinline int sw_wake_bpf_idle(struct task_struct *p, int prev_cpu,
+				     int target)
+{
+	int cpu = sw_bpf_select_idle(p, prev_cpu, target);
+
+	if (cpu < 0)
+		return -1;
+	if ((unsigned int)cpu >= nr_cpu_ids ||
+	    !cpumask_test_cpu(cpu, sw_task(p, cpus_ptr)) || !cpu_active(cpu)) {
+		sw_count(SW_C_bpf_refused);
+		sw_watchdog_violation();
+		return -1;
+	}
+	return cpu;
+}
+
 /* sw_wake(), one copy: @lean takes the decision knobs as constants */
 static __always_inline int __sw_wake(struct task_struct *p, int prev_cpu,
 				     int wake_flags, int cpu,
@@ -270,6 +292,8 @@ static __always_inline int __sw_wake(struct task_struct *p, int prev_cpu,
 	int sd_flag = wake_flags & 0xF, new_cpu = prev_cpu;
 	struct sched_domain *tmp, *affine = NULL, *slow = NULL;
 	int mode = sw_knob(lean, sw_wide_mode);
+	/* a program's callbacks take part (policy=bpf, shadow): bpf.c */
+	bool bpf = this_cpu_read(sw_wake_ctx.bpf);
 	unsigned int factor;
 	enum sw_wide wide;
 	bool want_affine;
@@ -278,7 +302,7 @@ static __always_inline int __sw_wake(struct task_struct *p, int prev_cpu,
 	factor = sw_wide_factor(cpu, lean);
 	wide = sw_wake_wide(mode, sw_task(current, wakee_flips),
 			    sw_task(p, wakee_flips), factor);
-	if (unlikely(this_cpu_read(sw_wake_ctx.bpf)))
+	if (unlikely(bpf))
 		wide = sw_bpf_wake_wide(p, sw_task(current, wakee_flips),
 					sw_task(p, wakee_flips), factor, wide);
 	want_affine = wide == SW_WIDE_NO &&
@@ -312,10 +336,23 @@ static __always_inline int __sw_wake(struct task_struct *p, int prev_cpu,
 				  sw_task(current, wakee_flips),
 				  sw_task(p, wakee_flips), factor, mode, wide);
 
-	if (affine && cpu != prev_cpu)
-		new_cpu = sw_do_wake_affine(affine, p, cpu, prev_cpu, sync,
-					    lean);
+	if (affine && cpu != prev_cpu) {
+		new_cpu = -1;
+		if (unlikely(bpf))
+			new_cpu = sw_bpf_wake_affine(p, prev_cpu, cpu, sync);
+		if (new_cpu < 0)
+			new_cpu = sw_do_wake_affine(affine, p, cpu, prev_cpu,
+						    sync, lean);
+	}
 	info->target = new_cpu;
+	if (unlikely(bpf)) {
+		int idle = sw_wake_bpf_idle(p, prev_cpu, new_cpu);
+
+		if (idle >= 0) {
+			rcu_read_unlock();
+			return idle;
+		}
+	}
 	new_cpu = sw_select_idle_sibling(p, prev_cpu, new_cpu);
 	rcu_read_unlock();
 	return new_cpu;

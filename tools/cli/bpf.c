@@ -75,6 +75,10 @@ static const char help[] =
 	"kernels >= 6.9 with the module loaded), detach it, or show it. The\n"
 	"program implements one callback, select_cpu by default:\n"
 	"  s32 select_cpu(struct task_struct *p, s32 prev_cpu, u64 wake_flags)\n"
+	"  s32 wake_wide(struct task_struct *p, u32 waker_flips, u32 wakee_flips,\n"
+	"                u32 factor)\n"
+	"  s32 wake_affine(struct task_struct *p, s32 prev_cpu, s32 this_cpu, u32 sync)\n"
+	"  s32 select_idle(struct task_struct *p, s32 prev_cpu, s32 target)\n"
 	"(its context is the array of the u64 arguments). An attached policy stays\n"
 	"after this command exits, until \"smartwake bpf unload\"; one at a time.\n"
 	"While one is attached the module cannot be removed (its map holds it).\n"
@@ -117,6 +121,12 @@ static const char help[] =
 /* return prev_cpu: ctx is the u64 array of the arguments */
 static const struct sw_bpf_insn prog_prev[] = {
 	SW_LDX_DW(0, 1, 8),
+	SW_EXIT(),
+};
+
+/* the third argument: wake_affine's this_cpu (a pull), select_idle's target */
+static const struct sw_bpf_insn prog_third[] = {
+	SW_LDX_DW(0, 1, 16),
 	SW_EXIT(),
 };
 
@@ -189,6 +199,7 @@ struct builtin {
 static const struct builtin builtins[] = {
 	BUILTIN(prev, "return prev_cpu: wake on the previous CPU"),
 	BUILTIN(decline, "return -1: the module's own path decides"),
+	BUILTIN(third, "return the third argument (wake_affine: this_cpu; select_idle: target)"),
 	BUILTIN(bad, "return 1048576, an invalid CPU: the module must refuse it"),
 	BUILTIN(slow, "a bounded loop of 20000 rounds, then -1 (its cost per call)"),
 	BUILTIN_KF(default, "return smartwake_default_cpu(): the module's own answer"),
