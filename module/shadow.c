@@ -152,38 +152,59 @@ static unsigned long sw_rq_seq(int cpu, int prev)
 /* This CPU's counters, kept aside while the race re-evaluation runs. */
 static DEFINE_PER_CPU(struct sw_pcpu_stats, sw_shadow_stash);
 
-/* sw_wake() in SW_WAKE_SHADOW mode: the hint is read once, never written */
-static __always_inline int sw_wake_shadow(struct task_struct *p, int prev_cpu,
-					  int wake_flags, int cpu,
-					  struct sw_wake_info *info)
+/*
+ * sw_wake_shadow() with a program attached (bpf.c): its select_cpu first,
+ * then the module's path with its other callbacks. Out of line: the path
+ * without a program stays as it was.
+ */
+static noinline int sw_wake_shadow_bpf(struct sw_wake_ctx *ctx,
+				       struct task_struct *p, int prev_cpu,
+				       int wake_flags, int cpu,
+				       struct sw_wake_info *info)
 {
-	struct sw_wake_ctx *ctx = this_cpu_ptr(&sw_wake_ctx);
-	int ret = SW_BPF_DECLINED;
-	bool asked = false;
+	int ret = sw_bpf_select_wakeup(ctx, p, prev_cpu, wake_flags, false);
+	/* it asked for the module's answer (smartwake_default_cpu()) */
+	bool asked = ctx->bpf_default != SW_BPF_NO_DEFAULT;
 
-	ctx->mode = SW_WAKE_SHADOW;
-	/* a program attached: its select_cpu first (bpf.c) */
-	if (unlikely(ctx->bpf)) {
-		ret = sw_bpf_select_wakeup(ctx, p, prev_cpu, wake_flags, false);
-		/* it asked for the module's answer (smartwake_default_cpu()) */
-		asked = ctx->bpf_default != SW_BPF_NO_DEFAULT;
-		if (asked && (ret < 0 || ret == ctx->bpf_default))
-			*info = ctx->bpf_info;
-	}
+	if (asked && (ret < 0 || ret == ctx->bpf_default))
+		*info = ctx->bpf_info;
 	ctx->bpf_answered = ret >= 0;
 	if (ret < 0)
 		ret = asked ? ctx->bpf_default :
+		      sw_wake_ool(p, prev_cpu, wake_flags, cpu, info);
+	return ret;
+}
+
+/*
+ * sw_wake() in SW_WAKE_SHADOW mode: the hint is read once, never written.
+ * @ool: the out-of-line copy of the path (the rare callers).
+ */
+static __always_inline int sw_wake_shadow(struct task_struct *p, int prev_cpu,
+					  int wake_flags, int cpu,
+					  struct sw_wake_info *info, bool ool)
+{
+	struct sw_wake_ctx *ctx = this_cpu_ptr(&sw_wake_ctx);
+	int ret;
+
+	ctx->mode = SW_WAKE_SHADOW;
+	if (unlikely(ctx->bpf)) {
+		ret = sw_wake_shadow_bpf(ctx, p, prev_cpu, wake_flags, cpu,
+					 info);
+	} else {
+		ctx->bpf_answered = false;
+		ret = ool ? sw_wake_ool(p, prev_cpu, wake_flags, cpu, info) :
 		      sw_wake(p, prev_cpu, wake_flags, cpu, info);
+	}
 	ctx->mode = SW_WAKE_NOW;
 	return ret;
 }
 
-/* The race re-evaluations, rare: one out-of-line copy for them. */
+/* The race re-evaluations, rare: the out-of-line copy of the path. */
 static noinline int sw_wake_shadow_again(struct task_struct *p, int prev_cpu,
 					 int wake_flags, int cpu,
 					 struct sw_wake_info *info)
 {
-	return sw_wake_shadow(p, prev_cpu, wake_flags, cpu, info);
+	return sw_wake_shadow(p, prev_cpu, wake_flags, cpu, info, true);
 }
 
 /**
@@ -227,7 +248,7 @@ int sw_shadow(struct task_struct *p, int prev_cpu, int wake_flags, int cpu,
 	ctx->seen_sds = NULL;
 	ctx->bpf = sw_bpf_attached();
 	sw_testing_hint_begin();
-	mine = sw_wake_shadow(p, prev_cpu, wake_flags, cpu, &mi);
+	mine = sw_wake_shadow(p, prev_cpu, wake_flags, cpu, &mi, false);
 	sw_testing_hint_end(ctx->seen_sds, ctx->seen);
 	if (mine < 0) {
 		sw_restore(&before, p);

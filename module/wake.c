@@ -631,6 +631,21 @@ static __always_inline int sw_bpf_select_wakeup(struct sw_wake_ctx *ctx,
 	return ret;
 }
 
+/*
+ * The out-of-line copy of sw_wake() for the rare callers (a program's
+ * smartwake_default_cpu(), shadow's race re-evaluation): one copy, so the
+ * unit's growth does not cost the hot copies the inlining of their
+ * helpers (a fourth copy un-inlined sw_available_idle_cpu() and others:
+ * +14 instructions per call under policy=shadow, scripts/check.sh
+ * cost-stock).
+ */
+static noinline int sw_wake_ool(struct task_struct *p, int prev_cpu,
+				int wake_flags, int cpu,
+				struct sw_wake_info *info)
+{
+	return sw_wake(p, prev_cpu, wake_flags, cpu, info);
+}
+
 /**
  * sw_bpf_default_cpu() - the module's answer for the wakeup a program decides
  *
@@ -653,9 +668,10 @@ noinline int sw_bpf_default_cpu(void)
 		sw_count(SW_C_bpf_default_calls);
 		/* the path may call the program's wake_wide: no recursion */
 		ctx->bpf_p = NULL;
-		ctx->bpf_default = sw_wake(p, ctx->bpf_prev_cpu,
-					   ctx->bpf_wake_flags,
-					   smp_processor_id(), &ctx->bpf_info);
+		ctx->bpf_default = sw_wake_ool(p, ctx->bpf_prev_cpu,
+					       ctx->bpf_wake_flags,
+					       smp_processor_id(),
+					       &ctx->bpf_info);
 		ctx->bpf_p = p;
 	}
 	return ctx->bpf_default < 0 ? -ENOENT : ctx->bpf_default;
