@@ -45,6 +45,10 @@
  * revert_on=violation sets policy back to stock. The program stays
  * attached until it is unloaded; policy=bpf needs one attached.
  *
+ * Cost: sw_bpf_key is on only while a map is attached; without one the
+ * path reads no per-wakeup program flag (cost-stock, policy=shadow:
+ * module_kernel_ratio 1.046 to 1.038 on pipe -p 1).
+ *
  * Lifetime: the map holds a reference on the module (the BPF core takes it
  * for a module's struct_ops), so rmmod is refused while one is attached.
  * Unregistration clears the pointer the path reads; the map's memory and
@@ -68,6 +72,8 @@
 #include "stats.h"
 #include "symbols.h"
 #include "watchdog.h"
+
+DEFINE_STATIC_KEY_FALSE(sw_bpf_key);
 
 #ifdef SW_HAVE_BPF_STRUCT_OPS
 
@@ -190,6 +196,8 @@ static int sw_bpf_reg(void *kdata, struct bpf_link *link)
 	if (cmpxchg((struct smartwake_ops __force **)&sw_bpf_ops, NULL,
 		    kdata))
 		return -EEXIST;
+	/* reg and unreg run in process context, one map at a time */
+	static_branch_enable(&sw_bpf_key);
 	pr_info("policy=bpf: a program is attached\n");
 	return 0;
 }
@@ -199,6 +207,8 @@ static void sw_bpf_unreg(void *kdata, struct bpf_link *link)
 	if (cmpxchg((struct smartwake_ops __force **)&sw_bpf_ops, kdata,
 		    NULL) != kdata)
 		return;
+	/* a wakeup that saw the key on finds no ops: the kernel decides */
+	static_branch_disable(&sw_bpf_key);
 	pr_info("policy=bpf: the program is detached\n");
 	/* policy=bpf has nothing to run: the kernel decides again */
 	if (READ_ONCE(sw_policy) == SW_POLICY_BPF &&

@@ -5,6 +5,7 @@
 #ifndef _SMARTWAKE_BPF_H
 #define _SMARTWAKE_BPF_H
 
+#include <linux/jump_label.h>
 #include <linux/limits.h>
 #include <linux/types.h>
 
@@ -18,6 +19,17 @@ struct task_struct;
 #define SW_BPF_NONE		(-2)
 /* struct sw_wake_ctx's bpf_default: no program asked for it yet */
 #define SW_BPF_NO_DEFAULT	INT_MIN
+
+/*
+ * On while a program is attached (bpf.c): without one the path never
+ * reads the per-wakeup program flag (struct sw_wake_ctx's bpf).
+ */
+DECLARE_STATIC_KEY_FALSE(sw_bpf_key);
+
+static inline bool sw_bpf_on(void)
+{
+	return static_branch_unlikely(&sw_bpf_key);
+}
 
 void sw_bpf_register(void);		/* at load: the struct_ops type */
 int sw_bpf_policy_check(void);		/* may policy=bpf be set now */

@@ -246,7 +246,7 @@ int sw_shadow(struct task_struct *p, int prev_cpu, int wake_flags, int cpu,
 		t0 = local_clock();
 	sw_save(&before, p);
 	ctx->seen_sds = NULL;
-	ctx->bpf = sw_bpf_attached();
+	ctx->bpf = sw_bpf_on() && sw_bpf_attached();
 	sw_testing_hint_begin();
 	mine = sw_wake_shadow(p, prev_cpu, wake_flags, cpu, &mi, false);
 	sw_testing_hint_end(ctx->seen_sds, ctx->seen);

@@ -293,7 +293,7 @@ static __always_inline int __sw_wake(struct task_struct *p, int prev_cpu,
 	struct sched_domain *tmp, *affine = NULL, *slow = NULL;
 	int mode = sw_knob(lean, sw_wide_mode);
 	/* a program's callbacks take part (policy=bpf, shadow): bpf.c */
-	bool bpf = this_cpu_read(sw_wake_ctx.bpf);
+	bool bpf = sw_bpf_on() && this_cpu_read(sw_wake_ctx.bpf);
 	unsigned int factor;
 	enum sw_wide wide;
 	bool want_affine;
