@@ -5,7 +5,8 @@
 # then lockdown is raised and every knob of the "knobs" listing is set
 # through its parameter and read back; the CLI (set, status, stats,
 # reset, ab) finds the parameters by itself; a wakeup load takes the
-# module's path with policy=smartwake set as a parameter.
+# module's path with policy=smartwake set as a parameter; a BPF program
+# attached by smartwake bpf load decides with policy=bpf set so.
 . ./lib.sh
 P=/sys/module/smartwake/parameters
 SEC=/sys/kernel/security
@@ -185,6 +186,33 @@ check "smartwake ab (1 run per side): exit 0, both sides and the ratio" \
 check "... wake_wide back to off afterwards" eq "$(pk wake_wide)" off
 check "smartwake set policy=stock wake_wide=mainline factor=llc: nothing hooked" \
 	eval 'smartwake set policy=stock wake_wide=mainline factor=llc >/dev/null && nothing_hooked'
+
+# --- policy=bpf under lockdown: bpf(2) and the module's BTF stay open ------
+if grep -q '^struct_ops smartwake_ops registered' $SW_DBG/bpf; then
+	out=$(smartwake bpf load prev 2>&1)
+	rc=$?
+	echo "$out" | sed 's/^/  /'
+	check "smartwake bpf load prev under lockdown: exit 0, attached" \
+		eval '[ $rc -eq 0 ] && grep -q "^struct_ops smartwake_ops registered attached" $SW_DBG/bpf'
+	check "... its trampoline begins with ENDBR64 (the bpf file reads)" \
+		grep -q '^select_cpu trampoline begins f3 0f 1e fa' $SW_DBG/bpf
+	check "policy=bpf through the parameter" eval 'echo bpf >$P/policy && [ "$(pk policy)" = bpf ]'
+	echo 1 >$P/reset
+	wakeload pipe -p 2 -t 1 >/dev/null
+	# enabled=0 stops the decisions (policy stays bpf): one set of counters
+	echo 0 >$P/enabled
+	snap
+	echo 1 >$P/enabled
+	echo "  bpf_calls $(sv bpf_calls) bpf_answers $(sv bpf_answers) bpf_refused $(sv bpf_refused)"
+	check "... the program decided (bpf_calls > 1000, all answered)" \
+		eval 'gt "$(sv bpf_calls)" 1000 && [ "$(sv bpf_answers)" = "$(sv bpf_calls)" ]'
+	check "... policy still bpf" eq "$(pk policy)" bpf
+	check "smartwake bpf status under lockdown: attached" eval 'smartwake bpf status | grep -q "^attached"'
+	check "smartwake bpf unload: detached, policy back to stock (parameter)" \
+		eval 'smartwake bpf unload >/dev/null 2>&1 && [ "$(pk policy)" = stock ] && ! hooked select_task_rq_fair'
+else
+	skip "policy=bpf: no struct_ops from modules on this kernel"
+fi
 
 # --- unload and reload under lockdown --------------------------------------
 check "rmmod under lockdown" rmmod smartwake
