@@ -12,8 +12,9 @@
 # wake_affine() pulled to the waking CPU, which the module's affine_pulls
 # must match on the same wakeups. The knob scope set to one systemd
 # unit's cgroup; smartwake ab --concurrent inside a delegated systemd
-# scope. Then /etc/modules-load.d/ asks for the module at boot, and the
-# guest reboots (exit 100).
+# scope. policy=bpf with the packaged example BPF policy (kfuncs included)
+# decides the units' wakeups. Then /etc/modules-load.d/ asks for the
+# module at boot, and the guest reboots (exit 100).
 # Boot 2: the module was loaded at boot with the knobs of modprobe.d;
 # modprobe -r, apt remove --purge: no module under /lib/modules, no DKMS
 # tree, no sources, nothing in enabled_functions.
@@ -174,6 +175,33 @@ if [ "${LAB_BOOT:-1}" -eq 1 ]; then
 		grep -q "^  B under the module (scope), A under the kernel (out_of_scope)$" $ab
 	check "... policy restored (stock), its cgroups removed" \
 		eval '[ "$(knob policy)" = stock ] && ! ls -d /sys/fs/cgroup/system.slice/sw-ab.scope/smartwake-ab.* 2>/dev/null'
+	set_knob policy shadow
+
+	# --- policy=bpf with the DKMS-built module --------------------------
+	# the packaged example (/usr/share/smartwake/bpf) wraps the module's
+	# own answer through its kfuncs; the load runs in the systemd units
+	BO=/usr/share/smartwake/bpf/idle_sibling.bpf.o
+	sed 's/^/  bpf file: /' $SW_DBG/bpf
+	check "policy=bpf available: the DKMS-built module registered struct_ops and kfuncs" \
+		eval "grep -q '^struct_ops smartwake_ops registered' $SW_DBG/bpf && grep -q '^kfuncs registered' $SW_DBG/bpf"
+	out=$(smartwake bpf load --obj $BO --section struct_ops/select_cpu 2>&1)
+	rc=$?
+	echo "$out" | sed 's/^/  | /'
+	check "smartwake bpf load --obj $BO: exit 0" eq "$rc" 0
+	check "smartwake set policy=bpf" eval 'smartwake set policy=bpf >/dev/null'
+	echo 1 >$P/reset
+	unit_loads 3
+	# enabled=0 stops the decisions, policy stays bpf: one set of counters
+	set_knob enabled 0
+	snap
+	set_knob enabled 1
+	echo "  policy=bpf under systemd: bpf_calls $(sv bpf_calls) answers $(sv bpf_answers) default_calls $(sv bpf_default_calls) refused $(sv bpf_refused)"
+	check "... the program decided the units' wakeups (bpf_calls > 1000, all answered)" \
+		eval 'gt "$(sv bpf_calls)" 1000 && [ "$(sv bpf_answers)" = "$(sv bpf_calls)" ]'
+	check "... through the module's answer (bpf_default_calls > 0), nothing refused" \
+		eval 'gt "$(sv bpf_default_calls)" 0 && [ "$(sv bpf_refused)" = 0 ]'
+	check "smartwake bpf unload: policy back to stock" \
+		eval 'smartwake bpf unload >/dev/null 2>&1 && [ "$(knob policy)" = stock ]'
 	set_knob policy shadow
 
 	echo smartwake >/etc/modules-load.d/smartwake.conf
