@@ -27,6 +27,9 @@ run() {
 }
 # eqn A B: A and B are the same number (a missing counter never passes)
 eqn() { [ "$1" -eq "$2" ] 2>/dev/null; }
+# fig PROGRAM AGAINST LOAD COMPARED DIFFER: a row of figures.md's section
+# bpf (scripts/check.sh, bpf_figures)
+fig() { echo "BPF-FIG | $1 | $2 | $3 | $4 | $5 |"; }
 # ns_per_call: the derived bpf_ns_per_call of the last snapshot
 ns_per_call() { sv bpf_ns_per_call; }
 
@@ -167,10 +170,14 @@ check "v2013 in BPF: over 1000 decisions" gt "$(sv bpf_wide_calls)" 1000
 check "v2013 in BPF: wide verdicts" gt "$(sv bpf_wide_yes)" 0
 check "v2013 in BPF: affine verdicts" gt "$(($(sv bpf_wide_calls) - $(sv bpf_wide_yes)))" 0
 check "v2013 in BPF agrees with knob wake_wide=v2013 on every wakeup" eqn "$(sv bpf_wide_differ)" 0
+fig "wake_wide_v2013.bpf.o (wake_wide)" "knob wake_wide=v2013 (bpf_wide_differ)" "2:8 dispatcher, switching, 2 s" \
+	"$(sv bpf_wide_calls) ($(sv bpf_wide_yes) wide)" "$(sv bpf_wide_differ)"
 check "v2013 in BPF: no select_cpu program, none called" eqn "$(sv bpf_calls)" 0
 wide mainline disp -d 2 -w 8 --switch -t 2
 check "v2013 in BPF differs from knob wake_wide=mainline (the comparison can fail)" \
 	gt "$(sv bpf_wide_differ)" 0
+fig "wake_wide_v2013.bpf.o (wake_wide)" "knob wake_wide=mainline (bpf_wide_differ)" "2:8 dispatcher, switching, 2 s" \
+	"$(sv bpf_wide_calls) ($(sv bpf_wide_yes) wide)" "$(sv bpf_wide_differ)"
 # Under policy=shadow the attached program is the module's side: a BPF
 # policy evaluated against the kernel, on a 1:N load, deciding nothing.
 set_knob wake_wide mainline
@@ -184,6 +191,8 @@ printf '  shadow of wake_wide_v2013: compared %s agree %s disagree %s (wide %s a
 	"$(sv shadow_diff_wide)" "$(sv shadow_diff_affine)" "$(sv shadow_diff_idle)" \
 	"$(sv shadow_raced)" "$(sv bpf_wide_calls)" "$(sv bpf_wide_differ)"
 check "shadow with a program: over 1000 wakeups compared" gt "$(sv shadow_compared)" 1000
+fig "wake_wide_v2013.bpf.o (wake_wide)" "the kernel, policy=shadow (shadow_disagree)" "1:8 dispatcher, switching, 2 s" \
+	"$(sv shadow_compared) (raced $(sv shadow_raced))" "$(sv shadow_disagree)"
 check "shadow with a program: the program evaluated every compared wakeup" \
 	eval '[ "$(sv bpf_wide_calls)" -ge "$(sv shadow_compared)" ]'
 check "shadow with a program: its verdicts differ from the kernel's test (mainline) on some" \
@@ -243,6 +252,8 @@ printf '  shadow of default: compared %s agree %s disagree %s raced %s, default_
 	"$(sv shadow_compared)" "$(sv shadow_agree)" "$(sv shadow_disagree)" \
 	"$(sv shadow_raced)" "$(sv bpf_default_calls)"
 check "shadow of default: over 1000 wakeups compared" gt "$(sv shadow_compared)" 1000
+fig "built-in default (select_cpu: smartwake_default_cpu())" "the kernel, policy=shadow (shadow_disagree)" "pipe, 2 pairs, 2 s" \
+	"$(sv shadow_compared) (raced $(sv shadow_raced))" "$(sv shadow_disagree)"
 check "shadow of default: the program asked on each (bpf_default_calls >= compared)" \
 	eval '[ "$(sv bpf_default_calls)" -ge "$(sv shadow_compared)" ]'
 check "shadow of default: the kernel agrees on every wakeup (shadow_disagree 0)" \
@@ -270,6 +281,8 @@ set_knob policy stock
 snap
 echo "  shadow of other: compared $(sv shadow_compared) disagree $(sv shadow_disagree) refused $(sv bpf_refused)"
 check "shadow of other: over 1000 wakeups compared" gt "$(sv shadow_compared)" 1000
+fig "built-in other (select_cpu: that answer ^ 1)" "the kernel, policy=shadow (shadow_disagree)" "pipe, 2 pairs, 2 s" \
+	"$(sv shadow_compared) (raced $(sv shadow_raced))" "$(sv shadow_disagree)"
 check "shadow of other: it disagrees on over half of them (the comparison can fail)" \
 	gt "$(($(sv shadow_disagree) * 2))" "$(sv shadow_compared)"
 check "unload other" eval 'smartwake bpf unload >/dev/null 2>&1; detached'
@@ -340,6 +353,8 @@ printf '  shadow of wake_affine=prev: compared %s agree %s disagree %s (wide %s 
 	"$(sv shadow_diff_wide)" "$(sv shadow_diff_affine)" "$(sv shadow_diff_idle)" \
 	"$(sv shadow_raced)"
 check "shadow of wake_affine=prev: over 1000 compared" gt "$(sv shadow_compared)" 1000
+fig "built-in prev as wake_affine (never pull)" "the kernel, policy=shadow (shadow_disagree)" "2:8 dispatcher, switching, 2 s (run $try)" \
+	"$(sv shadow_compared) ($(sv bpf_affine_calls) reached wake_affine)" "$(sv shadow_disagree)"
 check "shadow of wake_affine=prev: the program evaluated (over 100 calls)" gt "$(sv bpf_affine_calls)" 100
 check "shadow of wake_affine=prev: it disagrees with the kernel ($try runs)" gt "$(sv shadow_disagree)" 0
 check "unload wake_affine=prev" eval 'smartwake bpf unload >/dev/null 2>&1; detached'

@@ -105,7 +105,7 @@ shadow-smt8        1    stock smt8     900  shadow.sh smt
 shadow-numa-smt    1    stock numa-smt 900  shadow.sh smt
 # policy=bpf (issue 35): a program attached to struct_ops smartwake_ops
 # decides, is refused, reverted, detached under load; 6.1 refuses it
-bpf-stock          1    stock smp2     600  bpf.sh
+bpf-stock          1    stock smp2     600  @bpf_figures bpf.sh
 bpf-6.1            1    6.1   smp2     300  bpf.sh
 bpf-7.3            2    7.3   smp2     600  bpf.sh
 # The other kernels of common.sh, each with the module built for it
@@ -669,6 +669,26 @@ latency_figures() {
 		echo
 		log_block "$log" SMARTWAKE-AB
 	} | scripts/figures.sh latency-ab - || true
+}
+# policy=bpf (issue 35): a pass of bpf-stock writes its comparisons of
+# BPF programs with the knobs and with the kernel to figures.md, section bpf.
+bpf_figures() {
+	local log=build/logs/bpf-stock-smp2.log rc=0
+	guest "$2" "$3" "$4" --log "$log" "${@:5}" || rc=$?
+	[ $rc -eq 0 ] || return $rc
+	{
+		echo "## BPF placement policies against the knobs and the kernel (guest/bpf.sh)"
+		echo
+		echo "make check step bpf-stock: stock kernel, smp2 guest (TCG). Each row compares a BPF"
+		echo "program's decisions, wakeup by wakeup, with a knob's on the same inputs (bpf_wide_differ)"
+		echo "or, under policy=shadow, the module's answer with the program in it against the kernel's"
+		echo "select_task_rq_fair() (shadow_disagree; races counted apart). Counts, not rates: the"
+		echo "loads are short and their wakeup counts vary from run to run."
+		echo
+		echo "| program | compared with | load | decisions compared | differ |"
+		echo "|---|---|---|---|---|"
+		sed -n 's/^BPF-FIG //p' "$log" | tr -d '\r'
+	} | scripts/figures.sh bpf - || true
 }
 # The cost guard (issue 32): guest/cost.sh under -icount; a pass writes
 # its per-call figures to Documentation/figures.md, section cost.
