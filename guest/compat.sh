@@ -3,6 +3,8 @@
 # Refusals are simulated with the test-only parameters test_layout_skew
 # (field N of the table expected 8 bytes further) and test_release.
 # Runs on the stock kernel (BTF) and on the debug kernel (no BTF: skipped).
+# Where the module registers its struct_ops, a BPF program that hands the
+# callback's task to a kfunc must verify (the build's BTF types agree).
 . ./lib.sh
 need_testing_build
 BTF=/sys/kernel/btf/vmlinux
@@ -75,6 +77,19 @@ if [ -f $FOREIGN ]; then
 fi
 
 check "insmod again after the refusals" sw_insmod
+# The build's BTF as the verifier reads it: a program of the example
+# idle_sibling.bpf.o passes the callback's task (struct_ops, bpf.c) to a
+# kfunc (bpf_kfuncs.c). A headers-only build (DKMS's) once gave the two a
+# different struct task_struct in BTF, and the verifier refused it.
+if grep -q '^struct_ops smartwake_ops registered' $SW_DBG/bpf; then
+	out=$(smartwake bpf load --obj /lib/smartwake/bpf/idle_sibling.bpf.o \
+		--section struct_ops/select_cpu 2>&1)
+	rc=$?
+	echo "$out" | tail -n 3 | sed 's/^/  /'
+	check "BTF: idle_sibling.bpf.o (a task from the callback to a kfunc) verified and attached" \
+		eval '[ $rc -eq 0 ] && grep -q "^struct_ops smartwake_ops registered attached" $SW_DBG/bpf'
+	check "... and detached" eval 'smartwake bpf unload >/dev/null 2>&1'
+fi
 check "rmmod" rmmod smartwake
 check "kernel log clean" dmesg_clean
 summary

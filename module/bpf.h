@@ -9,7 +9,6 @@
 #include <linux/limits.h>
 #include <linux/types.h>
 
-struct bpf_prog;
 struct seq_file;
 struct task_struct;
 
@@ -43,9 +42,13 @@ int sw_bpf_select_idle(struct task_struct *p, int prev_cpu, int target);
 bool sw_bpf_attached(void);		/* a program is attached */
 void sw_bpf_show_status(struct seq_file *m);	/* the "bpf" file */
 void sw_bpf_show_stats(struct seq_file *m);	/* derived stats lines */
-/* one of smartwake_ops's programs (the kfuncs' filter) */
-bool sw_bpf_prog_is_ours(const struct bpf_prog *prog);
-int sw_bpf_kfuncs_register(void);	/* bpf_kfuncs.c */
 int sw_bpf_default_cpu(void);		/* wake.c: smartwake_default_cpu() */
+/* bpf_view.c: the scheduler reads behind bpf.c's kfuncs, valid CPU ids */
+bool sw_bpf_view_idle(int cpu);
+bool sw_bpf_view_sched_idle(int cpu);
+bool sw_bpf_view_overloaded(int cpu);
+int sw_bpf_view_llc(int cpu);
+bool sw_bpf_view_allowed(struct task_struct *p, int cpu);
+u32 sw_bpf_view_flips(struct task_struct *p);
 
 #endif /* _SMARTWAKE_BPF_H */

@@ -92,7 +92,7 @@ static inline bool sw_sched_feat(unsigned int idx, bool dflt)
 }
 
 /* core.c idle_cpu() of 6.12: current is the idle task, nothing queued. */
-static inline bool sw_idle_cpu(int cpu)
+static __always_inline bool sw_idle_cpu(int cpu)
 {
 	struct rq *rq = sw_cpu_rq(cpu);
 
@@ -101,10 +101,22 @@ static inline bool sw_idle_cpu(int cpu)
 	       !READ_ONCE(sw_rq(rq, ttwu_pending));
 }
 
-/* available_idle_cpu(): vcpu_is_preempted() is the kernel's inline */
-static inline bool sw_available_idle_cpu(int cpu)
+/*
+ * The kernel's vcpu_is_preempted() is a plain inline that GCC outlines in
+ * the hot copies once the path's unit grows (5 calls per wakeup under
+ * policy=smartwake, scripts/insnprof.sh); its x86 body,
+ * pv_vcpu_is_preempted(), is __always_inline.
+ */
+#if defined(CONFIG_X86) && defined(CONFIG_PARAVIRT_SPINLOCKS)
+#define sw_vcpu_is_preempted(cpu)	pv_vcpu_is_preempted(cpu)
+#else
+#define sw_vcpu_is_preempted(cpu)	vcpu_is_preempted(cpu)
+#endif
+
+/* available_idle_cpu() */
+static __always_inline bool sw_available_idle_cpu(int cpu)
 {
-	return sw_idle_cpu(cpu) && !vcpu_is_preempted(cpu);
+	return sw_idle_cpu(cpu) && !sw_vcpu_is_preempted(cpu);
 }
 
 static inline bool sw_cpus_share_cache(int a, int b)

@@ -260,6 +260,17 @@ static __always_inline int sw_do_wake_affine(struct sched_domain *sd,
 }
 
 /*
+ * A program's callbacks take part in this wakeup (policy=bpf, or shadow
+ * with a program attached: struct sw_wake_ctx's bpf). Asked at each of
+ * the path's seams: without a program each is a static branch's nop, and
+ * no flag stays live across the path.
+ */
+static __always_inline bool sw_bpf_cbs_on(void)
+{
+	return sw_bpf_on() && this_cpu_read(sw_wake_ctx.bpf);
+}
+
+/*
  * A program's select_idle for __sw_wake(), or -1: the module's scan. Its
  * answer is checked here as sw_select_body() checks every answer, so a
  * bad one is the program's (bpf_refused, revert_on), and the scan then
@@ -292,8 +303,6 @@ static __always_inline int __sw_wake(struct task_struct *p, int prev_cpu,
 	int sd_flag = wake_flags & 0xF, new_cpu = prev_cpu;
 	struct sched_domain *tmp, *affine = NULL, *slow = NULL;
 	int mode = sw_knob(lean, sw_wide_mode);
-	/* a program's callbacks take part (policy=bpf, shadow): bpf.c */
-	bool bpf = sw_bpf_on() && this_cpu_read(sw_wake_ctx.bpf);
 	unsigned int factor;
 	enum sw_wide wide;
 	bool want_affine;
@@ -302,7 +311,7 @@ static __always_inline int __sw_wake(struct task_struct *p, int prev_cpu,
 	factor = sw_wide_factor(cpu, lean);
 	wide = sw_wake_wide(mode, sw_task(current, wakee_flips),
 			    sw_task(p, wakee_flips), factor);
-	if (unlikely(bpf))
+	if (sw_bpf_cbs_on())
 		wide = sw_bpf_wake_wide(p, sw_task(current, wakee_flips),
 					sw_task(p, wakee_flips), factor, wide);
 	want_affine = wide == SW_WIDE_NO &&
@@ -338,14 +347,14 @@ static __always_inline int __sw_wake(struct task_struct *p, int prev_cpu,
 
 	if (affine && cpu != prev_cpu) {
 		new_cpu = -1;
-		if (unlikely(bpf))
+		if (sw_bpf_cbs_on())
 			new_cpu = sw_bpf_wake_affine(p, prev_cpu, cpu, sync);
 		if (new_cpu < 0)
 			new_cpu = sw_do_wake_affine(affine, p, cpu, prev_cpu,
 						    sync, lean);
 	}
 	info->target = new_cpu;
-	if (unlikely(bpf)) {
+	if (sw_bpf_cbs_on()) {
 		int idle = sw_wake_bpf_idle(p, prev_cpu, new_cpu);
 
 		if (idle >= 0) {
@@ -633,23 +642,25 @@ static __always_inline int sw_bpf_select_wakeup(struct sw_wake_ctx *ctx,
 
 /*
  * The out-of-line copy of sw_wake() for the rare callers (a program's
- * smartwake_default_cpu(), shadow's race re-evaluation): one copy, so the
- * unit's growth does not cost the hot copies the inlining of their
- * helpers (a fourth copy un-inlined sw_available_idle_cpu() and others:
- * +14 instructions per call under policy=shadow, scripts/check.sh
- * cost-stock).
+ * smartwake_default_cpu(), shadow's race re-evaluation): one copy, and
+ * not the lean one, so the unit's growth does not cost the hot copies
+ * the inlining of their helpers (a fourth copy un-inlined
+ * sw_available_idle_cpu() and others: +14 instructions per call under
+ * policy=shadow, scripts/check.sh cost-stock; scripts/insnprof.sh shows
+ * vcpu_is_preempted as a module function when it happens).
  */
 static noinline int sw_wake_ool(struct task_struct *p, int prev_cpu,
 				int wake_flags, int cpu,
 				struct sw_wake_info *info)
 {
-	return sw_wake(p, prev_cpu, wake_flags, cpu, info);
+	/* the copy that reads every knob: the lean one decides the same */
+	return __sw_wake(p, prev_cpu, wake_flags, cpu, info, false);
 }
 
 /**
  * sw_bpf_default_cpu() - the module's answer for the wakeup a program decides
  *
- * smartwake_default_cpu() (bpf_kfuncs.c): sw_wake() on the wakeup
+ * smartwake_default_cpu() (bpf.c): sw_wake() on the wakeup
  * sw_bpf_select_wakeup() recorded, in the caller's mode (policy=bpf:
  * committed with the program's answer if equal; policy=shadow: nothing
  * written), once per wakeup. Counted in bpf_default_calls.

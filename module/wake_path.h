@@ -67,7 +67,7 @@ struct sw_wake_info {
  *                    select_cpu answer (shadow.c)
  * @seen:             ...that value
  * @bpf_p:            while a select_cpu program runs: its wakee, else NULL
- *                    (smartwake_default_cpu(), bpf_kfuncs.c)
+ *                    (smartwake_default_cpu(), bpf.c)
  * @bpf_prev_cpu:     ...its prev_cpu
  * @bpf_wake_flags:   ...its WF_* flags
  * @bpf_default:      ...the module's answer once a program asked for it
