@@ -550,9 +550,9 @@ check_shipped() {
 		# overload.c's nr_running watcher: pull.c's trigger (module,
 		# its ENDBR64 checked above)
 		sw_nr_running_probe) ;;
-		# policy=bpf: the attached program's BPF trampoline
+		# policy=bpf: the attached program's BPF trampolines, one per callback
 		# (sw_bpf_reg() checks its ENDBR64; bpf.sh, in a guest)
-		sw_bpf_select|sw_bpf_wake_wide) ;;
+		sw_bpf_select|sw_bpf_wake_wide|sw_bpf_wake_affine|sw_bpf_select_idle) ;;
 		__traceiter_*) ;;	# trace events: the registered probes
 		*) echo "unexpected indirect call in $f: add it to ibt.c's table or here"; rc=1 ;;
 		esac
