@@ -363,6 +363,20 @@ affine bpf
 check "wake_affine=third: every call a pull (over 100)" eval \
 	'gt "$(sv bpf_affine_calls)" 100 && eqn "$(sv bpf_affine_pulls)" "$(sv bpf_affine_calls)"'
 check "unload wake_affine=third" eval 'smartwake bpf unload >/dev/null 2>&1; detached'
+# wake_affine=bad: a target that is no CPU, refused at once (the knobs
+# decide that step); revert_on=violation (the default) reverts
+check "load bad as wake_affine" cb wake_affine bad
+echo 1 >$SW_DBG/reset
+set_knob policy bpf
+wakeload disp -d 2 -w 8 --switch -t 2 >/dev/null
+sleep 1
+snap
+echo "  wake_affine calls $(sv bpf_affine_calls) refused $(sv bpf_refused) reverts $(sv reverts) affine_attempts $(sv affine_attempts) invariant_violations $(sv invariant_violations)"
+check "wake_affine=bad: refused, the knobs' wake_affine() decided instead" eval \
+	'gt "$(sv bpf_refused)" 0 && eqn "$(sv bpf_refused)" "$(sv bpf_affine_calls)" && eqn "$(sv affine_attempts)" "$(sv bpf_refused)"'
+check "wake_affine=bad: not the module's violation; reverted once" eval \
+	'eqn "$(sv invariant_violations)" 0 && eqn "$(sv reverts)" 1 && eq "$(knob policy)" stock'
+check "unload wake_affine=bad" eval 'smartwake bpf unload >/dev/null 2>&1; detached'
 # select_idle=prev: the scan answers prev; the module's scan never runs
 check "load prev as select_idle" cb select_idle prev
 run 2

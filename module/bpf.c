@@ -23,8 +23,8 @@
  *  the knob's: bpf_wide_differ.
  *  wake_affine(p, prev_cpu, this_cpu, sync): in the module's path where
  *  wake_affine() runs (an affine domain, the waking CPU not prev): the
- *  target of the idle scan, prev_cpu or this_cpu as a rule; an online
- *  CPU; negative: the knobs decide.
+ *  target of the idle scan, prev_cpu or this_cpu as a rule (checked as
+ *  an answer is); negative: the knobs decide.
  *  select_idle(p, prev_cpu, target): in place of the module's
  *  select_idle_sibling(): the CPU; negative: the module's scan.
  *
@@ -575,19 +575,6 @@ int sw_bpf_wake_wide(struct task_struct *p, unsigned int waker_flips,
 	return r == 2 ? SW_WIDE_WAKEE_MASTER : SW_WIDE_WAKER_MASTER;
 }
 
-/*
- * A target a program handed the path: one the scan may index (an online
- * CPU); anything else is refused and counted.
- */
-static bool sw_bpf_cpu_ok(s32 cpu)
-{
-	if ((u32)cpu < nr_cpu_ids && cpu_online(cpu))
-		return true;
-	sw_count(SW_C_bpf_refused);
-	sw_watchdog_violation();
-	return false;
-}
-
 /**
  * sw_bpf_wake_affine() - the program's wake_affine(), in the module's path
  * @p:        the wakee
@@ -596,8 +583,8 @@ static bool sw_bpf_cpu_ok(s32 cpu)
  * @sync:     a synchronous wakeup, as knob sync takes it
  *
  * Return: the target the program chose (usually @prev_cpu or @this_cpu),
- * or -1: the knobs decide (no program, declined, or an invalid CPU,
- * refused).
+ * unchecked (the path checks it: wake.c, sw_wake_bpf_target()), or -1:
+ * the knobs decide (no program, or it declined).
  */
 int sw_bpf_wake_affine(struct task_struct *p, int prev_cpu, int this_cpu,
 		       bool sync)
@@ -613,8 +600,6 @@ int sw_bpf_wake_affine(struct task_struct *p, int prev_cpu, int this_cpu,
 		sw_count(SW_C_bpf_affine_declined);
 		return -1;
 	}
-	if (!sw_bpf_cpu_ok(r))
-		return -1;
 	if (r == this_cpu && this_cpu != prev_cpu)
 		sw_count(SW_C_bpf_affine_pulls);
 	return r;

@@ -279,10 +279,10 @@ SW_COUNTER(kernel_loc_waker_remote)	/* ...another node */
  * answer (kfunc smartwake_default_cpu(), once per wakeup; the path's
  * decision counters count that evaluation). bpf_affine_*, bpf_idle_*:
  * the wake_affine and select_idle callbacks, in the module's path. A
- * wake_affine target that is not online, or a select_idle answer outside
- * p->cpus_ptr or not active, is refused (bpf_refused, revert_on) and the
- * knobs decide that step; affine_attempts and sis_calls count only the
- * module's own evaluations.
+ * wake_affine target or a select_idle answer outside p->cpus_ptr or not
+ * active is refused (bpf_refused, revert_on) and the knobs decide that
+ * step; affine_attempts and sis_calls count only the module's own
+ * evaluations.
  */
 SW_COUNTER(bpf_calls)			/* select_cpu programs run */
 SW_COUNTER(bpf_answers)			/* ...that answered a CPU */

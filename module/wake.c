@@ -271,16 +271,14 @@ static __always_inline bool sw_bpf_cbs_on(void)
 }
 
 /*
- * A program's select_idle for __sw_wake(), or -1: the module's scan. Its
- * answer is checked here as sw_select_body() checks every answer, so a
- * bad one is the program's (bpf_refused, revert_on), and the scan then
- * decides. Out of line: the path without a program stays as it was.
+ * A CPU a program's wake_affine or select_idle handed the path: checked
+ * as sw_select_body() checks every answer, so that a bad one is the
+ * program's (bpf_refused, revert_on), and the knobs decide that step
+ * instead (-1). A target outside the task's CPUs would otherwise come
+ * back from the idle scan as the module's invariant violation.
  */
-static noinline int sw_wake_bpf_idle(struct task_struct *p, int prev_cpu,
-				     int target)
+static int sw_wake_bpf_checked(struct task_struct *p, int cpu)
 {
-	int cpu = sw_bpf_select_idle(p, prev_cpu, target);
-
 	if (cpu < 0)
 		return -1;
 	if ((unsigned int)cpu >= nr_cpu_ids ||
@@ -290,6 +288,25 @@ static noinline int sw_wake_bpf_idle(struct task_struct *p, int prev_cpu,
 		return -1;
 	}
 	return cpu;
+}
+
+/* A program's wake_affine target, or -1. Out of line, as the next. */
+static noinline int sw_wake_bpf_target(struct task_struct *p, int prev_cpu,
+				       int this_cpu, bool sync)
+{
+	return sw_wake_bpf_checked(p, sw_bpf_wake_affine(p, prev_cpu,
+							 this_cpu, sync));
+}
+
+/*
+ * A program's select_idle answer, or -1: the module's scan. Out of line:
+ * the path without a program stays as it was.
+ */
+static noinline int sw_wake_bpf_idle(struct task_struct *p, int prev_cpu,
+				     int target)
+{
+	return sw_wake_bpf_checked(p, sw_bpf_select_idle(p, prev_cpu,
+							 target));
 }
 
 /* sw_wake(), one copy: @lean takes the decision knobs as constants */
@@ -348,7 +365,7 @@ static __always_inline int __sw_wake(struct task_struct *p, int prev_cpu,
 	if (affine && cpu != prev_cpu) {
 		new_cpu = -1;
 		if (sw_bpf_cbs_on())
-			new_cpu = sw_bpf_wake_affine(p, prev_cpu, cpu, sync);
+			new_cpu = sw_wake_bpf_target(p, prev_cpu, cpu, sync);
 		if (new_cpu < 0)
 			new_cpu = sw_do_wake_affine(affine, p, cpu, prev_cpu,
 						    sync, lean);
