@@ -380,6 +380,8 @@ snap
 echo "  wake_affine calls $(sv bpf_affine_calls) refused $(sv bpf_refused) reverts $(sv reverts) affine_attempts $(sv affine_attempts) invariant_violations $(sv invariant_violations)"
 check "wake_affine=bad: refused, the knobs' wake_affine() decided instead" eval \
 	'gt "$(sv bpf_refused)" 0 && eqn "$(sv bpf_refused)" "$(sv bpf_affine_calls)" && eqn "$(sv affine_attempts)" "$(sv bpf_refused)"'
+check "wake_affine=bad: counted as wake_affine's refusals alone" eval \
+	'eqn "$(sv bpf_affine_refused)" "$(sv bpf_refused)" && eqn "$(sv bpf_select_refused)" 0 && eqn "$(sv bpf_idle_refused)" 0'
 check "wake_affine=bad: not the module's violation; reverted once" eval \
 	'eqn "$(sv invariant_violations)" 0 && eqn "$(sv reverts)" 1 && eq "$(knob policy)" stock'
 check "unload wake_affine=bad" eval 'smartwake bpf unload >/dev/null 2>&1; detached'
@@ -406,11 +408,27 @@ snap
 echo "  select_idle calls $(sv bpf_idle_calls) refused $(sv bpf_refused) reverts $(sv reverts) sis_calls $(sv sis_calls) invariant_violations $(sv invariant_violations)"
 check "select_idle=bad: refused" eval \
 	'gt "$(sv bpf_refused)" 0 && eqn "$(sv bpf_refused)" "$(sv bpf_idle_calls)"'
+check "select_idle=bad: counted as select_idle's refusals alone" eval \
+	'eqn "$(sv bpf_idle_refused)" "$(sv bpf_refused)" && eqn "$(sv bpf_select_refused)" 0 && eqn "$(sv bpf_affine_refused)" 0'
 check "select_idle=bad: the module's scan decided instead" eqn "$(sv sis_calls)" "$(sv bpf_idle_calls)"
 check "select_idle=bad: not the module's violation" eqn "$(sv invariant_violations)" 0
 check "select_idle=bad: reverted once, policy back to stock" eval \
 	'eqn "$(sv reverts)" 1 && eq "$(knob policy)" stock'
 check "unload select_idle=bad" eval 'smartwake bpf unload >/dev/null 2>&1; detached'
+# slow as a finer callback: each callback is timed apart (1 call in 64),
+# so the loop shows in that callback's ns per call and in no other's.
+# wake_wide runs on every wakeup of the module's path, select_idle on
+# those that reach the scan (over 1000 in 2 s of pipe: 15 or more timed).
+for cbn in wake_wide:bpf_wide select_idle:bpf_idle; do
+	check "load slow as ${cbn%%:*}" cb "${cbn%%:*}" slow
+	set_knob policy bpf
+	run 2
+	ns=$(sv "${cbn#*:}_ns_per_call")
+	echo "  ${cbn%%:*}=slow: calls $(sv "${cbn#*:}_calls") timed $(sv "${cbn#*:}_calls_sampled") ${cbn#*:}_ns_per_call $ns bpf_ns_per_call $(sv bpf_ns_per_call)"
+	check "${cbn%%:*}=slow: its loop shows in ${cbn#*:}_ns_per_call (over 10 us)" eval '[ "$ns" -gt 10000 ] 2>/dev/null'
+	check "${cbn%%:*}=slow: no select_cpu time (bpf_ns_per_call absent)" eq "$(sv bpf_ns_per_call)" missing
+	check "unload ${cbn%%:*}=slow" eval 'smartwake bpf unload >/dev/null 2>&1; detached'
+done
 check "load slow again" load slow
 
 # detach while policy=bpf decides, under load: policy goes back to stock
@@ -434,6 +452,8 @@ sleep 1
 snap
 echo "  refused $(sv bpf_refused) reverts $(sv reverts) invariant_violations $(sv invariant_violations)"
 check "bad: answers refused" gt "$(sv bpf_refused)" 0
+check "bad: counted as select_cpu's refusals alone" eval \
+	'eqn "$(sv bpf_select_refused)" "$(sv bpf_refused)" && eqn "$(sv bpf_affine_refused)" 0 && eqn "$(sv bpf_idle_refused)" 0'
 check "bad: counted as the program's, not the module's" eqn "$(sv invariant_violations)" 0
 check "bad: reverted once" eqn "$(sv reverts)" 1
 check "bad: policy back to stock" eq "$(knob policy)" stock

@@ -79,6 +79,43 @@
 
 DEFINE_STATIC_KEY_FALSE(sw_bpf_key);
 
+/* per callback: its refusals, its timing, its stats line */
+static const struct {
+	const char *name;
+	const char *ns_line;
+	enum sw_counter refused;	/* SW_NR_COUNTERS: never invalid */
+	enum sw_counter ns, timed;
+} sw_bpf_cb_info[SW_BPF_NR_CBS] = {
+	[SW_BPF_SELECT_CPU] = { "select_cpu", "bpf_ns_per_call",
+		SW_C_bpf_select_refused,
+		SW_C_bpf_ns_sampled, SW_C_bpf_calls_sampled },
+	[SW_BPF_WAKE_WIDE] = { "wake_wide", "bpf_wide_ns_per_call",
+		SW_NR_COUNTERS,
+		SW_C_bpf_wide_ns_sampled, SW_C_bpf_wide_calls_sampled },
+	[SW_BPF_WAKE_AFFINE] = { "wake_affine", "bpf_affine_ns_per_call",
+		SW_C_bpf_affine_refused,
+		SW_C_bpf_affine_ns_sampled, SW_C_bpf_affine_calls_sampled },
+	[SW_BPF_SELECT_IDLE] = { "select_idle", "bpf_idle_ns_per_call",
+		SW_C_bpf_idle_refused,
+		SW_C_bpf_idle_ns_sampled, SW_C_bpf_idle_calls_sampled },
+};
+
+/**
+ * sw_bpf_refuse() - count a program's invalid answer
+ * @cb: the callback that gave it
+ *
+ * The path discards the answer (outside p->cpus_ptr, not active, no CPU)
+ * and lets the knobs decide; revert_on=violation reverts. Out of line:
+ * rare, and the path stays short.
+ */
+void sw_bpf_refuse(enum sw_bpf_cb_id cb)
+{
+	sw_count(SW_C_bpf_refused);
+	if (sw_bpf_cb_info[cb].refused != SW_NR_COUNTERS)
+		sw_count(sw_bpf_cb_info[cb].refused);
+	sw_watchdog_violation();
+}
+
 #ifdef SW_HAVE_BPF_STRUCT_OPS
 
 /**
@@ -107,22 +144,37 @@ struct smartwake_ops {
 	s32 (*select_idle)(struct task_struct *p, s32 prev_cpu, s32 target);
 };
 
-/* the callbacks, for the checks and the "bpf" file */
-static const struct {
-	const char *name;
-	size_t off;
-} sw_bpf_cbs[] = {
-#define SW_BPF_CB(m) { #m, offsetof(struct smartwake_ops, m) }
-	SW_BPF_CB(select_cpu),
-	SW_BPF_CB(wake_wide),
-	SW_BPF_CB(wake_affine),
-	SW_BPF_CB(select_idle),
-#undef SW_BPF_CB
+/* where each callback is, for the checks and the "bpf" file */
+static const size_t sw_bpf_cb_off[SW_BPF_NR_CBS] = {
+	[SW_BPF_SELECT_CPU] = offsetof(struct smartwake_ops, select_cpu),
+	[SW_BPF_WAKE_WIDE] = offsetof(struct smartwake_ops, wake_wide),
+	[SW_BPF_WAKE_AFFINE] = offsetof(struct smartwake_ops, wake_affine),
+	[SW_BPF_SELECT_IDLE] = offsetof(struct smartwake_ops, select_idle),
 };
 
 static void *sw_bpf_cb(const struct smartwake_ops *ops, unsigned int i)
 {
-	return *(void *const *)((const char *)ops + sw_bpf_cbs[i].off);
+	return *(void *const *)((const char *)ops + sw_bpf_cb_off[i]);
+}
+
+/* one call in 64 per CPU of the finer callbacks is timed */
+#define SW_BPF_SAMPLE_MASK	63U
+static DEFINE_PER_CPU(unsigned int, sw_bpf_tick);
+
+/* the start of a sampled call, or 0 */
+static __always_inline u64 sw_bpf_clock(void)
+{
+	if (this_cpu_inc_return(sw_bpf_tick) & SW_BPF_SAMPLE_MASK)
+		return 0;
+	return local_clock();
+}
+
+static __always_inline void sw_bpf_timed(enum sw_bpf_cb_id cb, u64 t0)
+{
+	if (unlikely(t0)) {
+		sw_count_add(sw_bpf_cb_info[cb].ns, local_clock() - t0);
+		sw_count(sw_bpf_cb_info[cb].timed);
+	}
 }
 
 static struct smartwake_ops __rcu *sw_bpf_ops;
@@ -182,14 +234,14 @@ static int sw_bpf_reg(void *kdata, struct bpf_link *link)
 	int ret;
 
 	/* the path calls them through pointers: the BPF trampolines */
-	for (i = 0; i < ARRAY_SIZE(sw_bpf_cbs); i++) {
+	for (i = 0; i < SW_BPF_NR_CBS; i++) {
 		if (!sw_bpf_cb(ops, i))
 			continue;
 		n++;
-		ret = sw_endbr_check(sw_bpf_cbs[i].name, sw_bpf_cb(ops, i));
+		ret = sw_endbr_check(sw_bpf_cb_info[i].name, sw_bpf_cb(ops, i));
 		if (ret) {
 			pr_err("policy=bpf: callback %s: its BPF trampoline is no call target\n",
-			       sw_bpf_cbs[i].name);
+			       sw_bpf_cb_info[i].name);
 			return ret;
 		}
 	}
@@ -526,10 +578,7 @@ int sw_bpf_select(struct task_struct *p, int prev_cpu, int wake_flags,
 	if (unlikely(timed))
 		t0 = local_clock();
 	cpu = ops->select_cpu(p, prev_cpu, wake_flags);
-	if (unlikely(timed)) {
-		sw_count_add(SW_C_bpf_ns_sampled, local_clock() - t0);
-		sw_count(SW_C_bpf_calls_sampled);
-	}
+	sw_bpf_timed(SW_BPF_SELECT_CPU, t0);
 	if (cpu < 0) {
 		sw_count(SW_C_bpf_declined);
 		return SW_BPF_DECLINED;
@@ -554,12 +603,15 @@ int sw_bpf_wake_wide(struct task_struct *p, unsigned int waker_flips,
 {
 	struct smartwake_ops *ops = rcu_dereference_sched(sw_bpf_ops);
 	bool knob_wide;
+	u64 t0;
 	s32 r;
 
 	if (!ops || !ops->wake_wide)
 		return wide;
 	sw_count(SW_C_bpf_wide_calls);
+	t0 = sw_bpf_clock();
 	r = ops->wake_wide(p, waker_flips, wakee_flips, factor);
+	sw_bpf_timed(SW_BPF_WAKE_WIDE, t0);
 	if (r < 0) {
 		sw_count(SW_C_bpf_wide_declined);
 		return wide;
@@ -590,12 +642,15 @@ int sw_bpf_wake_affine(struct task_struct *p, int prev_cpu, int this_cpu,
 		       bool sync)
 {
 	struct smartwake_ops *ops = rcu_dereference_sched(sw_bpf_ops);
+	u64 t0;
 	s32 r;
 
 	if (!ops || !ops->wake_affine)
 		return -1;
 	sw_count(SW_C_bpf_affine_calls);
+	t0 = sw_bpf_clock();
 	r = ops->wake_affine(p, prev_cpu, this_cpu, sync);
+	sw_bpf_timed(SW_BPF_WAKE_AFFINE, t0);
 	if (r < 0) {
 		sw_count(SW_C_bpf_affine_declined);
 		return -1;
@@ -617,12 +672,15 @@ int sw_bpf_wake_affine(struct task_struct *p, int prev_cpu, int this_cpu,
 int sw_bpf_select_idle(struct task_struct *p, int prev_cpu, int target)
 {
 	struct smartwake_ops *ops = rcu_dereference_sched(sw_bpf_ops);
+	u64 t0;
 	s32 r;
 
 	if (!ops || !ops->select_idle)
 		return -1;
 	sw_count(SW_C_bpf_idle_calls);
+	t0 = sw_bpf_clock();
 	r = ops->select_idle(p, prev_cpu, target);
+	sw_bpf_timed(SW_BPF_SELECT_IDLE, t0);
 	if (r < 0) {
 		sw_count(SW_C_bpf_idle_declined);
 		return -1;
@@ -655,11 +713,11 @@ void sw_bpf_show_status(struct seq_file *m)
 	/* what an IBT CPU finds where the path calls (sw_endbr_check()) */
 	rcu_read_lock_sched();
 	ops = rcu_dereference_sched(sw_bpf_ops);
-	for (i = 0; ops && i < ARRAY_SIZE(sw_bpf_cbs); i++)
+	for (i = 0; ops && i < SW_BPF_NR_CBS; i++)
 		if (sw_bpf_cb(ops, i) &&
 		    !get_kernel_nofault(insn, (const u32 *)sw_bpf_cb(ops, i)))
 			seq_printf(m, "%s trampoline begins %*ph\n",
-				   sw_bpf_cbs[i].name, 4, &insn);
+				   sw_bpf_cb_info[i].name, 4, &insn);
 	rcu_read_unlock_sched();
 }
 
@@ -711,12 +769,17 @@ void sw_bpf_show_status(struct seq_file *m)
 
 #endif /* SW_HAVE_BPF_STRUCT_OPS */
 
-/* "bpf_ns_per_call" once a call was timed */
+/* each callback's "..._ns_per_call" once one of its calls was timed */
 void sw_bpf_show_stats(struct seq_file *m)
 {
-	u64 n = sw_counter_sum(SW_C_bpf_calls_sampled);
+	unsigned int i;
+	u64 n;
 
-	if (n)
-		seq_printf(m, "bpf_ns_per_call %llu\n",
-			   div64_u64(sw_counter_sum(SW_C_bpf_ns_sampled), n));
+	for (i = 0; i < SW_BPF_NR_CBS; i++) {
+		n = sw_counter_sum(sw_bpf_cb_info[i].timed);
+		if (n)
+			seq_printf(m, "%s %llu\n", sw_bpf_cb_info[i].ns_line,
+				   div64_u64(sw_counter_sum(sw_bpf_cb_info[i].ns),
+					     n));
+	}
 }

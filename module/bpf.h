@@ -30,6 +30,16 @@ static inline bool sw_bpf_on(void)
 	return static_branch_unlikely(&sw_bpf_key);
 }
 
+/* the callbacks of struct smartwake_ops, in its order */
+enum sw_bpf_cb_id {
+	SW_BPF_SELECT_CPU,
+	SW_BPF_WAKE_WIDE,
+	SW_BPF_WAKE_AFFINE,
+	SW_BPF_SELECT_IDLE,
+	SW_BPF_NR_CBS
+};
+
+void sw_bpf_refuse(enum sw_bpf_cb_id cb);	/* an invalid answer of @cb */
 void sw_bpf_register(void);		/* at load: the struct_ops type */
 int sw_bpf_policy_check(void);		/* may policy=bpf be set now */
 int sw_bpf_select(struct task_struct *p, int prev_cpu, int wake_flags,

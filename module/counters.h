@@ -282,7 +282,11 @@ SW_COUNTER(kernel_loc_waker_remote)	/* ...another node */
  * wake_affine target or a select_idle answer outside p->cpus_ptr or not
  * active is refused (bpf_refused, revert_on) and the knobs decide that
  * step; affine_attempts and sis_calls count only the module's own
- * evaluations.
+ * evaluations. Refusals per callback: `bpf_refused = bpf_select_refused +
+ * bpf_affine_refused + bpf_idle_refused` (a wake_wide verdict cannot be
+ * invalid). Each callback is timed apart, 1 call in 64 per CPU: derived
+ * `bpf_wide_ns_per_call`, `bpf_affine_ns_per_call`, `bpf_idle_ns_per_call`
+ * beside select_cpu's `bpf_ns_per_call`.
  */
 SW_COUNTER(bpf_calls)			/* select_cpu programs run */
 SW_COUNTER(bpf_answers)			/* ...that answered a CPU */
@@ -301,3 +305,12 @@ SW_COUNTER(bpf_affine_pulls)		/* ...that chose the waking CPU */
 SW_COUNTER(bpf_affine_declined)		/* ...that left it to the knobs */
 SW_COUNTER(bpf_idle_calls)		/* select_idle programs run (module's path) */
 SW_COUNTER(bpf_idle_declined)		/* ...that left it to the module's scan */
+SW_COUNTER(bpf_select_refused)		/* select_cpu answers refused (in bpf_refused) */
+SW_COUNTER(bpf_affine_refused)		/* wake_affine targets refused (in bpf_refused) */
+SW_COUNTER(bpf_idle_refused)		/* select_idle answers refused (in bpf_refused) */
+SW_COUNTER(bpf_wide_ns_sampled)		/* ns in wake_wide programs, 1 call in 64 */
+SW_COUNTER(bpf_wide_calls_sampled)	/* the calls those ns were measured on */
+SW_COUNTER(bpf_affine_ns_sampled)	/* ns in wake_affine programs, 1 call in 64 */
+SW_COUNTER(bpf_affine_calls_sampled)	/* the calls those ns were measured on */
+SW_COUNTER(bpf_idle_ns_sampled)		/* ns in select_idle programs, 1 call in 64 */
+SW_COUNTER(bpf_idle_calls_sampled)	/* the calls those ns were measured on */

@@ -262,8 +262,7 @@ int sw_shadow(struct task_struct *p, int prev_cpu, int wake_flags, int cpu,
 	if (unlikely(ctx->bpf_answered) &&
 	    ((unsigned int)mine >= nr_cpu_ids ||
 	     !cpumask_test_cpu(mine, sw_task(p, cpus_ptr)))) {
-		sw_count(SW_C_bpf_refused);
-		sw_watchdog_violation();
+		sw_bpf_refuse(SW_BPF_SELECT_CPU);
 		return -1;
 	}
 	/* still a bug of the module, even if its answer is not used */

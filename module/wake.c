@@ -277,14 +277,14 @@ static __always_inline bool sw_bpf_cbs_on(void)
  * instead (-1). A target outside the task's CPUs would otherwise come
  * back from the idle scan as the module's invariant violation.
  */
-static int sw_wake_bpf_checked(struct task_struct *p, int cpu)
+static int sw_wake_bpf_checked(struct task_struct *p, int cpu,
+			       enum sw_bpf_cb_id cb)
 {
 	if (cpu < 0)
 		return -1;
 	if ((unsigned int)cpu >= nr_cpu_ids ||
 	    !cpumask_test_cpu(cpu, sw_task(p, cpus_ptr)) || !cpu_active(cpu)) {
-		sw_count(SW_C_bpf_refused);
-		sw_watchdog_violation();
+		sw_bpf_refuse(cb);
 		return -1;
 	}
 	return cpu;
@@ -295,7 +295,8 @@ static noinline int sw_wake_bpf_target(struct task_struct *p, int prev_cpu,
 				       int this_cpu, bool sync)
 {
 	return sw_wake_bpf_checked(p, sw_bpf_wake_affine(p, prev_cpu,
-							 this_cpu, sync));
+							 this_cpu, sync),
+				   SW_BPF_WAKE_AFFINE);
 }
 
 /*
@@ -306,7 +307,8 @@ static noinline int sw_wake_bpf_idle(struct task_struct *p, int prev_cpu,
 				     int target)
 {
 	return sw_wake_bpf_checked(p, sw_bpf_select_idle(p, prev_cpu,
-							 target));
+							 target),
+				   SW_BPF_SELECT_IDLE);
 }
 
 /* sw_wake(), one copy: @lean takes the decision knobs as constants */
@@ -788,8 +790,7 @@ static __always_inline int sw_select_body(struct task_struct *p, int prev_cpu,
 		sw_decided_take_back(decided);
 		if (bpf) {
 			/* the program's answer: refused, whatever was wrong */
-			sw_count(SW_C_bpf_refused);
-			sw_watchdog_violation();
+			sw_bpf_refuse(SW_BPF_SELECT_CPU);
 		} else if ((unsigned int)new_cpu < nr_cpu_ids &&
 			   cpumask_test_cpu(new_cpu, sw_task(p, cpus_ptr))) {
 			sw_count(SW_C_inactive_answers);

@@ -403,7 +403,7 @@ check_style() {
 
 check_scripts() {
 	local f rc=0
-	ktap_begin 2
+	ktap_begin 3
 	for f in scripts/*.sh .ci/run; do
 		bash -n "$f" || rc=1
 	done
@@ -434,6 +434,14 @@ check_scripts() {
 		fi
 	done
 	ktap_check "--help of every script" [ "$rc" -eq 0 ]
+	# a refactor that moves a mutated line leaves its mutant unapplied,
+	# found only when make mutants runs: every sed must still apply
+	if scripts/mutants.sh --check-seds >build/logs/mutant-seds.out 2>&1; then
+		ktap_ok "every mutant of scripts/mutants.tsv changes one line (mutants.sh --check-seds)"
+	else
+		grep '^not ok' build/logs/mutant-seds.out
+		ktap_not_ok "every mutant of scripts/mutants.tsv changes one line (mutants.sh --check-seds)"
+	fi
 	ktap_end
 }
 

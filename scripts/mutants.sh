@@ -29,9 +29,11 @@
 #                  time: no more than the host's CPUs)
 #   --keep         keep each mutant's copy (build/mutants/work/ID)
 #   --list         print the table: id, file, steps, description
-#   --check-seds   no build, no guest: apply every sed to the committed
-#                  file and report those that change no line or more than
-#                  one, and steps that scripts/check.sh does not know
+#   --check-seds   no build, no guest: apply every sed to the file as it
+#                  is in the work tree (what the next commit holds) and
+#                  report those that change no line or more than one, and
+#                  steps that scripts/check.sh does not know (make check's
+#                  scripts step runs it)
 # Outputs: build/mutants/ID.log (the builds and the steps' output).
 . "$(dirname "$0")/common.sh"
 # shellcheck source=scripts/testlib.sh
@@ -98,11 +100,11 @@ if [ "$mode" = check ]; then
 		id=${M_ID[$i]} f=${M_FILE[$i]} bad=
 		[ -z "${seen[$id]:-}" ] || bad+=" id used twice;"
 		seen[$id]=1
-		if git show "HEAD:$f" >"$tmp/orig" 2>/dev/null; then
+		if cp "$f" "$tmp/orig" 2>/dev/null; then
 			r=$(mutate "$tmp/orig" "${M_SED[$i]}" "$tmp/new" 2>&1) || bad+=" sed failed: $r;"
 			[ "$r" = "changed 1" ] || bad+=" ${r:-sed failed} lines (want 1);"
 		else
-			bad+=" no file $f at HEAD;"
+			bad+=" no file $f;"
 		fi
 		IFS=, read -r -a st <<<"${M_STEPS[$i]}"
 		[ ${#st[@]} -gt 0 ] || bad+=" no step;"
