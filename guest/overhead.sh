@@ -13,10 +13,11 @@
 rounds=${1:-6}
 secs=${2:-1}
 TR=/sys/kernel/tracing
-settings="none defaults ttwu_count sis_filter sis_filter_tick latency smartwake smartwake_ftrace smartwake+trace sched_trace shadow"
+settings="none defaults ttwu_count sis_filter sis_filter_tick latency smartwake smartwake_ftrace smartwake+trace sched_trace sched_wakeup_trace shadow"
 # With the testing build as the module (overhead.sh --testing), also the
 # select hook's trampoline and callback alone, never redirecting.
-[ "${3:-}" = testing ] && settings="$settings no_redirect no_redirect_ftrace"
+# And latency=1's probes returning at once (the floor of attaching them).
+[ "${3:-}" = testing ] && settings="$settings no_redirect no_redirect_ftrace latency_empty"
 loads=${4:-pipe msg}
 rotate=${5:-rotate}
 case $rotate in rotate|fixed) ;; *) not_ok "ORDER is rotate or fixed, not $rotate"; summary; exit 1 ;; esac
@@ -43,7 +44,12 @@ apply() {
 		[ -e $TR/events/sched/sched_wakeup/enable ] &&
 		echo 1 >$TR/events/sched/sched_waking/enable &&
 		echo 1 >$TR/events/sched/sched_wakeup/enable ;;
+	# one event per wakeup: what a single ring-buffer event costs
+	sched_wakeup_trace) [ -e $TR/events/sched/sched_wakeup/enable ] &&
+		echo 1 >$TR/events/sched/sched_wakeup/enable ;;
 	shadow) set_knob policy shadow ;;
+	latency_empty) rmmod smartwake && sw_insmod test_latency_empty=1 &&
+		set_knob latency 1 ;;
 	no_redirect) rmmod smartwake && sw_insmod test_no_redirect=1 &&
 		set_knob policy smartwake ;;
 	no_redirect_ftrace) rmmod smartwake && sw_insmod test_no_redirect=1 &&
@@ -51,7 +57,9 @@ apply() {
 	esac
 }
 undo() {
-	if [ "$1" = no_redirect ] || [ "$1" = no_redirect_ftrace ]; then
+	if [ "$1" = no_redirect ] || [ "$1" = no_redirect_ftrace ] ||
+		[ "$1" = latency_empty ]; then
+		set_knob latency 0 2>/dev/null
 		rmmod smartwake
 		sw_insmod
 		return

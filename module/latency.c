@@ -91,6 +91,8 @@ static void notrace sw_lat_wakeup(void *data, struct task_struct *p)
 	u32 h;
 	u64 *slot, old;
 
+	if (unlikely(sw_testing_latency_empty()))
+		return;
 	if (!sw_lat_fair(p) || READ_ONCE(sw_task(p, on_cpu)))
 		return;
 	h = sw_lat_hash(p);
@@ -112,6 +114,8 @@ static void notrace sw_lat_switch(void *data, bool preempt,
 	u64 word = READ_ONCE(*slot);
 	unsigned int b;
 
+	if (unlikely(sw_testing_latency_empty()))
+		return;
 	if (!sw_lat_word_matches(word, h >> SW_LAT_SLOT_BITS))
 		return;
 	/* a wakeup of another task may have replaced it meanwhile */

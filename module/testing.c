@@ -58,6 +58,10 @@ unsigned int sw_test_pull_fault;
 SW_TEST_PARAM(pull_fault, sw_test_pull_fault, uint,
 	      "the companion's registration (sib_pull) fails: 1 its struct migration_arg layout (dest_cpu expected 8 bytes further), 2 its rq_lock entry (read one byte on: not ENDBR64)");
 
+bool sw_test_latency_empty;
+SW_TEST_PARAM(latency_empty, sw_test_latency_empty, bool,
+	      "1: latency=1's probes return at once (the floor of attaching them: scripts/overhead.sh --testing)");
+
 unsigned int sw_test_latency_fail;
 SW_TEST_PARAM(latency_fail, sw_test_latency_fail, uint,
 	      "N (1..3): latency=1 fails to register its Nth tracepoint probe (-ENOMEM)");

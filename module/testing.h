@@ -22,6 +22,7 @@ extern bool sw_test_hook_at_load;
 extern bool sw_test_no_redirect;
 extern unsigned int sw_test_shadow_leak;
 extern unsigned int sw_test_latency_fail;
+extern bool sw_test_latency_empty;
 extern unsigned int sw_test_pull_fault;
 extern bool sw_test_no_permanent;
 
@@ -41,6 +42,12 @@ static inline bool sw_testing_no_permanent(void)
 static inline unsigned int sw_testing_latency_fail(void)
 {
 	return sw_test_latency_fail;
+}
+
+/* latency=1's probes return at once: what attaching them costs. */
+static inline bool sw_testing_latency_empty(void)
+{
+	return sw_test_latency_empty;
 }
 
 /* policy=shadow leaves its first evaluation's writes for the kernel. */
@@ -137,6 +144,7 @@ void sw_testing_hint_count(bool lost);
 #define sw_testing_no_redirect()	false
 #define sw_testing_shadow_leak()	0U
 #define sw_testing_latency_fail()	0U
+#define sw_testing_latency_empty()	false
 #define sw_testing_pull_fault()		0U
 #define sw_testing_no_permanent()	false
 #define sw_testing_core_miss()		do { } while (0)

@@ -17,7 +17,7 @@
 # over several boots the median of the boots' ratios and their min..max.
 # Writes DIR/overhead.csv, self.csv, cost.csv (a clock and a boot column),
 # DIR/summary.txt, DIR/overhead.svg (gnuplot, if present) and the figures
-# section "overhead".
+# section "overhead" ("overhead-split" with --testing).
 #
 # --boots N boots the icount guest N times (r1..rN), each rotating the
 # settings' order round by round; --fixed M adds M icount boots (f1..fM)
@@ -27,7 +27,9 @@
 #
 # --testing loads the testing build and adds "no_redirect" and
 # "no_redirect_ftrace": the select hook alone, direct call or ftrace ops
-# trampoline (it decides, never answers).
+# trampoline (it decides, never answers), and "latency_empty": latency=1's
+# probes attached but returning at once (what the tracepoints cost before
+# the probes do anything). Its figures go to section "overhead-split".
 #
 # --report DIR writes DIR's summary into figures.md again, measuring nothing.
 # --summarise DIR makes DIR's summary.txt (and plot) again from its CSVs
@@ -69,18 +71,23 @@ commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- module include gu
 started=$(date -Is)
 cd "$SW_TOP" || exit
 
-# write_figures DIR: DIR's summary as the figures section "overhead"
+# write_figures DIR: DIR's summary as the figures section "overhead", or
+# "overhead-split" for the testing build's run (--testing)
 write_figures() {
-	local build=shipped
-	grep -q '^testing' "$1/meta.txt" 2>/dev/null && build="testing (--testing: adds no_redirect)"
+	local build=shipped sec=overhead title="Hook cost: the overhead experiment"
+	if grep -q '^testing' "$1/meta.txt" 2>/dev/null; then
+		build="testing (--testing: adds no_redirect, no_redirect_ftrace, latency_empty)"
+		sec=overhead-split
+		title="Hook cost split: the hook alone, the latency probes' floor (testing build)"
+	fi
 	{
-		echo "## Hook cost: the overhead experiment"
+		echo "## $title"
 		echo
 		echo "scripts/overhead.sh, $(head -n 1 "$1/meta.txt" 2>/dev/null); medians of all rounds but the"
 		echo "first, per boot of a 2-vCPU stock guest with nokaslr; module build: $build; results in $1."
 		echo
 		cat "$1/summary.txt"
-	} | scripts/figures.sh overhead -
+	} | scripts/figures.sh "$sec" -
 }
 
 # summarise DIR: DIR/overhead.csv, self.csv and cost.csv into
@@ -118,8 +125,8 @@ def kinds(bs):
     return f"{len(bs)} boot{s} ({', '.join(parts)})" if len(parts) > 1 else f"{parts[0]} boot{s}"
 
 rows = read_rows("overhead.csv")
-order = ["none", "defaults", "ttwu_count", "sis_filter", "sis_filter_tick", "latency", "no_redirect_ftrace", "no_redirect",
-         "smartwake_ftrace", "smartwake", "smartwake+trace", "sched_trace", "shadow"]
+order = ["none", "defaults", "ttwu_count", "sis_filter", "sis_filter_tick", "latency", "latency_empty", "no_redirect_ftrace", "no_redirect",
+         "smartwake_ftrace", "smartwake", "smartwake+trace", "sched_trace", "sched_wakeup_trace", "shadow"]
 what = {"none": "no module", "defaults": "loaded, default knobs (nothing hooked)",
         "ttwu_count": "ttwu_count=1 (pre-handler + csd_queue_cpu probe)", "sis_filter": "sis_filter=1, sis_mask_update=enqueue (tracepoint probe; policy stock)",
         "sis_filter_tick": "sis_filter=1, sis_mask_update=tick (sched_tick hook; policy stock)",
@@ -128,6 +135,8 @@ what = {"none": "no module", "defaults": "loaded, default knobs (nothing hooked)
         "smartwake_ftrace": "policy=smartwake, mainline knobs, select_hook=ftrace (ops redirect)",
         "smartwake+trace": "policy=smartwake + trace events on",
         "sched_trace": "kernel's own sched_waking + sched_wakeup events (module at defaults): reference for the trace-events row",
+        "sched_wakeup_trace": "kernel's own sched_wakeup event alone (module at defaults): one ring-buffer event per wakeup",
+        "latency_empty": "testing build: latency=1's probes attached, returning at once (the floor of the latency row)",
         "shadow": "policy=shadow (both paths)",
         "no_redirect": "testing build: direct trampoline + decision, never answers",
         "no_redirect_ftrace": "testing build: ftrace ops trampoline + callback, never redirects"}
