@@ -79,7 +79,10 @@ p50=$(sv latency_p50_ns)
 p90=$(sv latency_p90_ns)
 p99=$(sv latency_p99_ns)
 check "p50 <= p90 <= p99, all numbers" eval 'le "$p50" "$p90" && le "$p90" "$p99"'
-check "p50 > 0 (a wakeup is not free)" gt "$p50" 0
+# a wakeup is not free: 1580 to 1604 ns measured on smp4 (2026-12-05).
+# p50 1 (bucket 0) is both ends reading one clock value, as the runqueue
+# clock does when the kernel skips its update at the switch (RQCF_ACT_SKIP)
+check "p50 > 100 ns (a wakeup is not free; bucket 0 would be a stale clock)" gt "$p50" 100
 
 # --- the percentiles move from idle to busy --------------------------------
 # idle: one ping-pong pair on $NCPU CPUs; busy: the same pair with two
