@@ -112,3 +112,8 @@ SW_SCHED_FIELD(sched_entity, sched_delayed)
 #ifdef CONFIG_FAIR_GROUP_SCHED
 SW_SCHED_FIELD(cfs_rq, idle)
 #endif
+/*
+ * latency.c: the wakee's runqueue clock, which the kernel has just
+ * updated where sched_wakeup(_new) fires (under that rq's lock)
+ */
+SW_SCHED_FIELD(rq, clock)

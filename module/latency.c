@@ -26,8 +26,15 @@
  * while it is still on a CPU (the kernel's ttwu_runnable() path) does not
  * wait: nothing is recorded.
  *
- * The wakeup time comes from local_clock() on the waking CPU and the run
- * time from local_clock() on the CPU that switches the task in; a
+ * The wakeup time is the wakee's runqueue clock (rq->clock, the time
+ * domain of local_clock()): every path to sched_wakeup(_new) updates it
+ * under that rq's lock just before (the enqueue needs it), so the probe
+ * reads it instead of calling local_clock(), about 30 instructions under
+ * TCG. A wakelist batch (sched_ttwu_pending()) shares one update: a
+ * delay reads long by the batch's own time. The run time is local_clock()
+ * on the CPU that switches the task in: the rq clock there may be stale,
+ * as __schedule() skips its update after a wakeup that asked for the
+ * switch (RQCF_ACT_SKIP), which would read every such delay as 0. A
  * negative difference across CPUs counts as 0.
  *
  * While knob scope selects a cgroup, the delays of the tasks in it (when
@@ -88,8 +95,8 @@ static __always_inline bool sw_lat_fair(struct task_struct *p)
 /* sched_wakeup and sched_wakeup_new: under the wakee's runqueue lock */
 static void notrace sw_lat_wakeup(void *data, struct task_struct *p)
 {
+	u64 *slot, old, now;
 	u32 h;
-	u64 *slot, old;
 
 	if (unlikely(sw_testing_latency_empty()))
 		return;
@@ -100,7 +107,8 @@ static void notrace sw_lat_wakeup(void *data, struct task_struct *p)
 	old = READ_ONCE(*slot);
 	if (old && !sw_lat_word_matches(old, h >> SW_LAT_SLOT_BITS))
 		sw_count(SW_C_latency_slot_taken);
-	WRITE_ONCE(*slot, sw_lat_pack(local_clock(), h >> SW_LAT_SLOT_BITS));
+	now = READ_ONCE(sw_rq(sw_cpu_rq(task_cpu(p)), clock));
+	WRITE_ONCE(*slot, sw_lat_pack(now, h >> SW_LAT_SLOT_BITS));
 }
 
 /* sched_switch: under this CPU's runqueue lock, interrupts off */
@@ -109,13 +117,18 @@ static void notrace sw_lat_switch(void *data, bool preempt,
 				  struct task_struct *next,
 				  unsigned int prev_state)
 {
-	u32 h = sw_lat_hash(next);
-	u64 *slot = &sw_lat_slot[h & (SW_LAT_SLOTS - 1)];
-	u64 word = READ_ONCE(*slot);
 	unsigned int b;
+	u64 *slot, word;
+	u32 h;
 
 	if (unlikely(sw_testing_latency_empty()))
 		return;
+	/* half the switches are to the idle task, never recorded */
+	if (READ_ONCE(sw_task(next, flags)) & PF_IDLE)
+		return;
+	h = sw_lat_hash(next);
+	slot = &sw_lat_slot[h & (SW_LAT_SLOTS - 1)];
+	word = READ_ONCE(*slot);
 	if (!sw_lat_word_matches(word, h >> SW_LAT_SLOT_BITS))
 		return;
 	/* a wakeup of another task may have replaced it meanwhile */

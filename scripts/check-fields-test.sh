@@ -11,8 +11,8 @@
 # (task_struct.nr_cpus_allowed, by is_per_cpu_kthread()); an entry
 # removed that the module reads through its accessor (rq.rd: the build
 # fails on the missing accessor); a raw read of an unlisted field added to
-# sis.c (rq.clock); a raw read of a listed field (rq.nr_running); an entry
-# added that nothing reads (rq.clock). Needs the module built (make).
+# sis.c (rq.clock_task); a raw read of a listed field (rq.nr_running); an entry
+# added that nothing reads (rq.clock_task). Needs the module built (make).
 # Prints "N passed, N failed"; exits non-zero on any failure.
 . "$(dirname "$0")/common.sh"
 set +e
@@ -63,12 +63,12 @@ check "  the guard fails" eval '! guard wake.c'
 check "  the build fails on the accessor, naming the field" has "sw_field_rq__rd"
 
 fresh
-check "raw read of unlisted rq.clock added to sis.c" \
-	edit module/sis.c 's/^\tsw_count(SW_C_sis_calls);$/&\n\tREAD_ONCE(sw_cpu_rq(this_cpu)->clock);/'
+check "raw read of unlisted rq.clock_task added to sis.c" \
+	edit module/sis.c 's/^\tsw_count(SW_C_sis_calls);$/&\n\tREAD_ONCE(sw_cpu_rq(this_cpu)->clock_task);/'
 check "  the guard fails" eval '! guard sis.c'
 check "  naming the field" \
-	has "rq.clock is read but not in module/fields.h: by __sw_select_idle_sibling"
-check "  and the raw read" has "rq.clock is read directly by __sw_select_idle_sibling"
+	has "rq.clock_task is read but not in module/fields.h: by __sw_select_idle_sibling"
+check "  and the raw read" has "rq.clock_task is read directly by __sw_select_idle_sibling"
 
 fresh
 check "raw read of listed rq.nr_running added to sis.c" \
@@ -77,9 +77,9 @@ check "  the guard fails" eval '! guard sis.c'
 check "  naming the raw read" has "rq.nr_running is read directly by __sw_select_idle_sibling"
 
 fresh
-check "entry rq.clock added, read nowhere" \
-	edit module/fields.h 's/^SW_SCHED_FIELD(rq, cpu)$/&\nSW_SCHED_FIELD(rq, clock)/'
+check "entry rq.clock_task added, read nowhere" \
+	edit module/fields.h 's/^SW_SCHED_FIELD(rq, cpu)$/&\nSW_SCHED_FIELD(rq, clock_task)/'
 check "  the guard fails" eval '! guard'
-check "  naming the field" has "rq.clock is listed in module/fields.h but read nowhere"
+check "  naming the field" has "rq.clock_task is listed in module/fields.h but read nowhere"
 
 summary
