@@ -441,6 +441,26 @@ check "policy back to stock after the detach" eq "$(knob policy)" stock
 wait $wl
 check "load under load finished" eq $? 0
 
+# an inactive CPU: with CPU 1 offline the module's answer is CPU 0, and
+# other (that answer ^ 1) names CPU 1 every time: still in p->cpus_ptr,
+# but not active, so refused as the program's, never placed
+CPU1=/sys/devices/system/cpu/cpu1/online
+if [ -w $CPU1 ]; then
+	check "load other" load other
+	check "revert_on=never (count every refusal)" set_knob revert_on never
+	check "CPU 1 offline" eval 'echo 0 >$CPU1 && [ "$(cat $CPU1)" = 0 ]'
+	set_knob policy bpf
+	run 1
+	check "inactive CPU: every answer refused ($(sv bpf_answers) answers)" eval \
+		'gt "$(sv bpf_answers)" 100 && eqn "$(sv bpf_select_refused)" "$(sv bpf_answers)" && eqn "$(sv bpf_refused)" "$(sv bpf_answers)"'
+	check "inactive CPU: not the module's (inactive_answers, invariant_violations 0)" eval \
+		'eqn "$(sv inactive_answers)" 0 && eqn "$(sv invariant_violations)" 0'
+	check "CPU 1 online again" eval 'echo 1 >$CPU1 && [ "$(cat $CPU1)" = 1 ]'
+	check "unload other" eval 'smartwake bpf unload >/dev/null 2>&1; detached'
+else
+	skip "inactive CPU: no $CPU1 to take offline"
+fi
+
 # bad: an invalid CPU, refused; revert_on=violation sets policy=stock
 check "load bad" load bad
 check "revert_on=violation" set_knob revert_on violation
