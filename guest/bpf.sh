@@ -478,6 +478,11 @@ check "bad: counted as the program's, not the module's" eqn "$(sv invariant_viol
 check "bad: reverted once" eqn "$(sv reverts)" 1
 check "bad: policy back to stock" eq "$(knob policy)" stock
 check "bad: the program stays attached until unloaded" attached
+check "bad: set aside, the status says so" grep -q '^set aside by revert_on=violation' $BPFST
+check "bad: policy=bpf refused while it is set aside" bad_write policy bpf
+check "bad: the refusal names the fix" in_log "revert_on=violation set it aside (smartwake bpf unload"
+check "bad: shadow no longer evaluates it" eval \
+	'set_knob policy shadow && echo 1 >$SW_DBG/reset && wakeload pipe -p 2 -t 1 >/dev/null; set_knob policy stock; snap; eqn "$(sv bpf_calls)" 0 && gt "$(sv shadow_compared)" 0'
 check "unload bad" eval 'smartwake bpf unload >/dev/null 2>&1; detached'
 check "rmmod right after the unload" rmmod smartwake
 check "insmod" sw_insmod

@@ -42,8 +42,10 @@
  * off: they cannot sleep (check_member refuses sleepable ones). Their
  * answers get the module's checks (sw_select_body() in wake.c): outside
  * p->cpus_ptr or not active is refused and counted (bpf_refused), and
- * revert_on=violation sets policy back to stock. The program stays
- * attached until it is unloaded; policy=bpf needs one attached.
+ * revert_on=violation sets policy back to stock and sets the program
+ * aside (sw_bpf_revoked): it is never called again, policy=bpf is refused
+ * until it is unloaded (the module cannot delete a user's map; the map
+ * keeps its reference on the module). policy=bpf needs one attached.
  *
  * Cost: sw_bpf_key is on only while a map is attached; without one the
  * path reads no per-wakeup program flag (cost-stock, policy=shadow:
@@ -100,19 +102,29 @@ static const struct {
 		SW_C_bpf_idle_ns_sampled, SW_C_bpf_idle_calls_sampled },
 };
 
+/*
+ * The attached program gave an invalid answer under revert_on=violation:
+ * set aside until its map is unregistered. policy=bpf is refused and
+ * policy=shadow no longer evaluates it, so a revert cannot be undone by
+ * setting the policy back with the same program.
+ */
+static bool sw_bpf_revoked;
+
 /**
  * sw_bpf_refuse() - count a program's invalid answer
  * @cb: the callback that gave it
  *
  * The path discards the answer (outside p->cpus_ptr, not active, no CPU)
- * and lets the knobs decide; revert_on=violation reverts. Out of line:
- * rare, and the path stays short.
+ * and lets the knobs decide; revert_on=violation reverts and sets the
+ * program aside. Out of line: rare, and the path stays short.
  */
 void sw_bpf_refuse(enum sw_bpf_cb_id cb)
 {
 	sw_count(SW_C_bpf_refused);
 	if (sw_bpf_cb_info[cb].refused != SW_NR_COUNTERS)
 		sw_count(sw_bpf_cb_info[cb].refused);
+	if (READ_ONCE(sw_revert_on) == SW_REVERT_VIOLATION)
+		WRITE_ONCE(sw_bpf_revoked, true);
 	sw_watchdog_violation();
 }
 
@@ -253,6 +265,7 @@ static int sw_bpf_reg(void *kdata, struct bpf_link *link)
 		    kdata))
 		return -EEXIST;
 	/* reg and unreg run in process context, one map at a time */
+	WRITE_ONCE(sw_bpf_revoked, false);
 	static_branch_enable(&sw_bpf_key);
 	pr_info("policy=bpf: a program is attached\n");
 	return 0;
@@ -265,6 +278,7 @@ static void sw_bpf_unreg(void *kdata, struct bpf_link *link)
 		return;
 	/* a wakeup that saw the key on finds no ops: the kernel decides */
 	static_branch_disable(&sw_bpf_key);
+	WRITE_ONCE(sw_bpf_revoked, false);
 	pr_info("policy=bpf: the program is detached\n");
 	/* policy=bpf has nothing to run: the kernel decides again */
 	if (READ_ONCE(sw_policy) == SW_POLICY_BPF &&
@@ -546,6 +560,10 @@ int sw_bpf_policy_check(void)
 		pr_err("policy=bpf: no program attached (smartwake bpf load)\n");
 		return -ENOENT;
 	}
+	if (READ_ONCE(sw_bpf_revoked)) {
+		pr_err("policy=bpf: the attached program gave an invalid answer and revert_on=violation set it aside (smartwake bpf unload, then load a fixed one)\n");
+		return -ENOENT;
+	}
 	return 0;
 }
 
@@ -688,9 +706,10 @@ int sw_bpf_select_idle(struct task_struct *p, int prev_cpu, int target)
 	return r;
 }
 
+/* a program is attached and not set aside */
 bool sw_bpf_attached(void)
 {
-	return rcu_access_pointer(sw_bpf_ops);
+	return rcu_access_pointer(sw_bpf_ops) && !READ_ONCE(sw_bpf_revoked);
 }
 
 void sw_bpf_show_status(struct seq_file *m)
@@ -706,6 +725,8 @@ void sw_bpf_show_status(struct seq_file *m)
 		seq_printf(m, "struct_ops smartwake_ops registered %s\n",
 			   rcu_access_pointer(sw_bpf_ops) ? "attached" :
 			   "detached");
+	if (rcu_access_pointer(sw_bpf_ops) && READ_ONCE(sw_bpf_revoked))
+		seq_puts(m, "set aside by revert_on=violation after an invalid answer: unload it\n");
 	if (sw_bpf_kfunc_err)
 		seq_printf(m, "kfuncs unavailable %d\n", sw_bpf_kfunc_err);
 	else
