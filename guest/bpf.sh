@@ -479,6 +479,8 @@ check "bad: reverted once" eqn "$(sv reverts)" 1
 check "bad: policy back to stock" eq "$(knob policy)" stock
 check "bad: the program stays attached until unloaded" attached
 check "bad: set aside, the status says so" grep -q '^set aside by revert_on=violation' $BPFST
+check "bad: smartwake bpf status says so too" eval \
+	'smartwake bpf status 2>&1 | sed "s/^/  /" | tee /tmp/bpfst.out >/dev/null; grep -q "set aside by revert_on=violation.*unload it (policy=bpf is refused until then)" /tmp/bpfst.out'
 check "bad: policy=bpf refused while it is set aside" bad_write policy bpf
 check "bad: the refusal names the fix" in_log "revert_on=violation set it aside (smartwake bpf unload"
 check "bad: shadow no longer evaluates it" eval \

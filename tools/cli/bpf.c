@@ -31,6 +31,7 @@
 #include <endian.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,8 +106,10 @@ static const char help[] =
 	"                     attached; the module's kfuncs are refused there\n"
 	"  unload             detach the attached policy (exit 1 if none)\n"
 	"  status             the attached policy: its map id, program ids and\n"
-	"                     names; the last line is \"attached map_id=N prog=NAME\"\n"
-	"                     or \"detached\"\n"
+	"                     names, and \"set aside by revert_on=violation ...\" when\n"
+	"                     an invalid answer made the module stop calling it;\n"
+	"                     the last line is \"attached map_id=N prog=NAME\" or\n"
+	"                     \"detached\"\n"
 	"  list               the built-in programs\n"
 	"  btf-id             debugging: the id, kind and size of TYPE in a BTF file\n"
 	"                     (e.g. /sys/kernel/btf/vmlinux; a module's BTF with\n"
@@ -1216,6 +1219,27 @@ static int status_one(int fd, const struct sw_map_info *mi, void *vctx)
 	return 0;
 }
 
+/*
+ * The module's own view: a program that gave an invalid answer under
+ * revert_on=violation is attached but never called again (the "bpf"
+ * file says so); status must not claim a policy the module set aside.
+ */
+static void print_set_aside(void)
+{
+	char path[PATH_MAX], *text, *line;
+
+	path_of(path, sizeof(path), "bpf");
+	text = read_file(path);
+	if (!text)
+		return;
+	line = strstr(text, "set aside by revert_on=violation");
+	if (line) {
+		line[strcspn(line, "\n")] = '\0';
+		printf("%s (policy=bpf is refused until then)\n", line);
+	}
+	free(text);
+}
+
 static int do_status(int argc, char **argv)
 {
 	struct status_ctx s;
@@ -1233,6 +1257,7 @@ static int do_status(int argc, char **argv)
 		printf("no smartwake BPF policy attached\n");
 		printf("detached\n");
 	} else {
+		print_set_aside();
 		printf("%s\n", s.line);
 	}
 	return EXIT_OK;
