@@ -68,7 +68,9 @@ check "smartwake bpf status: detached" eval 'smartwake bpf status | grep -q "^de
 # prev: every wakeup placed on prev_cpu, by the program
 check "load prev" load prev
 check "smartwake bpf status: attached, program named" eval \
-	'smartwake bpf status | tee /tmp/o | grep -q "^attached" && sed "s/^/  /" /tmp/o'
+	'smartwake bpf status >/tmp/o 2>&1; sed "s/^/  /" /tmp/o; grep -q "^attached" /tmp/o'
+check "smartwake bpf status: module state unknown without its bpf file" eval \
+	'SMARTWAKE_DEBUGFS=/nonexistent smartwake bpf status >/tmp/o 2>&1; sed "s/^/  /" /tmp/o; grep -q "^module state unknown: cannot read /nonexistent/bpf" /tmp/o && grep -q "^attached" /tmp/o'
 check "the program's trampoline begins with ENDBR64" \
 	grep -q '^select_cpu trampoline begins f3 0f 1e fa' $BPFST
 check "a second program is refused while one is attached" eval '! smartwake bpf load decline >/dev/null 2>&1'
@@ -258,6 +260,8 @@ check "shadow of default: the program asked on each (bpf_default_calls >= compar
 	eval '[ "$(sv bpf_default_calls)" -ge "$(sv shadow_compared)" ]'
 check "shadow of default: the kernel agrees on every wakeup (shadow_disagree 0)" \
 	eqn "$(sv shadow_disagree)" 0
+check "shadow of default: select_cpu timed under shadow too (bpf_ns_per_call reported)" \
+	gt "$(ns_per_call)" 0
 check "unload default" eval 'smartwake bpf unload >/dev/null 2>&1; detached'
 # peek: asks, then declines; the module's answer is used, its path not
 # run a second time (record_wakee() would count the flips twice)

@@ -169,7 +169,7 @@ static void *sw_bpf_cb(const struct smartwake_ops *ops, unsigned int i)
 	return *(void *const *)((const char *)ops + sw_bpf_cb_off[i]);
 }
 
-/* one call in 64 per CPU of the finer callbacks is timed */
+/* one call in 64 per CPU of each callback is timed */
 #define SW_BPF_SAMPLE_MASK	63U
 static DEFINE_PER_CPU(unsigned int, sw_bpf_tick);
 
@@ -572,18 +572,16 @@ int sw_bpf_policy_check(void)
  * @p:          the wakee
  * @prev_cpu:   its last CPU
  * @wake_flags: WF_* flags
- * @timed:      this call is one of the sampled ones: time the program
  *
  * From the wakeup path under policy=bpf, interrupts off (an RCU reader).
  *
  * Return: the program's CPU, SW_BPF_DECLINED when it leaves the decision
  * to the module, SW_BPF_NONE when no program is attached.
  */
-int sw_bpf_select(struct task_struct *p, int prev_cpu, int wake_flags,
-		  bool timed)
+int sw_bpf_select(struct task_struct *p, int prev_cpu, int wake_flags)
 {
 	struct smartwake_ops *ops = rcu_dereference_sched(sw_bpf_ops);
-	u64 t0 = 0;
+	u64 t0;
 	s32 cpu;
 
 	if (unlikely(!ops)) {
@@ -593,8 +591,7 @@ int sw_bpf_select(struct task_struct *p, int prev_cpu, int wake_flags,
 	if (!ops->select_cpu)
 		return SW_BPF_DECLINED;
 	sw_count(SW_C_bpf_calls);
-	if (unlikely(timed))
-		t0 = local_clock();
+	t0 = sw_bpf_clock();
 	cpu = ops->select_cpu(p, prev_cpu, wake_flags);
 	sw_bpf_timed(SW_BPF_SELECT_CPU, t0);
 	if (cpu < 0) {
@@ -754,8 +751,7 @@ int sw_bpf_policy_check(void)
 	return -EOPNOTSUPP;
 }
 
-int sw_bpf_select(struct task_struct *p, int prev_cpu, int wake_flags,
-		  bool timed)
+int sw_bpf_select(struct task_struct *p, int prev_cpu, int wake_flags)
 {
 	sw_count(SW_C_bpf_none);
 	return SW_BPF_NONE;

@@ -42,8 +42,7 @@ enum sw_bpf_cb_id {
 void sw_bpf_refuse(enum sw_bpf_cb_id cb);	/* an invalid answer of @cb */
 void sw_bpf_register(void);		/* at load: the struct_ops type */
 int sw_bpf_policy_check(void);		/* may policy=bpf be set now */
-int sw_bpf_select(struct task_struct *p, int prev_cpu, int wake_flags,
-		  bool timed);
+int sw_bpf_select(struct task_struct *p, int prev_cpu, int wake_flags);
 int sw_bpf_wake_wide(struct task_struct *p, unsigned int waker_flips,
 		     unsigned int wakee_flips, unsigned int factor, int wide);
 int sw_bpf_wake_affine(struct task_struct *p, int prev_cpu, int this_cpu,

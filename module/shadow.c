@@ -162,7 +162,7 @@ static noinline int sw_wake_shadow_bpf(struct sw_wake_ctx *ctx,
 				       int wake_flags, int cpu,
 				       struct sw_wake_info *info)
 {
-	int ret = sw_bpf_select_wakeup(ctx, p, prev_cpu, wake_flags, false);
+	int ret = sw_bpf_select_wakeup(ctx, p, prev_cpu, wake_flags);
 	/* it asked for the module's answer (smartwake_default_cpu()) */
 	bool asked = ctx->bpf_default != SW_BPF_NO_DEFAULT;
 

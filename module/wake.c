@@ -645,8 +645,7 @@ static DEFINE_PER_CPU(unsigned int, sw_sample_tick);
  */
 static __always_inline int sw_bpf_select_wakeup(struct sw_wake_ctx *ctx,
 						struct task_struct *p,
-						int prev_cpu, int wake_flags,
-						bool timed)
+						int prev_cpu, int wake_flags)
 {
 	int ret;
 
@@ -654,7 +653,7 @@ static __always_inline int sw_bpf_select_wakeup(struct sw_wake_ctx *ctx,
 	ctx->bpf_prev_cpu = prev_cpu;
 	ctx->bpf_wake_flags = wake_flags;
 	ctx->bpf_default = SW_BPF_NO_DEFAULT;
-	ret = sw_bpf_select(p, prev_cpu, wake_flags, timed);
+	ret = sw_bpf_select(p, prev_cpu, wake_flags);
 	ctx->bpf_p = NULL;
 	return ret;
 }
@@ -744,8 +743,7 @@ static __always_inline int sw_select_body(struct task_struct *p, int prev_cpu,
 	ctx->mode = SW_WAKE_COMMIT;
 	new_cpu = SW_BPF_DECLINED;
 	if (policy == SW_POLICY_BPF) {
-		new_cpu = sw_bpf_select_wakeup(ctx, p, prev_cpu, wake_flags,
-					       timed);
+		new_cpu = sw_bpf_select_wakeup(ctx, p, prev_cpu, wake_flags);
 		if (unlikely(new_cpu == SW_BPF_NONE)) {
 			ctx->mode = SW_WAKE_NOW;
 			ctx->bpf = false;

@@ -107,7 +107,9 @@ static const char help[] =
 	"  unload             detach the attached policy (exit 1 if none)\n"
 	"  status             the attached policy: its map id, program ids and\n"
 	"                     names, and \"set aside by revert_on=violation ...\" when\n"
-	"                     an invalid answer made the module stop calling it;\n"
+	"                     an invalid answer made the module stop calling it\n"
+	"                     (\"module state unknown: ...\" when the module's\n"
+	"                     debugfs bpf file cannot be read);\n"
 	"                     the last line is \"attached map_id=N prog=NAME\" or\n"
 	"                     \"detached\"\n"
 	"  list               the built-in programs\n"
@@ -1224,14 +1226,22 @@ static int status_one(int fd, const struct sw_map_info *mi, void *vctx)
  * revert_on=violation is attached but never called again (the "bpf"
  * file says so); status must not claim a policy the module set aside.
  */
+/*
+ * The module's side of an attached program: set aside by
+ * revert_on=violation, or unknown when its bpf file cannot be read (the
+ * map alone would still say "attached").
+ */
 static void print_set_aside(void)
 {
 	char path[PATH_MAX], *text, *line;
 
 	path_of(path, sizeof(path), "bpf");
 	text = read_file(path);
-	if (!text)
+	if (!text) {
+		printf("module state unknown: cannot read %s (%s): whether revert_on=violation set the program aside is not known (mount debugfs: mount -t debugfs none /sys/kernel/debug)\n",
+		       path, strerror(errno));
 		return;
+	}
 	line = strstr(text, "set aside by revert_on=violation");
 	if (line) {
 		line[strcspn(line, "\n")] = '\0';
