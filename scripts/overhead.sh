@@ -179,8 +179,11 @@ for clock in ("icount", "wall"):
             nr = str(nr[0]) if len(nr) == 1 else f"{nr[0]}..{nr[-1]}"
             lines.append(f"`wakeload {name}`, {kinds(sorted(base, key=bootkey))}, {nr} rounds each after a warm-up; "
                          "a boot's ratio is the median of its rounds over the median of its own no-module rounds:\n")
-            lines.append("| setting | median ratio over boots | min..max over boots | each boot |")
-            lines.append("|---|---|---|---|")
+            # both orders present: each order's own median beside the pooled one
+            both = len({b[0] for b in base}) > 1
+            lines.append("| setting | median ratio over boots | min..max over boots |"
+                         + (" rotating / fixed-order median |" if both else "") + " each boot |")
+            lines.append("|---|---|---|" + ("---|" if both else "") + "---|")
             for s in order:
                 per = [(b, st.median(vals[b, s]) / base[b]) for b in bs if b in base and vals[b, s]]
                 if not per:
@@ -188,7 +191,12 @@ for clock in ("icount", "wall"):
                 rs = [x for _, x in per]
                 med = st.median(rs)
                 each = ", ".join(f"{b} {x:.3f}" for b, x in per)
-                lines.append(f"| {what[s]} | {med:.3f} | {min(rs):.3f}..{max(rs):.3f} | {each} |")
+                split = ""
+                if both:
+                    ro = [x for b, x in per if b.startswith("r")]
+                    fo = [x for b, x in per if not b.startswith("r")]
+                    split = " " + " / ".join(f"{st.median(v):.3f}" if v else "-" for v in (ro, fo)) + " |"
+                lines.append(f"| {what[s]} | {med:.3f} | {min(rs):.3f}..{max(rs):.3f} |{split} {each} |")
                 plot.append((clock, load, s, med, min(rs), max(rs)))
         lines.append("")
 selfrows = read_rows("self.csv")
