@@ -24,6 +24,9 @@
 # that run the settings in the same order every round (does the result
 # depend on the rotation?). Each boot has its own log,
 # DIR/guest-icount-r1.log, ...; the wall clock's is DIR/guest-wall-r1.log.
+# --jobs J runs J icount boots at once (default 1): icount figures do not
+# depend on what else the host runs, so on 2 cores --jobs 2 halves the
+# time. The wall-clock boot always runs alone, after them.
 #
 # --testing loads the testing build and adds "no_redirect" and
 # "no_redirect_ftrace": the select hook alone, direct call or ftrace ops
@@ -39,18 +42,19 @@
 # move with the order the two vCPUs interleave: several % between rounds).
 #
 # Usage: scripts/overhead.sh [--rounds N] [--secs S] [--boots N] [--fixed M]
-#                            [--out DIR] [--no-wall] [--no-figures]
+#                            [--jobs J] [--out DIR] [--no-wall] [--no-figures]
 #                            [--testing] [--loads "pipe msg"]
 #        scripts/overhead.sh --report DIR | --summarise DIR
 . "$(dirname "$0")/common.sh"
 
-rounds=7 secs=1 out= wall=1 figs=1 testing=() report= summarise= loads="pipe msg" boots=1 fixed=0
+rounds=7 secs=1 out= wall=1 figs=1 testing=() report= summarise= loads="pipe msg" boots=1 fixed=0 jobs=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--rounds) rounds=$2; shift 2 ;;
 	--secs) secs=$2; shift 2 ;;
 	--boots) boots=$2; shift 2 ;;
 	--fixed) fixed=$2; shift 2 ;;
+	--jobs) jobs=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--no-wall) wall=0; shift ;;
 	--no-figures) figs=0; shift ;;
@@ -65,6 +69,7 @@ done
 [[ $rounds =~ ^[2-9]$|^[1-9][0-9]+$ ]] || sw_die "--rounds: 2 or more"
 [[ $boots =~ ^[1-9][0-9]*$ ]] || sw_die "--boots: a whole number, 1 or more (got '$boots')"
 [[ $fixed =~ ^(0|[1-9][0-9]*)$ ]] || sw_die "--fixed: a whole number, 0 or more (got '$fixed')"
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || sw_die "--jobs: a whole number, 1 or more (got '$jobs')"
 [[ $loads =~ ^(pipe|msg)( (pipe|msg))*$ ]] || sw_die "--loads: pipe and/or msg"
 # what is measured: the tree as it is now, not when the run ends
 commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- module include guest tools 2>/dev/null || echo "+changes")
@@ -281,16 +286,34 @@ runs=()
 for ((i = 1; i <= boots; i++)); do runs+=("icount r$i rotate"); done
 for ((i = 1; i <= fixed; i++)); do runs+=("icount f$i fixed"); done
 [ $wall -eq 1 ] && runs+=("wall r1 rotate")
-for run in "${runs[@]}"; do
-	read -r m b ord <<<"$run"
-	log=$out/guest-$m-$b.log
+# boot CLOCK NAME ORDER: one guest; its exit status in DIR/guest-CLOCK-NAME.rc
+boot() {
+	local m=$1 b=$2 ord=$3 log=$out/guest-$1-$2.log opts
 	opts=(--topo smp2 --append nokaslr --timeout 3600 --log "$log")
 	[ "$m" = icount ] && opts+=(--icount)
 	sw_log "overhead: $m clock, boot $b ($ord order), $rounds rounds of ${secs} s"
 	scripts/guest-run.sh "${opts[@]}" "${testing[@]}" overhead.sh "$rounds" "$secs" \
 		"${testing:+testing}" "$loads" "$ord" |
-		grep -E 'passed|FAIL' || true
-	[ "${PIPESTATUS[0]}" -eq 0 ] || { sw_log "overhead guest ($m, $b) failed"; rc=1; }
+		grep -E 'passed|FAIL'
+	echo "${PIPESTATUS[0]}" >"$out/guest-$m-$b.rc"
+}
+for run in "${runs[@]}"; do
+	read -r m b ord <<<"$run"
+	if [ "$m" = icount ] && [ "$jobs" -gt 1 ]; then
+		while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+		boot "$m" "$b" "$ord" &
+	else
+		wait
+		boot "$m" "$b" "$ord"
+	fi
+done
+wait
+# the CSVs in the boots' order, whichever finished first
+for run in "${runs[@]}"; do
+	read -r m b ord <<<"$run"
+	log=$out/guest-$m-$b.log
+	[ "$(cat "$out/guest-$m-$b.rc" 2>/dev/null)" = 0 ] ||
+		{ sw_log "overhead guest ($m, $b) failed"; rc=1; }
 	sed -n "s/^SMARTWAKE-OVH,/$m,$b,/p" "$log" >>"$csv"
 	sed -n "s/^SMARTWAKE-OVH-SELF,/$m,$b,/p" "$log" >>"$out/self.csv"
 	sed -n "s/^SMARTWAKE-OVH-COST,/$m,$b,/p" "$log" >>"$out/cost.csv"
@@ -303,6 +326,7 @@ summarise "$out" || rc=1
 		END { m = -1; for (b in n) if (m < 0 || n[b] < m) m = n[b]; print m < 0 ? 0 : m }' "$csv")
 	nb="icount: $boots rotating boot$([ "$boots" -eq 1 ] || echo s)"
 	[ "$fixed" -eq 0 ] || nb+=" + $fixed fixed-order boot$([ "$fixed" -eq 1 ] || echo s)"
+	[ "$jobs" -eq 1 ] || nb+=" ($jobs at a time)"
 	[ $wall -eq 0 ] || nb+=", wall: 1 rotating boot"
 	echo "commit $commit, $started, $rounds rounds of $secs s ($done_rounds completed), $nb"
 	[ ${#testing[@]} -gt 0 ] && echo "testing build"
