@@ -239,7 +239,7 @@ else
 fi
 ls "$out/module/smartwake.ko" >/dev/null
 if [ "$testing" -eq 1 ]; then
-	modinfo -p "$out/module/smartwake.ko" | grep -q '^test_' ||
+	grep -q '^test_' <<<"$(modinfo -p "$out/module/smartwake.ko")" ||
 		sw_die "$out/module/smartwake.ko has no test_ parameter"
 	ls "$out/module/testing/sw_conflict.ko" >/dev/null
 fi

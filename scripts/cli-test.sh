@@ -343,7 +343,7 @@ check "stats --json: a non-numeric value becomes a string" python3 -c '
 import json, sys
 assert json.load(open(sys.argv[1]))["odd_line"] == "n/a"' "$tmp/j"
 sed -i '/^odd_line/d' "$D/stats"
-check "stats without shadow_agree_pct: no shadow line" eval '! $SW stats | grep -q "^shadow:"'
+check "stats without shadow_agree_pct: no shadow line" eval '! grep -q "^shadow:" <<<"$($SW stats)"'
 run $SW status
 check "status without shadow_agree_pct: no shadow line" eval '[ $rc -eq 0 ] && ! has "^shadow "'
 # policy=shadow has compared wakeups: the module prints shadow_agree_pct
@@ -368,7 +368,7 @@ $SW stats --openmetrics >"$tmp/om" 2>&1
 check "stats --openmetrics: the cost figures are gauges" eval \
 	'grep -q "^# TYPE smartwake_module_ns_per_call gauge" "$tmp/om" && grep -q "^smartwake_module_kernel_ratio 1.531" "$tmp/om"'
 mv "$tmp/stats.plain" "$D/stats"
-check "stats without module_kernel_ratio: no cost line" eval '! $SW stats | grep -q "^cost:"'
+check "stats without module_kernel_ratio: no cost line" eval '! grep -q "^cost:" <<<"$($SW stats)"'
 # the counters rise while --watch runs
 ( for i in 1 2 3 4 5 6; do sleep 0.1; sed -i "s/^select_calls .*/select_calls $((100 + i * 50))/" "$D/stats"; done ) &
 run $SW stats --watch 0.3 --count 2
