@@ -287,15 +287,18 @@ for ((i = 1; i <= boots; i++)); do runs+=("icount r$i rotate"); done
 for ((i = 1; i <= fixed; i++)); do runs+=("icount f$i fixed"); done
 [ $wall -eq 1 ] && runs+=("wall r1 rotate")
 # boot CLOCK NAME ORDER: one guest; its exit status in DIR/guest-CLOCK-NAME.rc
+# (errexit and pipefail are on: a guest that fails, or prints no result
+# line, must be recorded, not end the experiment)
 boot() {
-	local m=$1 b=$2 ord=$3 log=$out/guest-$1-$2.log opts
+	local m=$1 b=$2 ord=$3 log=$out/guest-$1-$2.log opts st=0
 	opts=(--topo smp2 --append nokaslr --timeout 3600 --log "$log")
 	[ "$m" = icount ] && opts+=(--icount)
 	sw_log "overhead: $m clock, boot $b ($ord order), $rounds rounds of ${secs} s"
-	scripts/guest-run.sh "${opts[@]}" "${testing[@]}" overhead.sh "$rounds" "$secs" \
-		"${testing:+testing}" "$loads" "$ord" |
-		grep -E 'passed|FAIL'
-	echo "${PIPESTATUS[0]}" >"$out/guest-$m-$b.rc"
+	{
+		scripts/guest-run.sh "${opts[@]}" "${testing[@]}" overhead.sh "$rounds" "$secs" \
+			"${testing:+testing}" "$loads" "$ord" || st=$?
+		echo "$st" >"$out/guest-$m-$b.rc"
+	} | grep -E 'passed|FAIL' || :
 }
 for run in "${runs[@]}"; do
 	read -r m b ord <<<"$run"

@@ -1222,14 +1222,10 @@ static int status_one(int fd, const struct sw_map_info *mi, void *vctx)
 }
 
 /*
- * The module's own view: a program that gave an invalid answer under
- * revert_on=violation is attached but never called again (the "bpf"
- * file says so); status must not claim a policy the module set aside.
- */
-/*
  * The module's side of an attached program: set aside by
- * revert_on=violation, or unknown when its bpf file cannot be read (the
- * map alone would still say "attached").
+ * revert_on=violation (attached but never called again: status must not
+ * claim a policy the module set aside), or unknown when its bpf file
+ * cannot be read (the map alone would still say "attached").
  */
 static void print_set_aside(void)
 {
