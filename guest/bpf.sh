@@ -150,8 +150,8 @@ check "slow: its loop shows in bpf_ns_per_call (over 10 us)" eval '[ "$ns_slow" 
 # that gives both verdicts (guest/wake.sh).
 BPFO=/lib/smartwake/bpf
 check "unload slow" eval 'smartwake bpf unload >/dev/null 2>&1; detached'
-check "load wake_wide_v2013.bpf.o (section struct_ops/wake_wide)" eval \
-	'smartwake bpf load --obj $BPFO/wake_wide_v2013.bpf.o --section struct_ops/wake_wide 2>&1 | sed "s/^/  /"; attached'
+check "load wake_wide_v2013.bpf.o (its struct_ops map names wake_wide)" eval \
+	'smartwake bpf load $BPFO/wake_wide_v2013.bpf.o 2>&1 | sed "s/^/  /"; attached'
 check "the wake_wide trampoline begins with ENDBR64" \
 	grep -q '^wake_wide trampoline begins f3 0f 1e fa' $BPFST
 # wide WIDE_KNOB LOAD...: the counters of a run of LOAD under policy=bpf
@@ -202,8 +202,8 @@ check "shadow with a program: its verdicts differ from the kernel's test (mainli
 check "shadow with a program: nothing refused" eqn "$(sv bpf_refused)" 0
 check "unload wake_wide_v2013" eval 'smartwake bpf unload >/dev/null 2>&1; detached'
 # sync_prev: an idea the knobs cannot express (WF_SYNC wakeups to prev)
-check "load sync_prev.bpf.o (section struct_ops/select_cpu)" eval \
-	'smartwake bpf load --obj $BPFO/sync_prev.bpf.o --section struct_ops/select_cpu 2>&1 | sed "s/^/  /"; attached'
+check "load sync_prev.bpf.o" eval \
+	'smartwake bpf load $BPFO/sync_prev.bpf.o 2>&1 | sed "s/^/  /"; attached'
 set_knob policy bpf
 run 2
 check "sync_prev: pipe wakeups (WF_SYNC) answered by the program (> 1000)" gt "$(sv bpf_answers)" 1000
@@ -308,8 +308,8 @@ else
 fi
 check "unload sibling" eval 'smartwake bpf unload >/dev/null 2>&1; detached'
 # idle_sibling.bpf.o: clang's extern kfunc calls, resolved by the loader
-check "load idle_sibling.bpf.o (kfuncs from an ELF object)" eval \
-	'smartwake bpf load --obj $BPFO/idle_sibling.bpf.o --section struct_ops/select_cpu 2>&1 | sed "s/^/  /"; attached'
+check "load idle_sibling.bpf.o (kfuncs declared by smartwake.bpf.h, resolved by libbpf)" eval \
+	'smartwake bpf load $BPFO/idle_sibling.bpf.o 2>&1 | sed "s/^/  /"; attached'
 set_knob policy bpf
 run 2
 echo "  idle_sibling: answers $(sv bpf_answers) default_calls $(sv bpf_default_calls) prev_smt $(sv loc_prev_smt)"
@@ -318,6 +318,57 @@ check "idle_sibling: every call answered (> 1000)" eval \
 check "idle_sibling: the module's answer asked for (bpf_default_calls > 0)" gt "$(sv bpf_default_calls)" 0
 check "idle_sibling: nothing refused" eqn "$(sv bpf_refused)" 0
 check "unload idle_sibling" eval 'smartwake bpf unload >/dev/null 2>&1; detached'
+# sticky.bpf.o: a stateful policy written as sched_ext's are (a hash map
+# of per-task state, a per-CPU statistics array, .rodata tunables, CO-RE
+# reads, bpf_printk), loaded by libbpf. Its own statistics must agree with
+# the module's counters, its CO-RE read of p->wakee_flips with the
+# module's kfunc on this kernel's layout (this script runs on 6.12 and
+# 7.3, whose task_struct differ), and under policy=shadow it must leave
+# its state alone (smartwake_shadowing()).
+# pstat NAME: member NAME of the program's statistics (smartwake bpf stats)
+pstat() { smartwake bpf stats 2>/dev/null | awk -v n="$1" '$1 == n { print $2; exit }'; }
+check "load sticky.bpf.o --set min_streak=2 --set need_idle=false --set verbose=1" eval \
+	'smartwake bpf load --set min_streak=2 --set need_idle=false --set verbose=1 $BPFO/sticky.bpf.o >/tmp/o 2>&1; sed "s/^/  /" /tmp/o; attached'
+check "sticky: its .rodata tunables set" eval 'grep -q "^set min_streak = 2$" /tmp/o && grep -q "^set verbose = 1$" /tmp/o'
+check "sticky: a .struct_ops.link map: its link pinned under /sys/fs/bpf/smartwake" \
+	[ -e /sys/fs/bpf/smartwake/link ]
+check "sticky: status names the link" eval \
+	'smartwake bpf status >/tmp/o 2>&1; sed "s/^/  /" /tmp/o; grep -q "attached by link [0-9]" /tmp/o && grep -q "^attached map_id=[0-9]* prog=sticky_select$" /tmp/o'
+c0=$(pstat calls) k0=$(pstat sticky) d0=$(pstat declined) u0=$(pstat state_updates)
+set_knob policy bpf
+run 2
+smartwake bpf stats >/tmp/st 2>&1
+sed 's/^/  /' /tmp/st
+c1=$(pstat calls) k1=$(pstat sticky) d1=$(pstat declined) u1=$(pstat state_updates)
+check "sticky: over 1000 calls" gt "$(sv bpf_calls)" 1000
+check "sticky: its statistics' calls = the module's bpf_calls" eqn "$((c1 - c0))" "$(sv bpf_calls)"
+check "sticky: its sticky answers = the module's bpf_answers (> 0)" eval \
+	'gt "$((k1 - k0))" 0 && eqn "$((k1 - k0))" "$(sv bpf_answers)"'
+check "sticky: its declines = the module's bpf_declined" eqn "$((d1 - d0))" "$(sv bpf_declined)"
+check "sticky: nothing refused" eqn "$(sv bpf_refused)" 0
+check "sticky: state updated for the answers used (state_updates = declines)" \
+	eqn "$((u1 - u0))" "$((d1 - d0))"
+check "sticky: CO-RE read of p->wakee_flips checked on every call" eqn "$(pstat core_checked)" "$(pstat calls)"
+check "sticky: ...and equal to the module's smartwake_task_wakee_flips() on each (CO-RE relocated)" \
+	eqn "$(pstat core_mismatch)" 0
+check "sticky: bpf stats prints the module's counters beside the program's" \
+	grep -q "^  bpf_calls " /tmp/st
+check "sticky: smartwake bpf log reads its bpf_printk() line back" eval \
+	'smartwake bpf log --count 1 --timeout 10 >/tmp/o 2>&1; sed "s/^/  /" /tmp/o; grep -q "bpf_trace_printk: sticky: pid [0-9]* back to cpu [0-9]* after [0-9]* wakeups" /tmp/o'
+c0=$(pstat calls) s0=$(pstat shadow_calls) u0=$(pstat state_updates)
+set_knob policy shadow
+echo 1 >$SW_DBG/reset
+wakeload pipe -p 2 -t 2 >/dev/null
+set_knob policy stock
+snap
+c1=$(pstat calls) s1=$(pstat shadow_calls) u1=$(pstat state_updates)
+echo "  shadow of sticky: compared $(sv shadow_compared), program calls $((c1 - c0)), shadow_calls $((s1 - s0)), state_updates $((u1 - u0))"
+check "sticky under shadow: evaluated (> 1000 calls)" gt "$((c1 - c0))" 1000
+check "sticky under shadow: smartwake_shadowing() true on every call" eqn "$((s1 - s0))" "$((c1 - c0))"
+check "sticky under shadow: its state left alone (state_updates unchanged)" eqn "$((u1 - u0))" 0
+check "unload sticky" eval 'smartwake bpf unload 2>&1 | sed "s/^/  /"; detached'
+check "unload sticky: its link detached, pins removed" eval \
+	'[ ! -e /sys/fs/bpf/smartwake ] && ! smartwake bpf status | grep -q "^attached"'
 # The finer callbacks, in the module's path (no select_cpu program):
 # wake_affine on the 2:8 dispatcher load with switching workers (over a
 # thousand wake_affine() evaluations in 2 s on smp2; pipe loads have a

@@ -140,8 +140,11 @@ for c in "stats --bogus" "stats extra" "stats --watch" "stats --watch 0" "stats 
 	"ab --a= --b= --side nocolon -- true" "ab --a= --b= --side A:x=1 -- true" \
 	"ab --a= --b= --timeout -1 -- true" \
 	"bpf" "bpf frob" "bpf load" "bpf load nosuch" "bpf load prev extra" "bpf load --bogus prev" \
-	"bpf load --obj x.o" "bpf load --section s" "bpf load --obj x.o --section s prev" \
-	"bpf unload extra" "bpf status extra" "bpf list extra" "bpf btf-id" "bpf btf-id f"; do
+	"bpf load --obj x.o" "bpf load --section s" "bpf load --set a=1 prev" \
+	"bpf load --callback select_cpu x.bpf.o" "bpf load --struct-ops t prev" \
+	"bpf unload extra" "bpf status extra" "bpf stats extra" "bpf list extra" "bpf btf-id" \
+	"bpf btf-id f" "bpf log extra" "bpf log --count 0" "bpf log --timeout x" \
+	"bpf vmlinux extra" "bpf vmlinux --bogus"; do
 	# shellcheck disable=SC2086
 	run $SW $c
 	check "smartwake $c: exit 2" [ $rc -eq 2 ]
@@ -149,7 +152,7 @@ done
 
 # ---- bpf: built-ins, the BTF reader, ELF objects (nothing is loaded) ---------
 run $SW bpf list
-check "bpf list: the 9 built-ins" eval '[ $rc -eq 0 ] && [ "$(cut -d" " -f1 "$out" | tr "\n" " ")" = "prev decline third bad slow default other peek sibling " ]'
+check "bpf list: the 10 built-ins" eval '[ $rc -eq 0 ] && [ "$(cut -d" " -f1 "$out" | tr "\n" " ")" = "prev decline third bad slow default other peek sibling shadowed " ]'
 # the built-ins' encodings (as llvm-mc -triple bpfel -show-encoding has them)
 run $SW bpf load --dry-run prev
 check "bpf load --dry-run prev: r0 = *(u64 *)(r1 + 8); exit" \
@@ -237,49 +240,46 @@ if [ -r /sys/kernel/btf/vmlinux ]; then
 else
 	skip "no /sys/kernel/btf/vmlinux on this host"
 fi
-# an ELF object: the loader refuses a section with relocations before any
-# bpf(2) call, and names a missing section
-if python3 - "$tmp/prog.o" <<'PY'
-import struct, sys
-# a BPF ET_REL: "", .shstrtab, sw/prev (r0 = 0; exit), .relsw/prev, sw/ok
-names = b"\0.shstrtab\0sw/prev\0.relsw/prev\0sw/ok\0"
-code = struct.pack("<BBhi", 0xb7, 0, 0, 0) + struct.pack("<BBhi", 0x95, 0, 0, 0)
-rel = struct.pack("<QQ", 0, 1 << 32 | 1)
-data = names + code + rel + code
-shoff = 64 + len(data)
-eh = b"\x7fELF" + bytes([2, 1, 1]) + bytes(9) + struct.pack("<HHIQQQIHHHHHH",
-    1, 247, 1, 0, 0, shoff, 0, 64, 0, 0, 64, 5, 1)
-def sh(name, typ, flags, off, size, link=0, info=0):
-    return struct.pack("<IIQQQQIIQQ", name, typ, flags, 0, off, size, link, info, 8, 0)
-o = 64 + len(names)
-shs = sh(0, 0, 0, 0, 0) + sh(1, 3, 0, 64, len(names)) + sh(11, 1, 6, o, len(code)) \
-    + sh(19, 9, 0, o + len(code), len(rel), 0, 2) + sh(31, 1, 6, o + len(code) + len(rel), len(code))
-open(sys.argv[1], "wb").write(eh + data + shs)
-PY
-then
-	run $SW bpf load --obj "$tmp/prog.o" --section sw/prev
-	check "bpf load --obj, a section with relocations: exit 1, refused before loading" \
-		eval '[ $rc -eq 1 ] && has "has relocations other than kfunc calls .*: this loader does none"'
-	run $SW bpf load --obj "$tmp/prog.o" --section nosuch
-	check "bpf load --obj, no such section: exit 1, the code sections listed" \
-		eval '[ $rc -eq 1 ] && has "no section .nosuch." && has "^  sw/prev$"'
-	run $SW bpf load --dry-run --obj "$tmp/prog.o" --section sw/ok
-	check "bpf load --dry-run --obj: the section's instructions, named after it, no bpf(2)" \
-		eval '[ $rc -eq 0 ] && has "^ok: 2 instructions$" && has "^   1: 95 00 00 00 00 00 00 00$"'
-	# clang's extern calls (call -1, R_BPF_64_32 to an undefined symbol)
-	# become kfunc calls by name: src_reg 2, imm the name's index
-	if make -s -C "$SW_TOP/tools" bpf/idle_sibling.bpf.o >/dev/null 2>&1; then
-		run $SW bpf load --dry-run --obj "$SW_TOP/tools/bpf/idle_sibling.bpf.o" \
-			--section struct_ops/select_cpu
-		check "bpf load --dry-run --obj: clang's kfunc calls taken (85 20: src_reg 2)" \
-			eval '[ $rc -eq 0 ] && has ": 85 20 00 00 00 00 00 00$" && ! has ": 85 10 "'
-	else
-		skip "no clang to build tools/bpf/idle_sibling.bpf.o"
-	fi
-	run $SW bpf load --obj "$tmp/text.btf" --section x
-	check "bpf load --obj, not ELF: exit 1" eval '[ $rc -eq 1 ] && has "not an ELF file"'
+# the example policies (libbpf objects): opened, their variables set, no
+# bpf(2) call with --dry-run
+BPFO=$SW_TOP/tools/bpf
+if make -s -C "$SW_TOP/tools" bpf/sticky.bpf.o >/dev/null 2>&1; then
+	run $SW bpf load --dry-run "$BPFO/sticky.bpf.o"
+	check "bpf load --dry-run FILE.bpf.o: its program, maps and link-type struct_ops map" \
+		eval '[ $rc -eq 0 ] && has "^program sticky_select section struct_ops/sticky_select" && has "^map stats type percpu_array$" && has "^map sticky_ops type struct_ops \(link\)$"'
+	run $SW bpf load --dry-run --set min_streak=7 --set verbose=true "$BPFO/sticky.bpf.o"
+	check "bpf load --set: .rodata variables set by name (an int, a bool)" \
+		eval '[ $rc -eq 0 ] && has "^set min_streak = 7$" && has "^set verbose = true$"'
+	run $SW bpf load --dry-run --set nosuch=1 "$BPFO/sticky.bpf.o"
+	check "bpf load --set, no such variable: exit 2, named" eval '[ $rc -eq 2 ] && has "no global variable .nosuch."'
+	run $SW bpf load --dry-run --set min_streak=-1 "$BPFO/sticky.bpf.o"
+	check "bpf load --set, a value outside the type: exit 2" eval '[ $rc -eq 2 ] && has "not a value of its 4-byte type"'
+	run $SW bpf load --dry-run --set min_streak=4294967296 "$BPFO/sticky.bpf.o"
+	check "bpf load --set, 2^32 into a u32: exit 2" eval '[ $rc -eq 2 ] && has "not a value of its 4-byte type"'
+	run $SW bpf load --dry-run --set min_streak "$BPFO/sticky.bpf.o"
+	check "bpf load --set without =: exit 2" eval '[ $rc -eq 2 ] && has "NAME=VALUE"'
+	# every example is a libbpf object with a struct_ops map
+	for o in "$BPFO"/*.bpf.o; do
+		run $SW bpf load --dry-run "$o"
+		check "bpf load --dry-run $(basename "$o"): a struct_ops map" \
+			eval '[ $rc -eq 0 ] && has "type struct_ops"'
+	done
+	run $SW bpf load --dry-run "$tmp/text.btf.o"
+	check "bpf load, no such object: exit 1, libbpf's reason" eval '[ $rc -eq 1 ] && has "cannot open .*text.btf.o"'
+	cp "$tmp/text.btf" "$tmp/text.o"
+	run $SW bpf load --dry-run "$tmp/text.o"
+	check "bpf load, not an ELF object: exit 1" eval '[ $rc -eq 1 ] && has "cannot open .*text.o"'
+	# vmlinux.h: the BTF of a file as C, struct_ops types included
+	run $SW bpf vmlinux --no-module --btf "$tmp/base.btf" -o "$tmp/vmlinux.h"
+	check "bpf vmlinux --btf FILE -o OUT: C types, no module types" \
+		eval '[ $rc -eq 0 ] && grep -q "^struct task_struct {" "$tmp/vmlinux.h" && ! grep -q SMARTWAKE_VMLINUX_HAS_OPS "$tmp/vmlinux.h"'
+	run $SW bpf vmlinux --btf "$tmp/base.btf" --module-btf "$tmp/split.btf" -o "$tmp/vmlinux2.h"
+	check "bpf vmlinux --module-btf: the module's types too, SMARTWAKE_VMLINUX_HAS_OPS defined" \
+		eval '[ $rc -eq 0 ] && grep -q "^struct smartwake_ops {" "$tmp/vmlinux2.h" && grep -q "define SMARTWAKE_VMLINUX_HAS_OPS" "$tmp/vmlinux2.h"'
+	run $SW bpf vmlinux --btf "$tmp/text.btf"
+	check "bpf vmlinux, not BTF: exit 1" eval '[ $rc -eq 1 ] && has "cannot read BTF"'
 else
-	not_ok "bpf: cannot write the test ELF object"
+	skip "no clang to build tools/bpf/sticky.bpf.o"
 fi
 
 # ---- missing module / debugfs ------------------------------------------------

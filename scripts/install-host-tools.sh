@@ -15,7 +15,7 @@ need=(
 	"apt-get:apt" "file:file" "gzip:gzip" "shellcheck:shellcheck"
 	"objdump:binutils" "modinfo:kmod" "/usr/include/bpf/btf.h:libbpf-dev"
 	"dkms:dkms" "man:man-db" "lz4:lz4" "dpkg-buildpackage:dpkg-dev" "dh:debhelper"
-	"dh_dkms:dh-dkms" "openssl:openssl" "clang:clang"
+	"dh_dkms:dh-dkms" "openssl:openssl" "clang:clang" "llvm-strip:llvm"
 	"mmdebstrap:mmdebstrap" "mke2fs:e2fsprogs"
 )
 missing=()

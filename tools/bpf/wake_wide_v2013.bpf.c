@@ -7,28 +7,25 @@
  * It decides as the module's knob wake_wide=v2013 does (guest/bpf.sh
  * compares them on every wakeup: bpf_wide_differ).
  *
- *   smartwake bpf load --obj wake_wide_v2013.bpf.o --section struct_ops/wake_wide
- *
- * The callback's context is the array of its u64 arguments:
- *   s32 wake_wide(struct task_struct *p, u32 waker_flips, u32 wakee_flips,
- *                 u32 factor)
- * Return: 0 affine, 1 wide (the waker is the 1:N master), 2 wide (the
- * wakee), negative: knob wake_wide decides.
+ *   smartwake bpf load wake_wide_v2013.bpf.o
  */
-typedef unsigned int __u32;
-typedef unsigned long long __u64;
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <smartwake/smartwake.bpf.h>
 
-#define SEC(name) __attribute__((section(name), used))
-
-SEC("struct_ops/wake_wide")
-int wake_wide_v2013(__u64 *ctx)
+s32 SMARTWAKE_OPS(wake_wide_v2013, struct task_struct *p, u32 waker,
+		  u32 wakee, u32 factor)
 {
-	__u32 waker = ctx[1], wakee = ctx[2], factor = ctx[3];
-	__u64 f = factor ? factor : 1;
+	u64 f = factor ? factor : 1;
 
 	if (wakee > f && waker > f * wakee)
-		return 1;
-	return 0;
+		return SMARTWAKE_WIDE_WAKER;
+	return SMARTWAKE_WIDE_NO;
 }
+
+SMARTWAKE_OPS_DEFINE(wake_wide_v2013_ops,
+	.wake_wide = (void *)wake_wide_v2013,
+);
 
 char _license[] SEC("license") = "GPL";

@@ -10,7 +10,7 @@
  *   stats.c    counters (--json, --openmetrics, --watch)
  *   reset.c    zero the counters
  *   latency.c  the wakeup-latency histogram
- *   bpf.c      a BPF program on the module's struct_ops (lib/bpfsys.h)
+ *   bpf.c      BPF policies on the module's struct_ops (libbpf; bpf.h: bpf_*.c)
  *   ab.c       A/B comparison (ab.h: ab_concurrent.c, ab_report.c)
  *   main.c     dispatch, help, the global options (environment)
  *

@@ -14,8 +14,6 @@
  *   watch.h   sampling a file every --watch seconds
  *   json.h    a JSON writer (strings, numbers); knows nothing of stats
  *   figure.h  the figure of a run's output (ab), medians, number format
- *   bpfsys.h  the raw bpf(2) system call, the uapi layouts it uses, a BTF
- *             reader (bpf)
  *
  * The commands (../, one file each, cmd.h) use the layer; main.c
  * dispatches from the command table.

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Fetch libbpf-dev >= 1.4, bpftool >= 7.5 and the matching uapi headers
+# (linux-libc-dev 6.12: linux/bpf.h with struct_ops links and module BTF
+# maps) from Debian's bookworm-backports into the cache and print the
+# folder they were extracted into (DIR, with DIR/usr/include/bpf/libbpf.h,
+# DIR/usr/include/linux/bpf.h, DIR/usr/lib/x86_64-linux-gnu/libbpf.a and
+# DIR/usr/sbin/bpftool). Nothing is installed on the host: apt-get download
+# through a private sources list, then dpkg -x (the host's apt is untouched).
+#
+# Why: libbpf finds a struct_ops type in a module's BTF from 1.4.0 on
+# (Debian 12 has 1.1.2); bpftool registers a module's struct_ops from 7.5.
+# The CLI links libbpf.a statically, so guests and test machines need no
+# libbpf at run time.
+#
+#   --bpftool   print the bpftool binary's path instead of DIR
+#   -h, --help  this text
+. "$(dirname "$0")/common.sh"
+
+LIBBPF_VERSION=1:1.4.6-1~bpo12+1
+BPFTOOL_VERSION=7.5.0+6.12.95-1~bpo12+1
+UAPI_VERSION=6.12.95-1~bpo12+1
+SUITE=bookworm-backports
+what=dir
+case ${1:-} in
+-h|--help) sw_help "$0"; exit 0 ;;
+--bpftool) what=bpftool ;;
+'') ;;
+*) sw_die "unknown argument: $1 (try --help)" ;;
+esac
+
+v=${LIBBPF_VERSION#*:}
+dir=$SW_CACHE/libbpf-$v-uapi-$UAPI_VERSION
+out() {
+	if [ $what = bpftool ]; then
+		printf '%s\n' "$dir/usr/sbin/bpftool"
+	else
+		printf '%s\n' "$dir"
+	fi
+}
+if [ -f "$dir/.complete" ]; then
+	out
+	exit 0
+fi
+
+a=$SW_CACHE/apt/$SUITE
+opts=(-o "Dir::Etc::sourcelist=$a/sources.list" -o Dir::Etc::sourceparts=/nonexistent
+	-o "Dir::State::Lists=$a/lists" -o "Dir::Cache=$a/cache"
+	-o Dir::State::status=/var/lib/dpkg/status)
+mkdir -p "$a/lists/partial" "$a/cache/archives/partial"
+printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian %s main\n' \
+	"$SUITE" >"$a/sources.list"
+if ! grep -qF "$LIBBPF_VERSION" <<<"$(apt-cache "${opts[@]}" madison libbpf-dev 2>/dev/null)"; then
+	sw_log "apt lists of $SUITE into $a (private; the host's apt is untouched)"
+	apt-get "${opts[@]}" update -qq >&2 ||
+		sw_die "apt-get update of $SUITE failed: libbpf >= 1.4 comes from Debian's $SUITE"
+fi
+tmp=$dir.tmp
+rm -rf "$tmp"
+mkdir -p "$tmp/debs"
+sw_log "downloading libbpf-dev $LIBBPF_VERSION and bpftool $BPFTOOL_VERSION ($SUITE)"
+(cd "$tmp/debs" && apt-get "${opts[@]}" download -qq \
+	"libbpf-dev=$LIBBPF_VERSION" "bpftool=$BPFTOOL_VERSION" \
+	"linux-libc-dev=$UAPI_VERSION" >&2) ||
+	sw_die "cannot download libbpf-dev $LIBBPF_VERSION / bpftool $BPFTOOL_VERSION from $SUITE (apt-cache ${opts[*]} madison libbpf-dev)"
+for d in "$tmp"/debs/*.deb; do
+	dpkg -x "$d" "$tmp"
+done
+rm -rf "$tmp/debs"
+[ -f "$tmp/usr/include/bpf/libbpf.h" ] && [ -n "$(find "$tmp/usr/lib" -name libbpf.a)" ] ||
+	sw_die "libbpf-dev $LIBBPF_VERSION has no libbpf.a or libbpf.h"
+touch "$tmp/.complete"
+rm -rf "$dir"
+mv "$tmp" "$dir"
+out
