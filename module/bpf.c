@@ -8,7 +8,8 @@
  * CONFIG_BPF_SYSCALL: SW_HAVE_BPF_STRUCT_OPS) get the type at load; a
  * program is attached by a struct_ops map of it (the CLI's "smartwake bpf
  * load", or bpftool struct_ops register). One map at a time: a second
- * registration is refused with -EEXIST. Elsewhere (6.1) policy=bpf is
+ * registration is refused with -EEXIST. Elsewhere (6.1), and for a
+ * module built without its BTF (sw_bpf_module_has_btf()), policy=bpf is
  * refused with the reason.
  *
  * The callbacks, version 1 (members are only ever added at the end); a
@@ -193,6 +194,14 @@ static struct smartwake_ops __rcu *sw_bpf_ops;
 static int sw_bpf_reg_err = -ENODEV;	/* 0 once the type is registered */
 static int sw_bpf_kfunc_err = -ENODEV;	/* 0 once the kfuncs are */
 static const struct btf *sw_bpf_btf;	/* the module's, which has the type */
+
+/*
+ * sw_bpf_reg_err when the module has no BTF: the BPF core's own answer
+ * then is 0 (see sw_bpf_register()), so this one is the module's.
+ */
+#define SW_BPF_NO_BTF		(-ENODATA)
+/* why the type is not registered, in words, for the log and the bpf file */
+static const char *sw_bpf_reg_why = "not registered yet";
 
 static bool sw_bpf_is_valid_access(int off, int size,
 				   enum bpf_access_type type,
@@ -531,12 +540,40 @@ static struct bpf_struct_ops sw_bpf_struct_ops = {
 	.owner = THIS_MODULE,
 };
 
+/**
+ * sw_bpf_module_has_btf() - the module carries its own BTF
+ *
+ * The .BTF section pahole writes at build (kernels with
+ * CONFIG_DEBUG_INFO_BTF_MODULES, headers whose vmlinux has the kernel's
+ * BTF), which the module loader points btf_data at. Without it the BPF
+ * core finds no BTF object of the module, and __register_bpf_struct_ops()
+ * and register_btf_kfunc_id_set() return 0 having registered nothing
+ * (kernel/bpf/btf.c, check_btf_kconfigs()).
+ *
+ * Return: true when THIS_MODULE has BTF data.
+ */
+static bool sw_bpf_module_has_btf(void)
+{
+#ifdef CONFIG_DEBUG_INFO_BTF_MODULES
+	return THIS_MODULE->btf_data && THIS_MODULE->btf_data_size;
+#else
+	return false;
+#endif
+}
+
 /*
  * At load, before the knobs: a failure leaves policy=bpf refused (with
  * this error) and the rest of the module working.
  */
 void sw_bpf_register(void)
 {
+	if (!sw_bpf_module_has_btf()) {
+		sw_bpf_reg_err = SW_BPF_NO_BTF;
+		sw_bpf_kfunc_err = SW_BPF_NO_BTF;
+		sw_bpf_reg_why = "the module has no BTF (no .BTF section)";
+		pr_warn("policy=bpf unavailable: the module has no BTF (no .BTF section), so struct_ops smartwake_ops and the kfuncs are not registered; build the module with CONFIG_DEBUG_INFO_BTF_MODULES and pahole, against headers whose vmlinux has the kernel's BTF\n");
+		return;
+	}
 	/* without them, programs that call none still work */
 	sw_bpf_kfunc_err = sw_bpf_kfuncs_register();
 	if (sw_bpf_kfunc_err)
@@ -544,16 +581,25 @@ void sw_bpf_register(void)
 			ERR_PTR(sw_bpf_kfunc_err));
 	sw_bpf_reg_err = register_bpf_struct_ops(&sw_bpf_struct_ops,
 						 smartwake_ops);
-	if (sw_bpf_reg_err)
+	/* 0 without init having run: the BPF core has no BTF object of ours */
+	if (!sw_bpf_reg_err && !sw_bpf_btf) {
+		sw_bpf_reg_err = SW_BPF_NO_BTF;
+		sw_bpf_kfunc_err = SW_BPF_NO_BTF;
+		sw_bpf_reg_why = "the BPF core has no BTF of the module (refused at load)";
+		pr_warn("policy=bpf unavailable: %s; build the module with CONFIG_DEBUG_INFO_BTF_MODULES and pahole, against headers whose vmlinux has the kernel's BTF\n",
+			sw_bpf_reg_why);
+	} else if (sw_bpf_reg_err) {
+		sw_bpf_reg_why = "the BPF core refused to register it";
 		pr_warn("policy=bpf unavailable: cannot register struct_ops smartwake_ops: %pe (the module needs its BTF: CONFIG_DEBUG_INFO_BTF_MODULES and pahole at build)\n",
 			ERR_PTR(sw_bpf_reg_err));
+	}
 }
 
 int sw_bpf_policy_check(void)
 {
 	if (sw_bpf_reg_err) {
-		pr_err("policy=bpf: unavailable, struct_ops smartwake_ops is not registered (%pe)\n",
-		       ERR_PTR(sw_bpf_reg_err));
+		pr_err("policy=bpf: unavailable, struct_ops smartwake_ops is not registered: %s (%pe)\n",
+		       sw_bpf_reg_why, ERR_PTR(sw_bpf_reg_err));
 		return -EOPNOTSUPP;
 	}
 	if (!rcu_access_pointer(sw_bpf_ops)) {
@@ -716,15 +762,18 @@ void sw_bpf_show_status(struct seq_file *m)
 	u32 insn;
 
 	if (sw_bpf_reg_err)
-		seq_printf(m, "struct_ops smartwake_ops unavailable %d\n",
-			   sw_bpf_reg_err);
+		seq_printf(m, "struct_ops smartwake_ops unavailable %d: %s\n",
+			   sw_bpf_reg_err, sw_bpf_reg_why);
 	else
 		seq_printf(m, "struct_ops smartwake_ops registered %s\n",
 			   rcu_access_pointer(sw_bpf_ops) ? "attached" :
 			   "detached");
 	if (rcu_access_pointer(sw_bpf_ops) && READ_ONCE(sw_bpf_revoked))
 		seq_puts(m, "set aside by revert_on=violation after an invalid answer: unload it\n");
-	if (sw_bpf_kfunc_err)
+	if (sw_bpf_kfunc_err == SW_BPF_NO_BTF)
+		seq_printf(m, "kfuncs unavailable %d: %s\n", sw_bpf_kfunc_err,
+			   sw_bpf_reg_why);
+	else if (sw_bpf_kfunc_err)
 		seq_printf(m, "kfuncs unavailable %d\n", sw_bpf_kfunc_err);
 	else
 		seq_puts(m, "kfuncs registered\n");
