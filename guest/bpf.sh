@@ -318,6 +318,25 @@ check "idle_sibling: every call answered (> 1000)" eval \
 check "idle_sibling: the module's answer asked for (bpf_default_calls > 0)" gt "$(sv bpf_default_calls)" 0
 check "idle_sibling: nothing refused" eqn "$(sv bpf_refused)" 0
 check "unload idle_sibling" eval 'smartwake bpf unload >/dev/null 2>&1; detached'
+# shadowed: prev_cpu when its answer is used, -1 (declined) when kfunc
+# smartwake_shadowing() says it is only compared (policy=shadow): the
+# test a program with per-task state makes before updating it
+check "load shadowed (calls kfunc smartwake_shadowing)" load shadowed
+set_knob policy shadow
+echo 1 >$SW_DBG/reset
+wakeload pipe -p 2 -t 2 >/dev/null
+set_knob policy stock
+snap
+echo "  shadowed under policy=shadow: calls $(sv bpf_calls) answers $(sv bpf_answers) declined $(sv bpf_declined) compared $(sv shadow_compared)"
+check "shadowed: policy=shadow evaluated it (bpf_calls > 100)" gt "$(sv bpf_calls)" 100
+check "shadowed: smartwake_shadowing() true on every call under policy=shadow (bpf_declined = bpf_calls)" \
+	eqn "$(sv bpf_declined)" "$(sv bpf_calls)"
+set_knob policy bpf
+run 2
+check "shadowed: policy=bpf ran it (bpf_calls > 100)" gt "$(sv bpf_calls)" 100
+check "shadowed: smartwake_shadowing() false on every call under policy=bpf (bpf_answers = bpf_calls)" \
+	eqn "$(sv bpf_answers)" "$(sv bpf_calls)"
+check "unload shadowed" eval 'smartwake bpf unload >/dev/null 2>&1; detached'
 # The finer callbacks, in the module's path (no select_cpu program):
 # wake_affine on the 2:8 dispatcher load with switching workers (over a
 # thousand wake_affine() evaluations in 2 s on smp2; pipe loads have a

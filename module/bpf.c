@@ -328,6 +328,10 @@ static void sw_bpf_unreg(void *kdata, struct bpf_link *link)
  *                                   wake_wide callback's waker_flips)
  *  smartwake_default_cpu()          select_cpu only: the module's own
  *                                   answer for this wakeup (wake.c)
+ *  smartwake_shadowing()            the answer is only compared with the
+ *                                   kernel's (policy=shadow), not used:
+ *                                   a program updates its per-task state
+ *                                   only when this is false
  */
 
 /* later kernels take trusted pointers by default, and dropped the flag */
@@ -464,6 +468,25 @@ __bpf_kfunc s32 smartwake_default_cpu(void)
 	return sw_bpf_default_cpu();
 }
 
+/**
+ * smartwake_shadowing() - this wakeup's answer will not be used
+ *
+ * Under policy=shadow the module evaluates the program on live wakeups
+ * and compares its answers with the kernel's, which places the task. A
+ * program that keeps state per task (a map keyed by pid, say) must update
+ * it only when this is false, or it learns from placements that never
+ * happened. Exact per wakeup: the mode of the evaluation running on this
+ * CPU (wake.c, sw_bpf_shadowing()), not the policy knob, which a write
+ * may change meanwhile.
+ *
+ * Return: true while the module evaluates the program for policy=shadow;
+ * false when its answer is used (policy=bpf).
+ */
+__bpf_kfunc bool smartwake_shadowing(void)
+{
+	return sw_bpf_shadowing();
+}
+
 __bpf_kfunc_end_defs();
 
 BTF_KFUNCS_START(sw_kfunc_ids)
@@ -476,6 +499,7 @@ BTF_ID_FLAGS(func, smartwake_cpu_smt_next)
 BTF_ID_FLAGS(func, smartwake_task_allowed, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, smartwake_task_wakee_flips, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, smartwake_default_cpu)
+BTF_ID_FLAGS(func, smartwake_shadowing)
 BTF_KFUNCS_END(sw_kfunc_ids)
 
 /* only smartwake_ops's programs: not sched_ext's, not tcp_congestion_ops' */

@@ -149,7 +149,7 @@ done
 
 # ---- bpf: built-ins, the BTF reader, ELF objects (nothing is loaded) ---------
 run $SW bpf list
-check "bpf list: the 9 built-ins" eval '[ $rc -eq 0 ] && [ "$(cut -d" " -f1 "$out" | tr "\n" " ")" = "prev decline third bad slow default other peek sibling " ]'
+check "bpf list: the 10 built-ins" eval '[ $rc -eq 0 ] && [ "$(cut -d" " -f1 "$out" | tr "\n" " ")" = "prev decline third bad slow default other peek sibling shadowed " ]'
 # the built-ins' encodings (as llvm-mc -triple bpfel -show-encoding has them)
 run $SW bpf load --dry-run prev
 check "bpf load --dry-run prev: r0 = *(u64 *)(r1 + 8); exit" \

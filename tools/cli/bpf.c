@@ -179,6 +179,24 @@ static const struct sw_bpf_insn prog_sibling[] = {
 	SW_EXIT(),
 };
 
+/*
+ * prev_cpu when the answer is used, -1 under policy=shadow (kfunc
+ * smartwake_shadowing()): tells the two apart in bpf_declined. The kfunc
+ * call clobbers r1-r5, so ctx is kept in r6; the kfunc returns a bool,
+ * whose low byte alone is defined.
+ */
+static const char *const kf_shadowed[] = { "smartwake_shadowing" };
+static const struct sw_bpf_insn prog_shadowed[] = {
+	SW_MOV64_REG(6, 1),
+	SW_CALL_KFUNC(0),
+	SW_INSN(SW_BPF_ALU64 | 0x50 /* BPF_AND */ | SW_BPF_K, 0, 0, 0, 0xff),
+	SW_INSN(SW_BPF_JMP | SW_BPF_JEQ | SW_BPF_K, 0, 0, 2, 0), /* r0 == 0: +2 */
+	SW_MOV64_IMM(0, -1),
+	SW_EXIT(),
+	SW_LDX_DW(0, 6, 8),
+	SW_EXIT(),
+};
+
 /* 20000 rounds of a bounded loop, then -1 */
 static const struct sw_bpf_insn prog_slow[] = {
 	SW_MOV64_IMM(0, 0),
@@ -211,6 +229,7 @@ static const struct builtin builtins[] = {
 	BUILTIN_KF(other, "smartwake_default_cpu() ^ 1: never the module's CPU (a control)"),
 	BUILTIN_KF(peek, "smartwake_default_cpu(), then -1: the module's answer, computed once"),
 	BUILTIN_KF(sibling, "return smartwake_cpu_smt_next(prev_cpu): prev's SMT sibling"),
+	BUILTIN_KF(shadowed, "smartwake_shadowing() ? -1 : prev_cpu: declines under policy=shadow"),
 };
 
 static const struct builtin *find_builtin(const char *name)
