@@ -369,6 +369,25 @@ check "sticky under shadow: its state left alone (state_updates unchanged)" eqn 
 check "unload sticky" eval 'smartwake bpf unload 2>&1 | sed "s/^/  /"; detached'
 check "unload sticky: its link detached, pins removed" eval \
 	'[ ! -e /sys/fs/bpf/smartwake ] && ! smartwake bpf status | grep -q "^attached"'
+# shadowed: prev_cpu when its answer is used, -1 (declined) when kfunc
+# smartwake_shadowing() says it is only compared (policy=shadow): the
+# test a program with per-task state makes before updating it
+check "load shadowed (calls kfunc smartwake_shadowing)" load shadowed
+set_knob policy shadow
+echo 1 >$SW_DBG/reset
+wakeload pipe -p 2 -t 2 >/dev/null
+set_knob policy stock
+snap
+echo "  shadowed under policy=shadow: calls $(sv bpf_calls) answers $(sv bpf_answers) declined $(sv bpf_declined) compared $(sv shadow_compared)"
+check "shadowed: policy=shadow evaluated it (bpf_calls > 100)" gt "$(sv bpf_calls)" 100
+check "shadowed: smartwake_shadowing() true on every call under policy=shadow (bpf_declined = bpf_calls)" \
+	eqn "$(sv bpf_declined)" "$(sv bpf_calls)"
+set_knob policy bpf
+run 2
+check "shadowed: policy=bpf ran it (bpf_calls > 100)" gt "$(sv bpf_calls)" 100
+check "shadowed: smartwake_shadowing() false on every call under policy=bpf (bpf_answers = bpf_calls)" \
+	eqn "$(sv bpf_answers)" "$(sv bpf_calls)"
+check "unload shadowed" eval 'smartwake bpf unload >/dev/null 2>&1; detached'
 # The finer callbacks, in the module's path (no select_cpu program):
 # wake_affine on the 2:8 dispatcher load with switching workers (over a
 # thousand wake_affine() evaluations in 2 s on smp2; pipe loads have a
@@ -553,5 +572,40 @@ check "no module BTF left" eval '[ ! -e /sys/kernel/btf/smartwake ]'
 check "insmod again" sw_insmod
 check "registered again, detached" detached
 check "rmmod" rmmod smartwake
+
+# ---- no module BTF -------------------------------------------------------
+# A build without pahole or CONFIG_DEBUG_INFO_BTF_MODULES has no .BTF
+# section: scripts/guest-run.sh stages such a copy (objcopy
+# --remove-section=.BTF). The BPF core then registers nothing and still
+# returns 0; the module must find that out itself and say so.
+NOBTF=/lib/smartwake/nobtf/smartwake.ko
+# log_since N TEXT: a kernel log line after the first N contains TEXT
+log_since() { dmesg | tail -n +$(($1 + 1)) | grep -qF "$2"; }
+nl0=$(dmesg | wc -l)
+check "no BTF: the copy without .BTF loads" insmod $NOBTF
+sed 's/^/  /' $BPFST
+check "no BTF: no module BTF in sysfs" eval '[ ! -e /sys/kernel/btf/smartwake ]'
+check "no BTF: bpf file says unavailable, the module has no BTF" \
+	grep -q '^struct_ops smartwake_ops unavailable .*: the module has no BTF' $BPFST
+check "no BTF: bpf file says the kfuncs are unavailable too" \
+	grep -q '^kfuncs unavailable .*: the module has no BTF' $BPFST
+check "no BTF: the load warns, naming the cause and the fix" eval \
+	'log_since $nl0 "policy=bpf unavailable: the module has no BTF" && log_since $nl0 "CONFIG_DEBUG_INFO_BTF_MODULES and pahole"'
+nl1=$(dmesg | wc -l)
+check "no BTF: policy=bpf refused" bad_write policy bpf
+check "no BTF: the refusal gives the reason" \
+	log_since $nl1 "policy=bpf: unavailable, struct_ops smartwake_ops is not registered: the module has no BTF"
+check "no BTF: smartwake bpf load fails" eval '! smartwake bpf load prev >/dev/null 2>&1'
+check "no BTF: other knobs work (policy=smartwake, locality=1)" eval \
+	'set_knob locality 1 && set_knob policy smartwake && [ "$(knob policy)" = smartwake ]'
+echo 1 >$SW_DBG/reset
+wakeload pipe -p 2 -t 1 >/dev/null
+set_knob policy stock
+set_knob locality 0
+snap
+echo "  no BTF, policy=smartwake: wakeups $(sv wakeups) sis_calls $(sv sis_calls) bpf_calls $(sv bpf_calls)"
+check "no BTF: the module's path decided a pipe load (wakeups > 100)" gt "$(sv wakeups)" 100
+check "no BTF: nothing hooked back at policy=stock" nothing_hooked
+check "no BTF: rmmod" rmmod smartwake
 check "kernel log clean" dmesg_clean
 summary

@@ -8,7 +8,8 @@
  * CONFIG_BPF_SYSCALL: SW_HAVE_BPF_STRUCT_OPS) get the type at load; a
  * program is attached by a struct_ops map of it (the CLI's "smartwake bpf
  * load", or bpftool struct_ops register). One map at a time: a second
- * registration is refused with -EEXIST. Elsewhere (6.1) policy=bpf is
+ * registration is refused with -EEXIST. Elsewhere (6.1), and for a
+ * module built without its BTF (sw_bpf_module_has_btf()), policy=bpf is
  * refused with the reason.
  *
  * The callbacks, version 1 (members are only ever added at the end); a
@@ -194,6 +195,14 @@ static int sw_bpf_reg_err = -ENODEV;	/* 0 once the type is registered */
 static int sw_bpf_kfunc_err = -ENODEV;	/* 0 once the kfuncs are */
 static const struct btf *sw_bpf_btf;	/* the module's, which has the type */
 
+/*
+ * sw_bpf_reg_err when the module has no BTF: the BPF core's own answer
+ * then is 0 (see sw_bpf_register()), so this one is the module's.
+ */
+#define SW_BPF_NO_BTF		(-ENODATA)
+/* why the type is not registered, in words, for the log and the bpf file */
+static const char *sw_bpf_reg_why = "not registered yet";
+
 static bool sw_bpf_is_valid_access(int off, int size,
 				   enum bpf_access_type type,
 				   const struct bpf_prog *prog,
@@ -319,6 +328,10 @@ static void sw_bpf_unreg(void *kdata, struct bpf_link *link)
  *                                   wake_wide callback's waker_flips)
  *  smartwake_default_cpu()          select_cpu only: the module's own
  *                                   answer for this wakeup (wake.c)
+ *  smartwake_shadowing()            the answer is only compared with the
+ *                                   kernel's (policy=shadow), not used:
+ *                                   a program updates its per-task state
+ *                                   only when this is false
  */
 
 /* later kernels take trusted pointers by default, and dropped the flag */
@@ -455,6 +468,25 @@ __bpf_kfunc s32 smartwake_default_cpu(void)
 	return sw_bpf_default_cpu();
 }
 
+/**
+ * smartwake_shadowing() - this wakeup's answer will not be used
+ *
+ * Under policy=shadow the module evaluates the program on live wakeups
+ * and compares its answers with the kernel's, which places the task. A
+ * program that keeps state per task (a map keyed by pid, say) must update
+ * it only when this is false, or it learns from placements that never
+ * happened. Exact per wakeup: the mode of the evaluation running on this
+ * CPU (wake.c, sw_bpf_shadowing()), not the policy knob, which a write
+ * may change meanwhile.
+ *
+ * Return: true while the module evaluates the program for policy=shadow;
+ * false when its answer is used (policy=bpf).
+ */
+__bpf_kfunc bool smartwake_shadowing(void)
+{
+	return sw_bpf_shadowing();
+}
+
 __bpf_kfunc_end_defs();
 
 BTF_KFUNCS_START(sw_kfunc_ids)
@@ -467,6 +499,7 @@ BTF_ID_FLAGS(func, smartwake_cpu_smt_next)
 BTF_ID_FLAGS(func, smartwake_task_allowed, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, smartwake_task_wakee_flips, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, smartwake_default_cpu)
+BTF_ID_FLAGS(func, smartwake_shadowing)
 BTF_KFUNCS_END(sw_kfunc_ids)
 
 /* only smartwake_ops's programs: not sched_ext's, not tcp_congestion_ops' */
@@ -531,12 +564,40 @@ static struct bpf_struct_ops sw_bpf_struct_ops = {
 	.owner = THIS_MODULE,
 };
 
+/**
+ * sw_bpf_module_has_btf() - the module carries its own BTF
+ *
+ * The .BTF section pahole writes at build (kernels with
+ * CONFIG_DEBUG_INFO_BTF_MODULES, headers whose vmlinux has the kernel's
+ * BTF), which the module loader points btf_data at. Without it the BPF
+ * core finds no BTF object of the module, and __register_bpf_struct_ops()
+ * and register_btf_kfunc_id_set() return 0 having registered nothing
+ * (kernel/bpf/btf.c, check_btf_kconfigs()).
+ *
+ * Return: true when THIS_MODULE has BTF data.
+ */
+static bool sw_bpf_module_has_btf(void)
+{
+#ifdef CONFIG_DEBUG_INFO_BTF_MODULES
+	return THIS_MODULE->btf_data && THIS_MODULE->btf_data_size;
+#else
+	return false;
+#endif
+}
+
 /*
  * At load, before the knobs: a failure leaves policy=bpf refused (with
  * this error) and the rest of the module working.
  */
 void sw_bpf_register(void)
 {
+	if (!sw_bpf_module_has_btf()) {
+		sw_bpf_reg_err = SW_BPF_NO_BTF;
+		sw_bpf_kfunc_err = SW_BPF_NO_BTF;
+		sw_bpf_reg_why = "the module has no BTF (no .BTF section)";
+		pr_warn("policy=bpf unavailable: the module has no BTF (no .BTF section), so struct_ops smartwake_ops and the kfuncs are not registered; build the module with CONFIG_DEBUG_INFO_BTF_MODULES and pahole, against headers whose vmlinux has the kernel's BTF\n");
+		return;
+	}
 	/* without them, programs that call none still work */
 	sw_bpf_kfunc_err = sw_bpf_kfuncs_register();
 	if (sw_bpf_kfunc_err)
@@ -544,16 +605,25 @@ void sw_bpf_register(void)
 			ERR_PTR(sw_bpf_kfunc_err));
 	sw_bpf_reg_err = register_bpf_struct_ops(&sw_bpf_struct_ops,
 						 smartwake_ops);
-	if (sw_bpf_reg_err)
+	/* 0 without init having run: the BPF core has no BTF object of ours */
+	if (!sw_bpf_reg_err && !sw_bpf_btf) {
+		sw_bpf_reg_err = SW_BPF_NO_BTF;
+		sw_bpf_kfunc_err = SW_BPF_NO_BTF;
+		sw_bpf_reg_why = "the BPF core has no BTF of the module (refused at load)";
+		pr_warn("policy=bpf unavailable: %s; build the module with CONFIG_DEBUG_INFO_BTF_MODULES and pahole, against headers whose vmlinux has the kernel's BTF\n",
+			sw_bpf_reg_why);
+	} else if (sw_bpf_reg_err) {
+		sw_bpf_reg_why = "the BPF core refused to register it";
 		pr_warn("policy=bpf unavailable: cannot register struct_ops smartwake_ops: %pe (the module needs its BTF: CONFIG_DEBUG_INFO_BTF_MODULES and pahole at build)\n",
 			ERR_PTR(sw_bpf_reg_err));
+	}
 }
 
 int sw_bpf_policy_check(void)
 {
 	if (sw_bpf_reg_err) {
-		pr_err("policy=bpf: unavailable, struct_ops smartwake_ops is not registered (%pe)\n",
-		       ERR_PTR(sw_bpf_reg_err));
+		pr_err("policy=bpf: unavailable, struct_ops smartwake_ops is not registered: %s (%pe)\n",
+		       sw_bpf_reg_why, ERR_PTR(sw_bpf_reg_err));
 		return -EOPNOTSUPP;
 	}
 	if (!rcu_access_pointer(sw_bpf_ops)) {
@@ -716,15 +786,18 @@ void sw_bpf_show_status(struct seq_file *m)
 	u32 insn;
 
 	if (sw_bpf_reg_err)
-		seq_printf(m, "struct_ops smartwake_ops unavailable %d\n",
-			   sw_bpf_reg_err);
+		seq_printf(m, "struct_ops smartwake_ops unavailable %d: %s\n",
+			   sw_bpf_reg_err, sw_bpf_reg_why);
 	else
 		seq_printf(m, "struct_ops smartwake_ops registered %s\n",
 			   rcu_access_pointer(sw_bpf_ops) ? "attached" :
 			   "detached");
 	if (rcu_access_pointer(sw_bpf_ops) && READ_ONCE(sw_bpf_revoked))
 		seq_puts(m, "set aside by revert_on=violation after an invalid answer: unload it\n");
-	if (sw_bpf_kfunc_err)
+	if (sw_bpf_kfunc_err == SW_BPF_NO_BTF)
+		seq_printf(m, "kfuncs unavailable %d: %s\n", sw_bpf_kfunc_err,
+			   sw_bpf_reg_why);
+	else if (sw_bpf_kfunc_err)
 		seq_printf(m, "kfuncs unavailable %d\n", sw_bpf_kfunc_err);
 	else
 		seq_puts(m, "kfuncs registered\n");

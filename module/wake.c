@@ -706,6 +706,24 @@ noinline int sw_bpf_default_cpu(void)
 	return ctx->bpf_default < 0 ? -ENOENT : ctx->bpf_default;
 }
 
+/**
+ * sw_bpf_shadowing() - the program runs for policy=shadow
+ *
+ * smartwake_shadowing() (bpf.c). A program runs only inside the decision
+ * of a wakeup on this CPU, with interrupts off, and that decision's mode
+ * is set around it: SW_WAKE_SHADOW by sw_wake_shadow() (shadow.c) around
+ * each evaluation of the module's side, SW_WAKE_COMMIT by
+ * sw_select_body() under policy=bpf. So the answer is the wakeup's own,
+ * whatever the policy knob says meanwhile, and it costs the path nothing.
+ *
+ * Return: true while the module's side is evaluated for policy=shadow
+ * (its answer only compared with the kernel's).
+ */
+bool sw_bpf_shadowing(void)
+{
+	return this_cpu_read(sw_wake_ctx.mode) == SW_WAKE_SHADOW;
+}
+
 /*
  * The module's answer for a wakeup sw_select_wanted_args() let through,
  * or -1 when it hands the wakeup back to the kernel (an unmodelled case

@@ -148,6 +148,18 @@ for ko in "${kos[@]}"; do
 	[ -f "$ko" ] || sw_die "module $ko missing (build it first)"
 	cp "$ko" "$root/lib/smartwake/"
 done
+# guest/bpf.sh: a copy of the module without its BTF, as a build without
+# pahole or CONFIG_DEBUG_INFO_BTF_MODULES makes it (policy=bpf refused)
+if [ "$script" = bpf.sh ]; then
+	for ko in "${kos[@]}"; do
+		case $ko in */smartwake.ko)
+			mkdir -p "$root/lib/smartwake/nobtf"
+			objcopy --remove-section=.BTF "$ko" "$root/lib/smartwake/nobtf/smartwake.ko" ||
+				sw_die "objcopy --remove-section=.BTF $ko failed"
+			break ;;
+		esac
+	done
+fi
 for ko in "${tkos[@]}"; do
 	[ -f "$ko" ] || sw_die "module $ko missing (build it first: make testing)"
 	cp "$ko" "$root/lib/smartwake/testing/"

@@ -85,6 +85,7 @@ static const char *const kf_shadowed[] = { "smartwake_shadowing" };
 static const struct bpf_insn prog_shadowed[] = {
 	SW_LDX_DW(6, 1, 8),		/* r6 = prev_cpu (kept across the call) */
 	SW_CALL_KFUNC(0),
+	SW_INSN(BPF_ALU64 | BPF_AND | BPF_K, 0, 0, 0, 0xff),	/* a bool: its low byte */
 	SW_MOV64_IMM(7, -1),
 	SW_JEQ_IMM(0, 0, 1),		/* not shadowing: prev_cpu */
 	SW_INSN(BPF_ALU64 | BPF_MOV | BPF_X, 6, 7, 0, 0),
