@@ -334,9 +334,14 @@ check "sticky: a .struct_ops.link map: its link pinned under /sys/fs/bpf/smartwa
 	[ -e /sys/fs/bpf/smartwake/link ]
 check "sticky: status names the link" eval \
 	'smartwake bpf status >/tmp/o 2>&1; sed "s/^/  /" /tmp/o; grep -q "attached by link [0-9]" /tmp/o && grep -q "^attached map_id=[0-9]* prog=sticky_select$" /tmp/o'
+# the module's counters from zero while nothing calls the program (policy
+# stock), then the program's own counts before and after the same run
+echo 1 >$SW_DBG/reset
 c0=$(pstat calls) k0=$(pstat sticky) d0=$(pstat declined) u0=$(pstat state_updates)
 set_knob policy bpf
-run 2
+wakeload pipe -p 2 -t 2 >/dev/null
+set_knob policy stock
+snap
 smartwake bpf stats >/tmp/st 2>&1
 sed 's/^/  /' /tmp/st
 c1=$(pstat calls) k1=$(pstat sticky) d1=$(pstat declined) u1=$(pstat state_updates)
