@@ -318,6 +318,13 @@ check "idle_sibling: every call answered (> 1000)" eval \
 check "idle_sibling: the module's answer asked for (bpf_default_calls > 0)" gt "$(sv bpf_default_calls)" 0
 check "idle_sibling: nothing refused" eqn "$(sv bpf_refused)" 0
 check "unload idle_sibling" eval 'smartwake bpf unload >/dev/null 2>&1; detached'
+# a program the verifier refuses (a map lookup used without its NULL test):
+# the verifier's lines, the fix named, nothing attached
+check "unchecked_lookup.bpf.o refused (exit 1)" eval \
+	'! smartwake bpf load $BPFO/test/unchecked_lookup.bpf.o >/tmp/o 2>&1; tail -4 /tmp/o | sed "s/^/  /"; [ -s /tmp/o ]'
+check "...the verifier's own line shown" grep -q "invalid mem access 'map_value_or_null'" /tmp/o
+check "...the fix named" grep -q "^smartwake: fix: test a map lookup's result against NULL" /tmp/o
+check "...nothing attached, nothing pinned" eval 'detached && [ ! -e /sys/fs/bpf/smartwake/link ]'
 # sticky.bpf.o: a stateful policy written as sched_ext's are (a hash map
 # of per-task state, a per-CPU statistics array, .rodata tunables, CO-RE
 # reads, bpf_printk), loaded by libbpf. Its own statistics must agree with
@@ -393,6 +400,25 @@ check "shadowed: policy=bpf ran it (bpf_calls > 100)" gt "$(sv bpf_calls)" 100
 check "shadowed: smartwake_shadowing() false on every call under policy=bpf (bpf_answers = bpf_calls)" \
 	eqn "$(sv bpf_answers)" "$(sv bpf_calls)"
 check "unload shadowed" eval 'smartwake bpf unload >/dev/null 2>&1; detached'
+# Interop: a map registered by bpftool struct_ops register (7.5: a
+# module's type; its link pinned in a folder of its own) is seen by
+# smartwake bpf status and detached by smartwake bpf unload
+if command -v bpftool >/dev/null 2>&1; then
+	mkdir -p /sys/fs/bpf/bt 2>/dev/null || { mount -t bpf bpf /sys/fs/bpf && mkdir -p /sys/fs/bpf/bt; }
+	check "bpftool struct_ops register sync_prev.bpf.o (a link pinned in /sys/fs/bpf/bt; bpftool 7.5 then segfaults in the busybox guest, so its status is not asserted: the module says attached)" eval \
+		'bpftool struct_ops register $BPFO/sync_prev.bpf.o /sys/fs/bpf/bt 2>&1 | sed "s/^/  /"; attached'
+	check "bpftool's map: smartwake bpf status sees it, by link" eval \
+		'smartwake bpf status >/tmp/o 2>&1; sed "s/^/  /" /tmp/o; grep -q "attached by link" /tmp/o && grep -q "^attached map_id=[0-9]* prog=sync_prev$" /tmp/o'
+	set_knob policy bpf
+	run 1
+	check "bpftool's map: its program decides (> 500 answers)" gt "$(sv bpf_answers)" 500
+	check "bpftool's map: smartwake bpf unload detaches it" eval \
+		'smartwake bpf unload 2>&1 | sed "s/^/  /"; detached'
+	check "bpftool's map: status says detached" eval 'smartwake bpf status | grep -q "^detached"'
+	rm -rf /sys/fs/bpf/bt
+else
+	not_ok "bpftool in the guest (scripts/guest-run.sh stages it for bpf.sh)"
+fi
 # The finer callbacks, in the module's path (no select_cpu program):
 # wake_affine on the 2:8 dispatcher load with switching workers (over a
 # thousand wake_affine() evaluations in 2 s on smp2; pipe loads have a

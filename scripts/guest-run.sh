@@ -151,6 +151,9 @@ done
 # guest/bpf.sh: a copy of the module without its BTF, as a build without
 # pahole or CONFIG_DEBUG_INFO_BTF_MODULES makes it (policy=bpf refused)
 if [ "$script" = bpf.sh ]; then
+	# bpftool 7.5 (bookworm-backports, a dynamic program): bpf.sh checks
+	# that smartwake bpf status and unload see a map it registered
+	bins+=("$("$SW_TOP/scripts/fetch-libbpf.sh" --bpftool)")
 	for ko in "${kos[@]}"; do
 		case $ko in */smartwake.ko)
 			mkdir -p "$root/lib/smartwake/nobtf"
@@ -180,8 +183,9 @@ for t in "$SW_TOP"/tools/wakeload "$SW_TOP"/tools/udpstream "$SW_TOP"/tools/numa
 done
 cp "$SW_TOP"/guest/*.sh "$root/guest/"
 # the example BPF policies (tools/bpf/), for guest/bpf.sh
-mkdir -p "$root/lib/smartwake/bpf"
+mkdir -p "$root/lib/smartwake/bpf/test"
 cp "$SW_TOP"/tools/bpf/*.bpf.o "$root/lib/smartwake/bpf/"
+cp "$SW_TOP"/tools/bpf/test/*.bpf.o "$root/lib/smartwake/bpf/test/"
 # Dynamically linked programs from the host, with their libraries and loader.
 for b in "${bins[@]}"; do
 	p=$(command -v "$b") || sw_die "--bin $b: not found"

@@ -79,7 +79,8 @@ static const struct {
 } fixes[] = {
 	{ "struct_ops init_kern", "the module's struct_ops type was not found: is smartwake loaded on a kernel >= 6.9 (smartwake bpf status)?" },
 	{ "failed to find struct_ops", "the module's struct_ops type was not found: load the module (modprobe smartwake) on a kernel >= 6.9" },
-	{ "kfunc", "a kfunc the program calls is not in this module: declare later kfuncs __weak and test them with bpf_ksym_exists() (smartwake.bpf.h)" },
+	{ "map_value_or_null", "test a map lookup's result against NULL before using it" },
+	{ "not found in kernel or module BTFs", "a kfunc the program calls is not in this module: declare later kfuncs __weak and test them with bpf_ksym_exists() (smartwake.bpf.h)" },
 	{ "invalid func unknown#", "a helper this program type cannot call: struct_ops programs get the base helpers only (maps, ktime, printk, probe reads)" },
 	{ "calling kernel function", "a kfunc the program calls is not allowed here: only smartwake_ops programs may call the module's kfuncs" },
 	{ "R1 type=", "a kfunc got the wrong argument: pass the callback's own task pointer" },
