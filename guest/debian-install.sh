@@ -184,10 +184,10 @@ if [ "${LAB_BOOT:-1}" -eq 1 ]; then
 	sed 's/^/  bpf file: /' $SW_DBG/bpf
 	check "policy=bpf available: the DKMS-built module registered struct_ops and kfuncs" \
 		eval "grep -q '^struct_ops smartwake_ops registered' $SW_DBG/bpf && grep -q '^kfuncs registered' $SW_DBG/bpf"
-	out=$(smartwake bpf load --obj $BO --section struct_ops/select_cpu 2>&1)
+	out=$(smartwake bpf load $BO 2>&1)
 	rc=$?
 	echo "$out" | sed 's/^/  | /'
-	check "smartwake bpf load --obj $BO: exit 0" eq "$rc" 0
+	check "smartwake bpf load $BO: exit 0" eq "$rc" 0
 	check "smartwake set policy=bpf" eval 'smartwake set policy=bpf >/dev/null'
 	echo 1 >$P/reset
 	unit_loads 3
@@ -202,6 +202,25 @@ if [ "${LAB_BOOT:-1}" -eq 1 ]; then
 		eval 'gt "$(sv bpf_default_calls)" 0 && [ "$(sv bpf_refused)" = 0 ]'
 	check "smartwake bpf unload: policy back to stock" \
 		eval 'smartwake bpf unload >/dev/null 2>&1 && [ "$(knob policy)" = stock ]'
+	# the packaged stateful example (maps, .rodata, CO-RE), its link pinned
+	# on systemd's bpf file system, its statistics beside the counters
+	BS=/usr/share/smartwake/bpf/sticky.bpf.o
+	check "smartwake bpf load --set need_idle=false $BS: exit 0, its link pinned" \
+		eval 'smartwake bpf load --set need_idle=false $BS 2>&1 | sed "s/^/  | /"; [ -e /sys/fs/bpf/smartwake/link ]'
+	pstat() { smartwake bpf stats 2>/dev/null | awk -v n="$1" '$1 == n { print $2; exit }'; }
+	echo 1 >$P/reset
+	c0=$(pstat calls)
+	smartwake set policy=bpf >/dev/null
+	unit_loads 2
+	set_knob enabled 0
+	snap
+	set_knob enabled 1
+	c1=$(pstat calls)
+	echo "  sticky under systemd: bpf_calls $(sv bpf_calls) its calls $((c1 - c0)) core_mismatch $(pstat core_mismatch)"
+	check "... it decided the units' wakeups (bpf_calls > 1000), its statistics agree" \
+		eval 'gt "$(sv bpf_calls)" 1000 && [ "$((c1 - c0))" = "$(sv bpf_calls)" ] && [ "$(pstat core_mismatch)" = 0 ]'
+	check "smartwake bpf unload of the object: pins removed, policy back to stock" \
+		eval 'smartwake bpf unload >/dev/null 2>&1 && [ ! -e /sys/fs/bpf/smartwake ] && [ "$(knob policy)" = stock ]'
 	set_knob policy shadow
 
 	echo smartwake >/etc/modules-load.d/smartwake.conf

@@ -210,6 +210,32 @@ if grep -q '^struct_ops smartwake_ops registered' $SW_DBG/bpf; then
 	check "smartwake bpf status under lockdown: attached" eval 'smartwake bpf status | grep -q "^attached"'
 	check "smartwake bpf unload: detached, policy back to stock (parameter)" \
 		eval 'smartwake bpf unload >/dev/null 2>&1 && [ "$(pk policy)" = stock ] && ! hooked select_task_rq_fair'
+	# a libbpf object with maps, .rodata tunables, CO-RE reads (probe
+	# reads: integrity closes only bpf_probe_write_user) and bpf_printk
+	# (tracefs stays open under integrity)
+	out=$(smartwake bpf load --set need_idle=false --set verbose=1 /lib/smartwake/bpf/sticky.bpf.o 2>&1)
+	rc=$?
+	echo "$out" | sed 's/^/  /'
+	check "smartwake bpf load sticky.bpf.o under lockdown: exit 0, attached by its link" \
+		eval '[ $rc -eq 0 ] && [ -e /sys/fs/bpf/smartwake/link ] && grep -q "^struct_ops smartwake_ops registered attached" $SW_DBG/bpf'
+	pstat() { smartwake bpf stats 2>/dev/null | awk -v n="$1" '$1 == n { print $2; exit }'; }
+	echo 1 >$P/reset
+	c0=$(pstat calls)
+	echo bpf >$P/policy
+	wakeload pipe -p 2 -t 1 >/dev/null
+	echo 0 >$P/enabled
+	snap
+	echo 1 >$P/enabled
+	c1=$(pstat calls)
+	echo "  sticky: bpf_calls $(sv bpf_calls) its calls $((c1 - c0)) core_mismatch $(pstat core_mismatch)"
+	check "... it decided (bpf_calls > 1000), its statistics map agrees (calls = bpf_calls)" \
+		eval 'gt "$(sv bpf_calls)" 1000 && [ "$((c1 - c0))" = "$(sv bpf_calls)" ]'
+	check "... its CO-RE reads work under lockdown (core_checked > 0, core_mismatch 0)" \
+		eval 'gt "$(pstat core_checked)" 0 && [ "$(pstat core_mismatch)" = 0 ]'
+	check "... smartwake bpf log reads its bpf_printk() line under lockdown" \
+		eval 'smartwake bpf log --count 1 --timeout 10 2>&1 | grep -q "bpf_trace_printk: sticky: pid"'
+	check "smartwake bpf unload of the object: detached, pins removed, policy stock" \
+		eval 'smartwake bpf unload >/dev/null 2>&1 && [ ! -e /sys/fs/bpf/smartwake ] && [ "$(pk policy)" = stock ]'
 else
 	skip "policy=bpf: no struct_ops from modules on this kernel"
 fi
