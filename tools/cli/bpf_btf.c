@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,25 @@ int mod_btf_fd(uint32_t *idp)
 		}
 		close(fd);
 	}
+}
+
+/*
+ * Why the module has no usable type, in its own words: the first line of
+ * its debugfs bpf file ("struct_ops smartwake_ops unavailable ..."), or
+ * "" when that file cannot be read.
+ */
+static void module_says(char *out, size_t size)
+{
+	char path[PATH_MAX], *text;
+
+	*out = '\0';
+	path_of(path, sizeof(path), "bpf");
+	text = read_file(path);
+	if (!text)
+		return;
+	text[strcspn(text, "\n")] = '\0';
+	snprintf(out, size, " (the module's bpf file says: %s)", text);
+	free(text);
 }
 
 void kbtf_close(struct kbtf *k)
@@ -85,6 +105,7 @@ int kbtf_open(struct kbtf *k)
 	const struct btf_member *m;
 	uint32_t id = 0;
 	unsigned int i;
+	char says[256];
 	int ret;
 
 	memset(k, 0, sizeof(*k));
@@ -99,8 +120,10 @@ int kbtf_open(struct kbtf *k)
 	if (k->fd < 0) {
 		ret = k->fd;
 		k->fd = -1;
+		module_says(says, sizeof(says));
 		if (ret == -ENOENT)
-			sw_err("the smartwake module has no BTF loaded (is it loaded? modprobe smartwake; a kernel >= 6.9 with CONFIG_DEBUG_INFO_BTF_MODULES)");
+			sw_err("the smartwake module has no BTF loaded (is it loaded? modprobe smartwake; a kernel >= 6.9 with CONFIG_DEBUG_INFO_BTF_MODULES)%s",
+			       says);
 		else
 			step_fail("BPF_BTF_GET_NEXT_ID (the module's BTF)", ret);
 		kbtf_close(k);
@@ -115,8 +138,9 @@ int kbtf_open(struct kbtf *k)
 	k->ops_id = btf__find_by_name_kind(k->mod, OPS_STRUCT, BTF_KIND_STRUCT);
 	ret = btf__find_by_name_kind(k->mod, OPS_VALUE, BTF_KIND_STRUCT);
 	if ((int)k->ops_id <= 0 || ret <= 0) {
-		sw_err("the module's BTF has no struct %s (a module older than policy=bpf, or built without BTF)",
-		       (int)k->ops_id <= 0 ? OPS_STRUCT : OPS_VALUE);
+		module_says(says, sizeof(says));
+		sw_err("the module's BTF has no struct %s: this kernel cannot register a module's struct_ops (6.9 or later), or the module predates policy=bpf%s",
+		       (int)k->ops_id <= 0 ? OPS_STRUCT : OPS_VALUE, says);
 		kbtf_close(k);
 		return EXIT_RUNTIME;
 	}
