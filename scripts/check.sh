@@ -25,8 +25,10 @@
 #              verdict and checks, then "STEP: K of N runs passed"; fails
 #              unless every run passed. Outputs: build/logs/check/STEP.rI.out
 #   --figures REGEX  with --repeat: the runs' output lines matching REGEX
-#              (the figures the repeated checks print) and the verdicts go
-#              to figures.md, section repeat-STEP
+#              (the figures the repeated checks print) go to
+#              build/figures/repeat-STEP.log, the verdict and how many
+#              of those lines are passed and failed checks to figures.md,
+#              section repeat-STEP
 #   --jobs N   1: one step at a time; 2 (default on 2+ CPUs): the stock
 #              kernel's guests and the debug kernel's steps run side by
 #              side (each TCG guest uses one host CPU); a step's output is
@@ -886,17 +888,13 @@ if [ "$repeat" -gt 0 ]; then
 		[ "$np" -eq "$repeat" ] || rfail=1
 		rtab+="$s: $np of $repeat runs passed (seconds: $secs)"$'\n'
 		[ -z "$rfig" ] || {
-			echo "## scripts/check.sh --repeat $repeat $s"
-			echo
-			echo "$np of $repeat runs in a row passed (seconds per run: $secs)."
-			echo "Lines matching \`$rfig\`, run by run:"
-			echo
-			echo '```'
+			mkdir -p build/figures
 			for i in $(seq "$repeat"); do
-				grep -E -- "$rfig" "$out/$s.r$i.out" | sed "s/^/run $i: /"
-			done
-			echo '```'
-		} | scripts/figures.sh "repeat-$s" - || true
+				grep -E -- "$rfig" "$out/$s.r$i.out" | sed "s/^/run $i: /" || true
+			done >"build/figures/repeat-$s.log"
+			figtext_repeat "$repeat" "$s" "$rfig" "$np" "$secs" "build/figures/repeat-$s.log" |
+				scripts/figures.sh "repeat-$s" - || true
+		}
 	done
 	printf '\n==== check --repeat %d (%ds) ====\n%s' "$repeat" $((SECONDS - t0)) "$rtab"
 	exit $rfail
@@ -963,7 +961,14 @@ if [ "${steps[*]}" = "${steps_default[*]}" ]; then
 		[ "$mk$md" = 00 ]; then
 		section=make-check-cold
 	fi
-	figtext_make_check "$section" ${#steps_extra[@]} "$jobs" "$total" "$tp" "$tf" "$tk" "$table" |
+	# a cold run's totals are its figures, its step table a build artifact
+	tab=$table
+	if [ "$section" = make-check-cold ]; then
+		tab=build/figures/make-check-cold.md
+		mkdir -p build/figures
+		echo "$table" >"$tab"
+	fi
+	figtext_make_check "$section" ${#steps_extra[@]} "$jobs" "$total" "$tp" "$tf" "$tk" "$tab" |
 		scripts/figures.sh "$section" - || true
 	# policy=shadow at mainline knobs, per topology (guest/shadow.sh)
 	figtext_shadow "$out" "${steps[@]}" | scripts/figures.sh shadow - || true

@@ -135,10 +135,26 @@ figtext_kfacts() {
 		}'
 }
 
+# figtext_repeat N STEP REGEX PASSED SECONDS LOG: section repeat-STEP of
+# check.sh --repeat N --figures REGEX: the verdict, and where the runs'
+# lines matching REGEX are (LOG, a build artifact: "run I: LINE") with
+# how many of them are KTAP results and how many of those failed
+figtext_repeat() {
+	local ok bad
+	ok=$(grep -cE '^run [0-9]+: ok ' "$6" || true)
+	bad=$(grep -cE '^run [0-9]+: not ok ' "$6" || true)
+	echo "## scripts/check.sh --repeat $1 $2"
+	echo
+	echo "$4 of $1 runs in a row passed (seconds per run: $5)."
+	echo "The $(wc -l <"$6") lines matching \`$3\` ($ok \`ok\` results, $bad \`not ok\`),"
+	echo "run by run: $6, a build artifact."
+}
+
 # figtext_make_check SECTION EXTRA JOBS SECONDS PASSED FAILED SKIPPED TABLE:
 # section make-check or make-check-cold, a full run's totals and its step
 # table (EXTRA: the number of extra steps left out); make check's own
-# start from the file $SMARTWAKE_MAKE_CHECK_START (Makefile, check-start)
+# start from the file $SMARTWAKE_MAKE_CHECK_START (Makefile, check-start).
+# make-check-cold keeps the totals: its step table is TABLE, a file.
 figtext_make_check() {
 	local ms mk md
 	[ "$1" = make-check ] && echo "## make check" ||
@@ -155,7 +171,11 @@ figtext_make_check() {
 			echo "Module builds of scripts/build-modules.sh: $(grep -c '^hit ' build/build-cache.log) from the build cache, $(grep -c '^miss ' build/build-cache.log) compiled."
 	fi
 	echo
-	echo "$8"
+	if [ "$1" = make-check ]; then
+		echo "$8"
+	else
+		echo "Its step table is in $8 (a build artifact); the last warm run's is under \"make check\"."
+	fi
 }
 
 # figtext_shadow DIR STEP...: section shadow, the SHADOW-FIGURES line of
