@@ -25,8 +25,10 @@
 #              verdict and checks, then "STEP: K of N runs passed"; fails
 #              unless every run passed. Outputs: build/logs/check/STEP.rI.out
 #   --figures REGEX  with --repeat: the runs' output lines matching REGEX
-#              (the figures the repeated checks print) and the verdicts go
-#              to figures.md, section repeat-STEP
+#              (the figures the repeated checks print) go to
+#              build/figures/repeat-STEP.log, the verdict and how many
+#              of those lines are passed and failed checks to figures.md,
+#              section repeat-STEP
 #   --jobs N   1: one step at a time; 2 (default on 2+ CPUs): the stock
 #              kernel's guests and the debug kernel's steps run side by
 #              side (each TCG guest uses one host CPU); a step's output is
@@ -34,6 +36,9 @@
 . "$(dirname "$0")/common.sh"
 # shellcheck source=guest/ktap.sh
 . "$SW_TOP/guest/ktap.sh"
+# the text of the figures.md sections this script writes
+# shellcheck source=scripts/figures-prose.sh
+. "$SW_TOP/scripts/figures-prose.sh"
 
 # The steps, one row each, in make check's order (scripts/gen-docs.sh
 # makes Documentation/testing.md's step table from these rows):
@@ -645,27 +650,7 @@ hguest() {
 numa_figures() {
 	local log=build/logs/numa-stock-numa2.log
 	guest "$2" "$3" "$4" --log "$log" "$5" || return
-	{
-		echo "## numa_retry: NUMA task and page migrations per mode (guest/numa.sh, numa2)"
-		echo
-		echo "Per mode, 8 s (numatouch 10 s): 2 numatouch tasks with memory first-touched on node 1, run on node 0 for a"
-		echo "pass then free, 2 tasks with memory bound to node 1 starting on node 0, and a 1:6 wakeload."
-		echo "move/swap/stick: sched_move_numa/sched_swap_numa/sched_stick_numa events; calls: a kprobe"
-		echo "event on task_numa_migrate.isra.0 (reached, skipped or not); deferred/allowed: the module's"
-		echo "counters; pages: /proc/vmstat numa_pages_migrated; tasks: the numatouch tasks with NUMA"
-		echo "faults, from /proc/PID/sched (6.12 has no numa_task_migrated/numa_task_swapped)."
-		echo
-		echo "| mode | move | swap | stick | calls | deferred | allowed | pages migrated | tasks with a preferred node | on it | tasks' numa_pages_migrated |"
-		echo "|---|---|---|---|---|---|---|---|---|---|---|"
-		sed -n 's/^NUMA-FIG //p' "$log" | tr -d '\r'
-	} | scripts/figures.sh numa-retry - || true
-}
-# The lines of guest log $1 between the markers $2-BEGIN and $2-END, as a
-# Markdown code block (the real output a figures section quotes).
-log_block() {
-	echo '```'
-	sed -n "/^$2-BEGIN/,/^$2-END/p" "$1" | sed '1d;$d' | tr -d '\r'
-	echo '```'
+	figtext_numa_retry "$log" | scripts/figures.sh numa-retry - || true
 }
 # Wakeup-latency histogram (knob latency) and placement locality counters
 # (issue 17, items 1 and 2): about 1 minute.
@@ -675,14 +660,7 @@ latency_figures() {
 	local log=build/logs/latency-stock-smp4.log rc=0
 	guest "$2" "$3" "$4" --log "$log" "$5" || rc=$?
 	[ $rc -eq 0 ] || return $rc
-	{
-		echo "## smartwake ab with wakeup latency and placement locality"
-		echo
-		echo "guest/latency.sh (make check step latency-smp4), stock kernel, smp4 guest under TCG:"
-		echo "the kernel's placement (policy=shadow) against the module's without wake_wide."
-		echo
-		log_block "$log" SMARTWAKE-AB
-	} | scripts/figures.sh latency-ab - || true
+	figtext_latency_ab "$log" | scripts/figures.sh latency-ab - || true
 }
 # policy=bpf (issue 35): a pass of bpf-stock writes its comparisons of
 # BPF programs with the knobs and with the kernel to figures.md, section bpf.
@@ -690,19 +668,7 @@ bpf_figures() {
 	local log=build/logs/bpf-stock-smp2.log rc=0
 	guest "$2" "$3" "$4" --log "$log" "${@:5}" || rc=$?
 	[ $rc -eq 0 ] || return $rc
-	{
-		echo "## BPF placement policies against the knobs and the kernel (guest/bpf.sh)"
-		echo
-		echo "make check step bpf-stock: stock kernel, smp2 guest (TCG). Each row compares a BPF"
-		echo "program's decisions, wakeup by wakeup, with a knob's on the same inputs (bpf_wide_differ)"
-		echo "or, under policy=shadow, the module's answer with the program in it against the kernel's"
-		echo "select_task_rq_fair() (shadow_disagree; races counted apart). Counts, not rates: the"
-		echo "loads are short and their wakeup counts vary from run to run."
-		echo
-		echo "| program | compared with | load | decisions compared | differ |"
-		echo "|---|---|---|---|---|"
-		sed -n 's/^BPF-FIG //p' "$log" | tr -d '\r'
-	} | scripts/figures.sh bpf - || true
+	figtext_bpf "$log" | scripts/figures.sh bpf - || true
 }
 # The cost guard (issue 32): guest/cost.sh under -icount; a pass writes
 # its per-call figures to Documentation/figures.md, section cost.
@@ -710,19 +676,7 @@ cost_figures() {
 	local log=build/logs/cost-stock-smp2.log rc=0
 	guest "$2" "$3" "$4" --log "$log" "${@:5}" || rc=$?
 	[ $rc -eq 0 ] || return $rc
-	{
-		echo "## The path per call against the kernel's (guest/cost.sh, the cost guard)"
-		echo
-		echo "make check step cost-stock: stock kernel, smp2 guest under -icount shift=0,sleep=off (a ns"
-		echo "is about one instruction; caches and pipelines are not modelled, nor the gain of more"
-		echo "CPUs). policy=shadow at mainline knobs: on the sampled wakeups (1 in 64 per CPU) the"
-		echo "module's evaluation and the kernel's select_task_rq_fair() are timed apart, on the same"
-		echo "wakeup; 3 guest seconds per run. The step fails above its limit ($(sed -n 's/^LIMIT=\${1:-\([0-9]*\)}$/\1/p' guest/cost.sh) thousandths)."
-		echo
-		echo "| run | sampled calls | module_ns_per_call | kernel_ns_per_call | module_kernel_ratio |"
-		echo "|---|---|---|---|---|"
-		sed -n 's/^COST-FIG //p' "$log" | tr -d '\r'
-	} | scripts/figures.sh cost - || true
+	figtext_cost "$log" | scripts/figures.sh cost - || true
 }
 # The Debian system image (issue 31): scripts/debian-run.sh boots it
 # (built once by scripts/debian-image.sh, cached); a pass writes the
@@ -732,24 +686,7 @@ debian_image() {
 	local log=build/logs/debian-install-bookworm.log rc=0
 	scripts/debian-run.sh --timeout "$4" --log "$log" "$5" || rc=$?
 	[ $rc -eq 0 ] || return $rc
-	{
-		echo "## The Debian 12 system image (guest/debian-install.sh)"
-		echo
-		echo "make check step debian-bookworm: Debian 12 (mmdebstrap, systemd) with its stock kernel"
-		echo "$(sed -n 's/^SMARTWAKE-GUEST-START \([^ ]*\) cpus=\([0-9]*\).*/\1, \2 vCPUs under TCG (wall time is indicative only)/p' "$log" | head -n 1);"
-		echo "the project's packages installed with apt, DKMS building the module in the guest."
-		echo
-		sed -n 's/^  apt install: \(exit [0-9]* after [0-9]* s\).*/- apt install (DKMS build included): \1/p' "$log"
-		sed -n 's/^  \(shadow under systemd: .*\)/- \1/p' "$log"
-		echo
-		echo "policy=shadow (the kernel decides) with kernel.sched_schedstats=1: the kernel's"
-		echo "/proc/schedstat ttwu_move_affine, summed over every domain, against the module's"
-		echo "affine_pulls on the same run (two systemd services and a scope, unequal CPUWeight):"
-		echo
-		echo "| oracle | kernel | module counter | module |"
-		echo "|---|---|---|---|"
-		sed -n 's/^DEBIAN-FIG //p' "$log"
-	} | scripts/figures.sh debian - || true
+	figtext_debian "$log" | scripts/figures.sh debian - || true
 }
 # Knob scope and smartwake ab --concurrent (issue 17, items 3 and 6):
 # about a minute and a half. A pass writes the guest's two real
@@ -759,20 +696,7 @@ scope_figures() {
 	local log=build/logs/scope-stock-smp4.log rc=0
 	guest "$2" "$3" "$4" --log "$log" "$5" || rc=$?
 	[ $rc -eq 0 ] || return $rc
-	{
-		echo "## smartwake ab --concurrent"
-		echo
-		echo "guest/scope.sh (make check step scope-smp4), stock kernel, smp4 guest under TCG: both"
-		echo "sides at once, one wakeload each in its own cgroup; A under the kernel, B under the"
-		echo "module without wake_wide (knob scope: B's cgroup)."
-		echo
-		log_block "$log" SMARTWAKE-AB-CONCURRENT
-		echo
-		echo "The same with B in policy=shadow (it places as the kernel does: an A/A run, so the"
-		echo "difference between the sides is what sharing the machine does to two equal loads):"
-		echo
-		log_block "$log" SMARTWAKE-AB-CONCURRENT-AA
-	} | scripts/figures.sh concurrent-ab - || true
+	figtext_concurrent_ab "$log" | scripts/figures.sh concurrent-ab - || true
 }
 # Issue 18 on the other supported kernels: scripts/headers-only-test.sh
 # (that kernel's full-source and headers-only builds compile the same
@@ -802,26 +726,7 @@ kfacts() {
 	local label=$2 log=build/logs/kfacts-$2.log rc=0
 	guest "$2" "$3" "$4" --log "$log" "$5" || rc=$?
 	[ $rc -eq 0 ] || return $rc
-	tr -d '\r' <"$log" | awk -F'|' '
-		/^KFACT release\|/ { sub(/^KFACT release\|/, ""); sub(/\|.*/, ""); rel = $0 }
-		/^KFACT (hook|copy|other)\|/ { sub(/^KFACT /, ""); fn[++n] = "| " $1 " | `" $2 "` | " $3 " | " $4 " |" }
-		/^KFACT endbr\|/ { endbr = "`" $2 "` begins `" $3 "` (" $4 ")" }
-		/^KFACT hooked\|/ { h = h (h ? ", " : "") "`" $2 "` " $3 " " $4 }
-		/^KFACT sched_ext\|/ { sx = $2 }
-		END {
-			print "## What " rel " offers the module (guest/kfacts.sh)"
-			print ""
-			print "| role | function | kallsyms | traceable |"
-			print "|---|---|---|---|"
-			for (i = 1; i <= n; i++) print fn[i]
-			print ""
-			print "hook: the module attaches there; copy: inlined, the module carries its own copy;"
-			print "other: neither, listed for a port. kallsyms: t/T out of line, - inlined."
-			print ""
-			print "- Pointer-call target: " endbr "."
-			print "- With every knob that installs one: " h "."
-			print "- sched_ext: " sx "."
-		}' | scripts/figures.sh "kfacts-$label" - || true
+	figtext_kfacts "$log" | scripts/figures.sh "kfacts-$label" - || true
 }
 debug_build() { scripts/build-debug-kernel.sh && scripts/build-debug-modules.sh; }
 # Issue 28: signatures enforced as under Secure Boot (lockdown=integrity,
@@ -983,17 +888,13 @@ if [ "$repeat" -gt 0 ]; then
 		[ "$np" -eq "$repeat" ] || rfail=1
 		rtab+="$s: $np of $repeat runs passed (seconds: $secs)"$'\n'
 		[ -z "$rfig" ] || {
-			echo "## scripts/check.sh --repeat $repeat $s"
-			echo
-			echo "$np of $repeat runs in a row passed (seconds per run: $secs)."
-			echo "Lines matching \`$rfig\`, run by run:"
-			echo
-			echo '```'
+			mkdir -p build/figures
 			for i in $(seq "$repeat"); do
-				grep -E -- "$rfig" "$out/$s.r$i.out" | sed "s/^/run $i: /"
-			done
-			echo '```'
-		} | scripts/figures.sh "repeat-$s" - || true
+				grep -E -- "$rfig" "$out/$s.r$i.out" | sed "s/^/run $i: /" || true
+			done >"build/figures/repeat-$s.log"
+			figtext_repeat "$repeat" "$s" "$rfig" "$np" "$secs" "build/figures/repeat-$s.log" |
+				scripts/figures.sh "repeat-$s" - || true
+		}
 	done
 	printf '\n==== check --repeat %d (%ds) ====\n%s' "$repeat" $((SECONDS - t0)) "$rtab"
 	exit $rfail
@@ -1060,38 +961,17 @@ if [ "${steps[*]}" = "${steps_default[*]}" ]; then
 		[ "$mk$md" = 00 ]; then
 		section=make-check-cold
 	fi
-	{
-		[ "$section" = make-check ] && echo "## make check" ||
-			echo "## make check from an empty cache"
-		echo
-		echo "scripts/check.sh, all steps but the ${#steps_extra[@]} extra ones, $jobs lane(s), $(nproc) host CPUs: ${total} s in all;"
-		echo "$tp passed, $tf failed, $tk skipped."
-		# make check's own start (Makefile, check-start): with the
-		# fetches and builds before check.sh, and what the cache held
-		if [ -n "${SMARTWAKE_MAKE_CHECK_START:-}" ] &&
-			read -r ms mk md 2>/dev/null <"$SW_TOP/$SMARTWAKE_MAKE_CHECK_START"; then
-			echo
-			echo "make check in all (fetches and builds included): $(($(date +%s) - ms)) s; at its start the cache held $mk fetched kernels and $md debug-kernel builds$([ "$mk$md" = 00 ] && echo ': an empty cache')."
-			[ ! -f build/build-cache.log ] ||
-				echo "Module builds of scripts/build-modules.sh: $(grep -c '^hit ' build/build-cache.log) from the build cache, $(grep -c '^miss ' build/build-cache.log) compiled."
-		fi
-		echo
-		echo "$table"
-	} | scripts/figures.sh "$section" - || true
+	# a cold run's totals are its figures, its step table a build artifact
+	tab=$table
+	if [ "$section" = make-check-cold ]; then
+		tab=build/figures/make-check-cold.md
+		mkdir -p build/figures
+		echo "$table" >"$tab"
+	fi
+	figtext_make_check "$section" ${#steps_extra[@]} "$jobs" "$total" "$tp" "$tf" "$tk" "$tab" |
+		scripts/figures.sh "$section" - || true
 	# policy=shadow at mainline knobs, per topology (guest/shadow.sh)
-	{
-		echo "## policy=shadow at mainline knobs (make check)"
-		echo
-		echo "All loads of guest/shadow.sh per step: wakeups the module and the kernel both decided."
-		echo
-		echo "| step | compared | agree | disagree | raced | raced_aba |"
-		echo "|---|---|---|---|---|---|"
-		for s in "${steps[@]}"; do
-			case $s in shadow-*) ;; *) continue ;; esac
-			sed -n 's/^SHADOW-FIGURES compared=\([0-9]*\) agree=\([0-9]*\) disagree=\([0-9]*\) raced=\([0-9]*\) raced_aba=\([0-9]*\).*/| '"$s"' | \1 | \2 | \3 | \4 | \5 |/p' \
-				"$out/$s.out" | head -n 1
-		done
-	} | scripts/figures.sh shadow - || true
+	figtext_shadow "$out" "${steps[@]}" | scripts/figures.sh shadow - || true
 fi
 for s in "${steps[@]}"; do cat "$out/$s.faults" 2>/dev/null || true; done
 # What failed, last: CI keeps only the tail of the output, so each failed

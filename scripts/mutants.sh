@@ -251,11 +251,13 @@ for i in "${selected[@]}"; do
 	error) ne=$((ne + 1)); not_ok "$id: no verdict: $CHECK (log: $out/$id.log)" ;;
 	*) nn=$((nn + 1)); not_ok "$id: not applied: $CHECK" ;;
 	esac
-	rows+="| $id | ${M_DESC[$i]} | $RES | $BY | ${CHECK//|/\\|} | $SECS | $head |"$'\n'
+	rows+="| $id | $RES | $BY | ${CHECK//|/\\|} | $SECS | $head |"$'\n'
 done
 # The rows of earlier runs for the mutants this one did not run are kept
 # (with the commit they ran at: the section's stamp for rows without one),
-# so --only adds to the table instead of replacing it.
+# so --only adds to the table instead of replacing it. A row written
+# before the table lost its description column (the bug is described in
+# scripts/mutants.tsv) loses it here.
 ran=" "
 for i in "${selected[@]}"; do ran+="${M_ID[$i]} "; done
 old=$(awk -v ran="$ran" '
@@ -267,19 +269,25 @@ old=$(awk -v ran="$ran" '
 		split($0, f, " \\| ")
 		id = substr(f[1], 3)
 		if (id == "mutant" || index(ran, " " id " ")) next
-		if (gsub(/ \| /, " | ") == 5) sub(/ \|$/, " | " c " |")
-		print
+		row = $0
+		if (f[2] !~ /^(killed|build-failed|survived|error|not-applied)$/) {
+			rest = substr(row, length(f[1]) + 4)
+			row = "| " id " | " substr(rest, index(rest, " | ") + 3)
+		}
+		n = row
+		if (gsub(/ \| /, " | ", n) == 4) sub(/ \|$/, " | " c " |", row)
+		print row
 	}' Documentation/figures.md 2>/dev/null || true)
 {
 	echo "## make mutants (scripts/mutants.sh)"
 	echo
-	echo "Mutants of scripts/mutants.tsv run on the committed tree. The last run: ${#selected[@]} of ${#M_ID[@]} rows;"
+	echo "Mutants of scripts/mutants.tsv (the bug each plants: scripts/mutants.sh --list) run on the committed tree. The last run: ${#selected[@]} of ${#M_ID[@]} rows;"
 	echo "$nk killed by a step, $nb by the build, $ns survived, $nn not applied$([ "$ne" -eq 0 ] || echo ", $ne without a verdict (the lab's build failed)")."
 	echo
 	[ -z "$old" ] || echo "Rows of mutants it did not run are from earlier runs (their commit)."
 	echo
-	echo "| mutant | the bug | verdict | step | first failing check | seconds | commit |"
-	echo "|---|---|---|---|---|---|---|"
+	echo "| mutant | verdict | step | first failing check | seconds | commit |"
+	echo "|---|---|---|---|---|---|"
 	printf '%s' "$rows"
 	[ -z "$old" ] || printf '%s\n' "$old"
 } | scripts/figures.sh mutants - || true

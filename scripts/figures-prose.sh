@@ -1,0 +1,198 @@
+# shellcheck shell=bash
+# The text of the Documentation/figures.md sections that scripts/check.sh
+# writes: one function per section, each printing the section's Markdown
+# (heading, prose, table or quoted output) from the log of the run that
+# measured it; check.sh pipes it to scripts/figures.sh. Sourced by
+# check.sh after common.sh, from the top of the tree. The wording of a
+# section is changed here, its measuring in check.sh or the guest script.
+
+# log_block LOG NAME: the lines of guest log LOG between the markers
+# NAME-BEGIN and NAME-END, as a Markdown code block (the real output a
+# figures section quotes).
+log_block() {
+	echo '```'
+	sed -n "/^$2-BEGIN/,/^$2-END/p" "$1" | sed '1d;$d' | tr -d '\r'
+	echo '```'
+}
+
+# figtext_numa_retry LOG: section numa-retry, numa.sh's NUMA-FIG lines
+figtext_numa_retry() {
+	echo "## numa_retry: NUMA task and page migrations per mode (guest/numa.sh, numa2)"
+	echo
+	echo "Per mode, 8 s (numatouch 10 s): 2 numatouch tasks with memory first-touched on node 1, run on node 0 for a"
+	echo "pass then free, 2 tasks with memory bound to node 1 starting on node 0, and a 1:6 wakeload."
+	echo "move/swap/stick: sched_move_numa/sched_swap_numa/sched_stick_numa events; calls: a kprobe"
+	echo "event on task_numa_migrate.isra.0 (reached, skipped or not); deferred/allowed: the module's"
+	echo "counters; pages: /proc/vmstat numa_pages_migrated; tasks: the numatouch tasks with NUMA"
+	echo "faults, from /proc/PID/sched (6.12 has no numa_task_migrated/numa_task_swapped)."
+	echo
+	echo "| mode | move | swap | stick | calls | deferred | allowed | pages migrated | tasks with a preferred node | on it | tasks' numa_pages_migrated |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|"
+	sed -n 's/^NUMA-FIG //p' "$1" | tr -d '\r'
+}
+
+# figtext_latency_ab LOG: section latency-ab, latency.sh's smartwake ab
+# output (latency columns, locality lines)
+figtext_latency_ab() {
+	echo "## smartwake ab with wakeup latency and placement locality"
+	echo
+	echo "guest/latency.sh (make check step latency-smp4), stock kernel, smp4 guest under TCG:"
+	echo "the kernel's placement (policy=shadow) against the module's without wake_wide."
+	echo
+	log_block "$1" SMARTWAKE-AB
+}
+
+# figtext_bpf LOG: section bpf, bpf.sh's BPF-FIG lines
+figtext_bpf() {
+	echo "## BPF placement policies against the knobs and the kernel (guest/bpf.sh)"
+	echo
+	echo "make check step bpf-stock: stock kernel, smp2 guest (TCG). Each row compares a BPF"
+	echo "program's decisions, wakeup by wakeup, with a knob's on the same inputs (bpf_wide_differ)"
+	echo "or, under policy=shadow, the module's answer with the program in it against the kernel's"
+	echo "select_task_rq_fair() (shadow_disagree; races counted apart). Counts, not rates: the"
+	echo "loads are short and their wakeup counts vary from run to run."
+	echo
+	echo "| program | compared with | load | decisions compared | differ |"
+	echo "|---|---|---|---|---|"
+	sed -n 's/^BPF-FIG //p' "$1" | tr -d '\r'
+}
+
+# figtext_cost LOG: section cost, cost.sh's COST-FIG lines (and its limit)
+figtext_cost() {
+	echo "## The path per call against the kernel's (guest/cost.sh, the cost guard)"
+	echo
+	echo "make check step cost-stock: stock kernel, smp2 guest under -icount shift=0,sleep=off (a ns"
+	echo "is about one instruction; caches and pipelines are not modelled, nor the gain of more"
+	echo "CPUs). policy=shadow at mainline knobs: on the sampled wakeups (1 in 64 per CPU) the"
+	echo "module's evaluation and the kernel's select_task_rq_fair() are timed apart, on the same"
+	echo "wakeup; 3 guest seconds per run. The step fails above its limit ($(sed -n 's/^LIMIT=\${1:-\([0-9]*\)}$/\1/p' guest/cost.sh) thousandths)."
+	echo
+	echo "| run | sampled calls | module_ns_per_call | kernel_ns_per_call | module_kernel_ratio |"
+	echo "|---|---|---|---|---|"
+	sed -n 's/^COST-FIG //p' "$1" | tr -d '\r'
+}
+
+# figtext_debian LOG: section debian, the Debian image's install time, the
+# shadow service's line and its DEBIAN-FIG oracle lines
+figtext_debian() {
+	echo "## The Debian 12 system image (guest/debian-install.sh)"
+	echo
+	echo "make check step debian-bookworm: Debian 12 (mmdebstrap, systemd) with its stock kernel"
+	echo "$(sed -n 's/^SMARTWAKE-GUEST-START \([^ ]*\) cpus=\([0-9]*\).*/\1, \2 vCPUs under TCG (wall time is indicative only)/p' "$1" | head -n 1);"
+	echo "the project's packages installed with apt, DKMS building the module in the guest."
+	echo
+	sed -n 's/^  apt install: \(exit [0-9]* after [0-9]* s\).*/- apt install (DKMS build included): \1/p' "$1"
+	sed -n 's/^  \(shadow under systemd: .*\)/- \1/p' "$1"
+	echo
+	echo "policy=shadow (the kernel decides) with kernel.sched_schedstats=1: the kernel's"
+	echo "/proc/schedstat ttwu_move_affine, summed over every domain, against the module's"
+	echo "affine_pulls on the same run (two systemd services and a scope, unequal CPUWeight):"
+	echo
+	echo "| oracle | kernel | module counter | module |"
+	echo "|---|---|---|---|"
+	sed -n 's/^DEBIAN-FIG //p' "$1"
+}
+
+# figtext_concurrent_ab LOG: section concurrent-ab, scope.sh's two
+# smartwake ab --concurrent outputs
+figtext_concurrent_ab() {
+	echo "## smartwake ab --concurrent"
+	echo
+	echo "guest/scope.sh (make check step scope-smp4), stock kernel, smp4 guest under TCG: both"
+	echo "sides at once, one wakeload each in its own cgroup; A under the kernel, B under the"
+	echo "module without wake_wide (knob scope: B's cgroup)."
+	echo
+	log_block "$1" SMARTWAKE-AB-CONCURRENT
+	echo
+	echo "The same with B in policy=shadow (it places as the kernel does: an A/A run, so the"
+	echo "difference between the sides is what sharing the machine does to two equal loads):"
+	echo
+	log_block "$1" SMARTWAKE-AB-CONCURRENT-AA
+}
+
+# figtext_kfacts LOG: section kfacts-KERNEL, kfacts.sh's KFACT lines: what
+# the kernel offers the module
+figtext_kfacts() {
+	tr -d '\r' <"$1" | awk -F'|' '
+		/^KFACT release\|/ { sub(/^KFACT release\|/, ""); sub(/\|.*/, ""); rel = $0 }
+		/^KFACT (hook|copy|other)\|/ { sub(/^KFACT /, ""); fn[++n] = "| " $1 " | `" $2 "` | " $3 " | " $4 " |" }
+		/^KFACT endbr\|/ { endbr = "`" $2 "` begins `" $3 "` (" $4 ")" }
+		/^KFACT hooked\|/ { h = h (h ? ", " : "") "`" $2 "` " $3 " " $4 }
+		/^KFACT sched_ext\|/ { sx = $2 }
+		END {
+			print "## What " rel " offers the module (guest/kfacts.sh)"
+			print ""
+			print "| role | function | kallsyms | traceable |"
+			print "|---|---|---|---|"
+			for (i = 1; i <= n; i++) print fn[i]
+			print ""
+			print "hook: the module attaches there; copy: inlined, the module carries its own copy;"
+			print "other: neither, listed for a port. kallsyms: t/T out of line, - inlined."
+			print ""
+			print "- Pointer-call target: " endbr "."
+			print "- With every knob that installs one: " h "."
+			print "- sched_ext: " sx "."
+		}'
+}
+
+# figtext_repeat N STEP REGEX PASSED SECONDS LOG: section repeat-STEP of
+# check.sh --repeat N --figures REGEX: the verdict, and where the runs'
+# lines matching REGEX are (LOG, a build artifact: "run I: LINE") with
+# how many of them are KTAP results and how many of those failed
+figtext_repeat() {
+	local ok bad
+	ok=$(grep -cE '^run [0-9]+: ok ' "$6" || true)
+	bad=$(grep -cE '^run [0-9]+: not ok ' "$6" || true)
+	echo "## scripts/check.sh --repeat $1 $2"
+	echo
+	echo "$4 of $1 runs in a row passed (seconds per run: $5)."
+	echo "The $(wc -l <"$6") lines matching \`$3\` ($ok \`ok\` results, $bad \`not ok\`),"
+	echo "run by run: $6, a build artifact."
+}
+
+# figtext_make_check SECTION EXTRA JOBS SECONDS PASSED FAILED SKIPPED TABLE:
+# section make-check or make-check-cold, a full run's totals and its step
+# table (EXTRA: the number of extra steps left out); make check's own
+# start from the file $SMARTWAKE_MAKE_CHECK_START (Makefile, check-start).
+# make-check-cold keeps the totals: its step table is TABLE, a file.
+figtext_make_check() {
+	local ms mk md
+	[ "$1" = make-check ] && echo "## make check" ||
+		echo "## make check from an empty cache"
+	echo
+	echo "scripts/check.sh, all steps but the $2 extra ones, $3 lane(s), $(nproc) host CPUs: $4 s in all;"
+	echo "$5 passed, $6 failed, $7 skipped."
+	# with the fetches and builds before check.sh, and what the cache held
+	if [ -n "${SMARTWAKE_MAKE_CHECK_START:-}" ] &&
+		read -r ms mk md 2>/dev/null <"$SW_TOP/$SMARTWAKE_MAKE_CHECK_START"; then
+		echo
+		echo "make check in all (fetches and builds included): $(($(date +%s) - ms)) s; at its start the cache held $mk fetched kernels and $md debug-kernel builds$([ "$mk$md" = 00 ] && echo ': an empty cache')."
+		[ ! -f build/build-cache.log ] ||
+			echo "Module builds of scripts/build-modules.sh: $(grep -c '^hit ' build/build-cache.log) from the build cache, $(grep -c '^miss ' build/build-cache.log) compiled."
+	fi
+	echo
+	if [ "$1" = make-check ]; then
+		echo "$8"
+	else
+		echo "Its step table is in $8 (a build artifact); the last warm run's is under \"make check\"."
+	fi
+}
+
+# figtext_shadow DIR STEP...: section shadow, the SHADOW-FIGURES line of
+# each shadow-* step's output DIR/STEP.out (policy=shadow at mainline
+# knobs, per topology)
+figtext_shadow() {
+	local d=$1 s
+	shift
+	echo "## policy=shadow at mainline knobs (make check)"
+	echo
+	echo "All loads of guest/shadow.sh per step: wakeups the module and the kernel both decided."
+	echo
+	echo "| step | compared | agree | disagree | raced | raced_aba |"
+	echo "|---|---|---|---|---|---|"
+	for s; do
+		case $s in shadow-*) ;; *) continue ;; esac
+		sed -n 's/^SHADOW-FIGURES compared=\([0-9]*\) agree=\([0-9]*\) disagree=\([0-9]*\) raced=\([0-9]*\) raced_aba=\([0-9]*\).*/| '"$s"' | \1 | \2 | \3 | \4 | \5 |/p' \
+			"$d/$s.out" | head -n 1
+	done
+}
