@@ -106,8 +106,8 @@ cli-guest          1    stock -        -    scripts/cli-test.sh --guest
 shadow-smp4        1    stock smp4     600  shadow.sh
 shadow-numa2       1    stock numa2    600  shadow.sh
 shadow-flat4       2    stock flat4    600  shadow.sh
-shadow-smt8        1    stock smt8     900  shadow.sh smt
-shadow-numa-smt    1    stock numa-smt 900  shadow.sh smt
+shadow-smt8        2    stock smt8     900  shadow.sh smt
+shadow-numa-smt    2    stock numa-smt 900  shadow.sh smt
 # policy=bpf (issue 35): a program attached to struct_ops smartwake_ops
 # decides, is refused, reverted, detached under load; 6.1 refuses it
 bpf-stock          1    stock smp2     600  @bpf_figures bpf.sh
@@ -262,9 +262,26 @@ done <<<"$steps_table"
 # shadow-6.1-generic (50 s) joining them: the generic flavour of 6.1 has
 # 6.1's scheduler code, whose agreement shadow-6.1 shows, and its build
 # loads (compat-6.1-generic).
+# A fresh machine took 3,007 s warm at de8d41c (over 45 minutes), so
+# these joined them (about 740 s of the lanes at 0e93570): 7.2's end to
+# end, wake, ttwu, numa and pull steps (7.2 is sid's; its build still
+# loads and agrees with the kernel: compat-7.2, shadow-7.2; 7.3, the
+# newer kernel of the same code, keeps compat, shadow, shadow-numa2 and
+# bpf), the generic flavour's e2e and shadow and the generic compat
+# steps of 6.1, deb13 and 7.2 (generic differs from cloud only in
+# NUMA_EMU: compat-generic loads it, the cloud steps run the same code),
+# wake-6.1 (6.1's path: shadow-6.1 agrees with the kernel, e2e-6.1 runs
+# every knob), shadow-deb13 and ttwu-deb13 (deb13: the default kernel's
+# 6.12.117 built by another gcc; compat-deb13 loads it) and wake-debug
+# (wake-smp4 runs the checks, reliability-debug and shadow-debug run
+# the same path under KASAN, lockdep and kmemleak). shadow-smt8 and
+# shadow-numa-smt moved to the second lane to keep the lanes even.
 steps_extra=(kfacts-6.1 kfacts-deb13 kfacts-7.2 headers-only-6.1 headers-only-deb13 headers-only-7.2
 	e2e-7.3 shadow-7.3-generic wake-deb13 reliability-deb13 numa-deb13
-	reliability-6.1 reliability-7.2 e2e-deb13 numa-6.1 shadow-6.1-generic)
+	reliability-6.1 reliability-7.2 e2e-deb13 numa-6.1 shadow-6.1-generic
+	e2e-7.2 wake-7.2 ttwu-7.2 numa-7.2 pull-7.2 e2e-generic shadow-generic
+	compat-6.1-generic compat-deb13-generic compat-7.2-generic wake-6.1
+	shadow-deb13 ttwu-deb13 wake-debug)
 is_extra() { [[ " ${steps_extra[*]} " == *" $1 "* ]]; }
 steps_default=()
 for s in "${steps_all[@]}"; do
