@@ -95,8 +95,11 @@ for ln in ktab.splitlines():
         st = f'default: every `stock` step ({len(steps.get(rel, []))}; testing.md)'
     else:
         build = f'`make KERNEL={rel}`'
-        st = ', '.join(f'`{n}`' + (' (extra)' if x else '')
-                       for n, x in steps.get(rel, [])) or 'none'
+        kept = [f'`{n}`' for n, x in steps.get(rel, []) if not x]
+        extra = [f'`{n}`' for n, x in steps.get(rel, []) if x]
+        st = ', '.join(kept) or 'none'
+        if extra:
+            st += '; extra: ' + ', '.join(extra)
     rows.append(f'| `{rel}` | {ver} | {suite} | {flav} | {build} | {st} |')
 body = ('Generated from scripts/common.sh\'s SW_KERNEL_TABLE and scripts/check.sh\'s step table\n'
         'by scripts/gen-docs.sh; do not edit by hand.\n\n'
