@@ -278,6 +278,20 @@ if make -s -C "$SW_TOP/tools" bpf/sticky.bpf.o >/dev/null 2>&1; then
 		eval '[ $rc -eq 0 ] && grep -q "^struct smartwake_ops {" "$tmp/vmlinux2.h" && grep -q "define SMARTWAKE_VMLINUX_HAS_OPS" "$tmp/vmlinux2.h"'
 	run $SW bpf vmlinux --btf "$tmp/text.btf"
 	check "bpf vmlinux, not BTF: exit 1" eval '[ $rc -eq 1 ] && has "cannot read BTF"'
+	# smartwake.bpf.h beside a vmlinux.h that has the module's own types
+	# (its ops struct stands aside: SMARTWAKE_VMLINUX_HAS_OPS)
+	kb=$(bash -c '. "$1/scripts/common.sh" && sw_stock_env && sw_kernel_btf' _ "$SW_TOP" 2>/dev/null)
+	if [ -f "$SW_TOP/module/smartwake.ko" ] && [ -n "$kb" ]; then
+		mkdir -p "$tmp/vmh"
+		run $SW bpf vmlinux --btf "$kb" --module-btf "$SW_TOP/module/smartwake.ko" -o "$tmp/vmh/vmlinux.h"
+		check "bpf vmlinux over the kernel's and the built module's BTF: struct smartwake_ops in it" \
+			eval '[ $rc -eq 0 ] && grep -q "^struct smartwake_ops {" "$tmp/vmh/vmlinux.h"'
+		run clang -target bpf -O2 -g -D__TARGET_ARCH_x86 -I"$tmp/vmh" -I"$SW_TOP/include" \
+			-I"$("$SW_TOP/scripts/fetch-libbpf.sh")/usr/include" -c "$BPFO/sticky.bpf.c" -o "$tmp/vmh/s.o"
+		check "sticky.bpf.c builds against that vmlinux.h (smartwake.bpf.h's ops struct stands aside)" [ $rc -eq 0 ]
+	else
+		skip "no built module/smartwake.ko (make module) for bpf vmlinux --module-btf"
+	fi
 else
 	skip "no clang to build tools/bpf/sticky.bpf.o"
 fi
