@@ -286,8 +286,10 @@ if make -s -C "$SW_TOP/tools" bpf/sticky.bpf.o >/dev/null 2>&1; then
 		run $SW bpf vmlinux --btf "$kb" --module-btf "$SW_TOP/module/smartwake.ko" -o "$tmp/vmh/vmlinux.h"
 		check "bpf vmlinux over the kernel's and the built module's BTF: struct smartwake_ops in it" \
 			eval '[ $rc -eq 0 ] && grep -q "^struct smartwake_ops {" "$tmp/vmh/vmlinux.h"'
-		run clang -target bpf -O2 -g -D__TARGET_ARCH_x86 -I"$tmp/vmh" -I"$SW_TOP/include" \
-			-I"$("$SW_TOP/scripts/fetch-libbpf.sh")/usr/include" -c "$BPFO/sticky.bpf.c" -o "$tmp/vmh/s.o"
+		# a copy beside it: #include "vmlinux.h" looks in the source's folder first
+		cp "$BPFO/sticky.bpf.c" "$tmp/vmh/"
+		run clang -target bpf -O2 -g -D__TARGET_ARCH_x86 -I"$SW_TOP/include" \
+			-I"$("$SW_TOP/scripts/fetch-libbpf.sh")/usr/include" -c "$tmp/vmh/sticky.bpf.c" -o "$tmp/vmh/s.o"
 		check "sticky.bpf.c builds against that vmlinux.h (smartwake.bpf.h's ops struct stands aside)" [ $rc -eq 0 ]
 	else
 		skip "no built module/smartwake.ko (make module) for bpf vmlinux --module-btf"
