@@ -214,8 +214,8 @@ if [ "${LAB_BOOT:-1}" -eq 1 ]; then
 	unit_loads 2
 	set_knob enabled 0
 	snap
+	c1=$(pstat calls)	# before enabled=1: policy is still bpf
 	set_knob enabled 1
-	c1=$(pstat calls)
 	echo "  sticky under systemd: bpf_calls $(sv bpf_calls) its calls $((c1 - c0)) core_mismatch $(pstat core_mismatch)"
 	check "... it decided the units' wakeups (bpf_calls > 1000), its statistics agree" \
 		eval 'gt "$(sv bpf_calls)" 1000 && [ "$((c1 - c0))" = "$(sv bpf_calls)" ] && [ "$(pstat core_mismatch)" = 0 ]'

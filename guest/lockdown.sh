@@ -225,8 +225,8 @@ if grep -q '^struct_ops smartwake_ops registered' $SW_DBG/bpf; then
 	wakeload pipe -p 2 -t 1 >/dev/null
 	echo 0 >$P/enabled
 	snap
+	c1=$(pstat calls)	# before enabled=1: policy is still bpf
 	echo 1 >$P/enabled
-	c1=$(pstat calls)
 	echo "  sticky: bpf_calls $(sv bpf_calls) its calls $((c1 - c0)) core_mismatch $(pstat core_mismatch)"
 	check "... it decided (bpf_calls > 1000), its statistics map agrees (calls = bpf_calls)" \
 		eval 'gt "$(sv bpf_calls)" 1000 && [ "$((c1 - c0))" = "$(sv bpf_calls)" ]'
