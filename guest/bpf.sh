@@ -327,6 +327,7 @@ check "unchecked_lookup.bpf.o refused (exit 1)" eval \
 check "...the verifier's own line shown" grep -q "invalid mem access 'map_value_or_null'" /tmp/o
 check "...the fix named" grep -q "^smartwake: fix: test a map lookup's result against NULL" /tmp/o
 check "...nothing attached, nothing pinned" eval 'detached && [ ! -e /sys/fs/bpf/smartwake/link ]'
+smartwake bpf unload >/dev/null 2>&1	# had it attached, the rest starts clean
 # sticky.bpf.o: a stateful policy written as sched_ext's are (a hash map
 # of per-task state, a per-CPU statistics array, .rodata tunables, CO-RE
 # reads, bpf_printk), loaded by libbpf. Its own statistics must agree with
