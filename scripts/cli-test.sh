@@ -100,6 +100,58 @@ snap() { (cd "$D" && for f in enabled policy wake_wide factor sis_filter; do
 P=$tmp/params
 export SMARTWAKE_DEBUGFS=$D SMARTWAKE_SCHED_FEATURES=$F SMARTWAKE_PARAMS=$P \
 	SMARTWAKE_LOCKDOWN=$tmp/lockdown
+# The machine the state record reads (status --machine, ab) and the
+# kernel tunables sched:, sysctl: and cpufreq: settings write: a 4-CPU
+# VM with SMT, two LLCs, two nodes, two cpufreq policies (the second
+# without EPP), /sys/kernel/debug/sched/ with SCHED_CACHE's
+# llc_balancing/ and cgroup_mode, and what the record leaves out (the
+# debug dump, domains/, per-CPU fair_server/ directories).
+M=$tmp/machine
+fresh_machine() {
+	local c p
+	rm -rf "$M"
+	mkdir -p "$M/sched/llc_balancing" "$M/sched/domains/cpu0" "$M/sched/fair_server/cpu0" \
+		"$M/sys/kernel/sched_domain" "$M/cpu/smt" "$M/cpu/cpufreq" "$M/node"
+	echo 1 >"$M/sched/llc_balancing/enabled"
+	echo 20 >"$M/sched/llc_balancing/aggr_tolerance"
+	echo concur >"$M/sched/cgroup_mode"
+	echo 'none voluntary (full) lazy' >"$M/sched/preempt"
+	echo 500000 >"$M/sched/migration_cost_ns"
+	head -c 5000 /dev/zero | tr '\0' x >"$M/sched/debug"
+	echo 1 >"$M/sched/domains/cpu0/flags"
+	echo 50000000 >"$M/sched/fair_server/cpu0/runtime"
+	echo 1 >"$M/sys/kernel/numa_balancing"
+	echo 0 >"$M/sys/kernel/sched_schedstats"
+	echo 1 >"$M/sys/kernel/sched_autogroup_enabled"
+	echo 7 >"$M/sys/kernel/not_sched"
+	echo 0-3 >"$M/cpu/online"
+	echo 1 >"$M/cpu/smt/active"
+	for c in 0 1 2 3; do
+		mkdir -p "$M/cpu/cpu$c/cache/index3"
+		echo $((c / 2 * 2))-$((c / 2 * 2 + 1)) >"$M/cpu/cpu$c/cache/index3/shared_cpu_list"
+		echo 16384K >"$M/cpu/cpu$c/cache/index3/size"
+	done
+	for p in 0 1; do
+		mkdir -p "$M/cpu/cpufreq/policy$p"
+		echo schedutil >"$M/cpu/cpufreq/policy$p/scaling_governor"
+		echo 'performance schedutil powersave' >"$M/cpu/cpufreq/policy$p/scaling_available_governors"
+		echo 800000 >"$M/cpu/cpufreq/policy$p/scaling_min_freq"
+		echo 3000000 >"$M/cpu/cpufreq/policy$p/scaling_max_freq"
+	done
+	echo balance_performance >"$M/cpu/cpufreq/policy0/energy_performance_preference"
+	echo 'default performance balance_performance power' \
+		>"$M/cpu/cpufreq/policy0/energy_performance_available_preferences"
+	echo 1 >"$M/cpu/cpufreq/boost"
+	echo 0-1 >"$M/node/online"
+	echo 'BOOT_IMAGE=/vmlinuz root=/dev/vda isolcpus=2,3 mitigations=off' >"$M/cmdline"
+	printf 'processor\t: 0\nflags\t\t: fpu vme hypervisor lahf_lm\n' >"$M/cpuinfo"
+	echo 'cpu  10 0 20 300 0 0 0 100 0 0' >"$M/stat"
+	echo 'always [madvise] never' >"$M/thp"
+}
+export SMARTWAKE_SCHED_DEBUG=$M/sched SMARTWAKE_SYSCTL=$M/sys SMARTWAKE_CPU_SYSFS=$M/cpu \
+	SMARTWAKE_NODE_SYSFS=$M/node SMARTWAKE_CMDLINE=$M/cmdline SMARTWAKE_CPUINFO=$M/cpuinfo \
+	SMARTWAKE_PROC_STAT=$M/stat SMARTWAKE_THP=$M/thp SMARTWAKE_RELEASE=6.12.38+deb13-cloud-amd64
+fresh_machine
 out=$tmp/out
 # run CMD...: stdout+stderr to $out, status in $rc
 run() { "$@" >"$out" 2>&1; rc=$?; }
@@ -312,6 +364,64 @@ run $SW status
 check "status without a policy knob: says so, exit 0" \
 	eval '[ $rc -eq 0 ] && has "no policy knob"'
 relist
+
+# ---- the machine-state record ------------------------------------------------
+run $SW status
+check "status: the machine line at the end" \
+	has "^machine: kernel 6\.12\.38\+deb13-cloud-amd64, 4 CPUs, SMT on, 2 LLCs, 2 nodes, governor schedutil, numa_balancing 1, THP madvise, VM yes$"
+check "status: SCHED_CACHE's llc_balancing and cgroup_mode" \
+	eval 'has "^  sched\.llc_balancing/enabled = 1$" && has "^  sched\.cgroup_mode = concur$"'
+run $SW status --machine
+cp "$out" "$tmp/record"
+check "status --machine: exit 0" [ $rc -eq 0 ]
+for kv in "kernel.release = 6.12.38+deb13-cloud-amd64" "kernel.flavour = cloud-amd64" \
+	"cmdline.isolcpus = 2,3" "cmdline.nohz_full = (absent)" "cmdline.mitigations = off" \
+	"cmdline.preempt = (absent)" "cpu.online = 0-3" "cpu.count = 4" "cpu.smt = on" "cpu.llcs = 2" \
+	"cpu.llc0.cpus = 0-1" "cpu.llc1.cpus = 2-3" "cpu.llc1.size = 16384K" "node.count = 2" \
+	"feature.TTWU_QUEUE = 1" "feature.HRTICK = 0" "sched.llc_balancing/enabled = 1" \
+	"sched.llc_balancing/aggr_tolerance = 20" "sched.cgroup_mode = concur" "sched.preempt = full" \
+	"sched.migration_cost_ns = 500000" "sysctl.kernel.numa_balancing = 1" \
+	"sysctl.kernel.sched_schedstats = 0" "sysctl.kernel.sched_autogroup_enabled = 1" \
+	"cpufreq.boost = 1" "cpufreq.policies = 2" "cpufreq.policy0.governor = schedutil" \
+	"cpufreq.policy0.epp = balance_performance" "cpufreq.policy1.epp = (absent)" \
+	"cpufreq.policy1.max_freq = 3000000" "mm.thp = madvise" "vm.hypervisor = yes" \
+	"vm.steal_ticks = 100" "module.enabled = 1" "module.scope = all"; do
+	check "status --machine: $kv" grep -qxF -- "$kv" "$tmp/record"
+done
+check "status --machine: no debug dump, domains/, per-CPU fair_server/, non-sched sysctl" \
+	eval '! grep -qE "^(sched\.debug|sched\.domains|sched\.fair_server|sysctl\.kernel\.(not_sched|sched_domain)) " "$tmp/record"'
+$SW status --machine --json >"$tmp/record.json" 2>&1
+check "status --machine --json parses with python3 -m json.tool" \
+	eval 'python3 -m json.tool "$tmp/record.json" >/dev/null'
+check "status --machine --json: numbers, strings, absent as null, same keys as the text" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["cpu.count"] == 4 and d["sched.cgroup_mode"] == "concur", d
+assert d["cmdline.nohz_full"] is None and d["cpufreq.policy1.epp"] is None, d
+keys = [l.split(" = ")[0] for l in open(sys.argv[2]).read().splitlines()]
+assert list(d) == keys, (list(d), keys)
+' "$tmp/record.json" "$tmp/record"
+run $SW status --json
+check "status --json without --machine: exit 2" [ $rc -eq 2 ]
+# what is missing is absent, what cannot be read says why, never an error
+mv "$M/sched" "$M/sched.away"
+rm "$M/sys/kernel/numa_balancing" "$M/cpu/smt/active"
+rm -r "$M/cpu/cpufreq"
+rm "$M/cmdline" && mkdir "$M/cmdline"
+run env SMARTWAKE_DEBUGFS=$tmp/nonexistent $SW status --machine
+check "status --machine without the module, sched/, numa_balancing, SMT file, cpufreq: exit 0, absent" \
+	eval '[ $rc -eq 0 ] && has "^module = \(absent\)$" && has "^sched = \(absent\)$" &&
+		has "^sysctl\.kernel\.numa_balancing = \(absent\)$" && has "^cpu\.smt = \(absent\)$" &&
+		has "^cpufreq\.boost = \(absent\)$" && has "^cpufreq\.policies = \(absent\)$"'
+check "status --machine: an unreadable file says why" has "^cmdline = \(unreadable: Is a directory\)$"
+env SMARTWAKE_DEBUGFS=$tmp/nonexistent $SW status --machine --json >"$tmp/record.json" 2>&1
+check "status --machine --json, absent and unreadable entries: valid JSON" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["module"] is None and d["sched"] is None and d["cmdline"] == "(unreadable: Is a directory)", d
+' "$tmp/record.json"
+rm -rf "$M/sched.away"
+fresh_machine
 
 # ---- stats -------------------------------------------------------------------
 run $SW stats
