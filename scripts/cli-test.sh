@@ -709,11 +709,11 @@ fresh_machine
 
 # ab: a tunable is applied for its side's runs and restored afterwards
 before=$(msnap)
-run $SW ab --a 'sched:llc_balancing/enabled=0 cpufreq:governor=performance' --b '' --runs 2 -- \
+run $SW ab --a '' --b 'sched:llc_balancing/enabled=0 cpufreq:governor=performance' --runs 2 -- \
 	sh -c 'cat "$SMARTWAKE_SCHED_DEBUG/llc_balancing/enabled" >>"$SMARTWAKE_SCHED_DEBUG/../seen"; echo ops_per_sec=1'
-check "ab --a sched:llc_balancing/enabled=0: A runs with 0, B with 1 (A B A B)" \
-	eval '[ "$(tr "\n" " " <"$M/seen")" = "0 1 0 1 " ]'
-check "ab with sched: and cpufreq: settings: exit 0, restored afterwards, no drift" \
+check "ab --b sched:llc_balancing/enabled=0: A runs with 1, B with 0 (A B A B)" \
+	eval '[ "$(tr "\n" " " <"$M/seen")" = "1 0 1 0 " ]'
+check "ab with sched: and cpufreq: settings, B (the last side) sets them: exit 0, restored afterwards, no drift" \
 	eval '[ $rc -eq 0 ] && [ "$(msnap)" = "$before" ] && has "^machine state: the same before and after every run"'
 run $SW ab --a '' --b 'sched:llc_balancing/enabled=0 sysctl:kernel.numa_balancing=0' --runs 2 -- \
 	sh -c '[ "$(cat "$SMARTWAKE_SCHED_DEBUG/llc_balancing/enabled")" = 1 ] && echo ops_per_sec=1'
