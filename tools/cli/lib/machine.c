@@ -724,10 +724,14 @@ static const char *val_of(const struct machine *m, const char *key)
 /* One line: what a reader of a result wants first. */
 void machine_summary(const struct machine *m, FILE *f)
 {
+	const char *gov = val_of(m, "cpufreq.policy0.governor");
+
+	if (!strcmp(val_of(m, "cpufreq.policies"), "0"))
+		gov = "none (no cpufreq policy)";
 	fprintf(f, "machine: kernel %s, %s CPUs, SMT %s, %s LLCs, %s nodes, governor %s, numa_balancing %s, THP %s, VM %s\n",
 		val_of(m, "kernel.release"), val_of(m, "cpu.count"),
 		val_of(m, "cpu.smt"), val_of(m, "cpu.llcs"),
-		val_of(m, "node.count"), val_of(m, "cpufreq.policy0.governor"),
+		val_of(m, "node.count"), gov,
 		val_of(m, "sysctl.kernel.numa_balancing"), val_of(m, "mm.thp"),
 		val_of(m, "vm.hypervisor"));
 }
