@@ -162,6 +162,39 @@ run $SW ab --a '' --b 'enabled=0' --runs 1 -- sh -c 'exit 3'
 check "ab with a failing command: exit 1" eq "$rc" 1
 check "... enabled restored" eq "$(knob enabled)" 1
 
+# --- the machine-state record and kernel tunables (issue 58) -----------------
+SD=/sys/kernel/debug/sched
+run $SW status --machine
+check "status --machine: exit 0, the release, a feature, a sched tunable, the module's knobs" \
+	eval '[ "$rc" -eq 0 ] && has "^kernel\.release = $(uname -r)\$" && has "^feature\.TTWU_QUEUE = [01]\$" &&
+		has "^sched\.migration_cost_ns = [0-9][0-9]*\$" && has "^module\.policy = " && has "^cpu\.count = [0-9]"'
+check "status --machine: the sched debug dump is left out" eval '! has "^sched\.debug "'
+mc=$(cat $SD/migration_cost_ns)
+run $SW ab --a '' --b "sched:migration_cost_ns=$((mc + 1000))" --runs 2 -- \
+	sh -c "echo ops_per_sec=\$(cat $SD/migration_cost_ns)"
+check "ab --b sched:migration_cost_ns: B ran with it, no state drift, exit 0" \
+	eval '[ "$rc" -eq 0 ] && has "^B  *$((mc + 1000))\\.0 " && has "^machine state: the same before and after every run"'
+check "... migration_cost_ns restored" eq "$(cat $SD/migration_cost_ns)" "$mc"
+if [ -w $SD/preempt ]; then
+	pm=$(sed 's/.*(\(.*\)).*/\1/' $SD/preempt)
+	run $SW set sched:preempt=none
+	check "set sched:preempt=none: exit 0, (none) chosen" eval '[ "$rc" -eq 0 ] && grep -q "(none)" $SD/preempt'
+	run $SW set sched:preempt=$pm
+	check "... set back to $pm" eval '[ "$rc" -eq 0 ] && grep -q "($pm)" $SD/preempt'
+fi
+nb=/proc/sys/kernel/numa_balancing
+if [ -w $nb ]; then
+	v=$(cat $nb)
+	run $SW ab --a '' --b '' --runs 2 -- sh -c "echo \$((1 - $v)) >$nb; echo ops_per_sec=1"
+	check "ab, the command flips kernel.numa_balancing: refused (exit 1), the key named" \
+		eval '[ "$rc" -eq 1 ] && has "sysctl\.kernel\.numa_balancing: $v at the start" && has "allow-state-drift"'
+	echo "$v" >$nb
+	run $SW ab --a "sysctl:kernel.numa_balancing=0" --b "sysctl:kernel.numa_balancing=1" --runs 1 -- \
+		sh -c "echo ops_per_sec=\$(cat $nb)1"
+	check "ab, kernel.numa_balancing under test: exit 0, each side its value, restored" \
+		eval '[ "$rc" -eq 0 ] && has "^A  *1\\.0 " && has "^B  *11\\.0 " && [ "$(cat $nb)" = "$v" ]'
+fi
+
 rmmod smartwake
 check "rmmod" eval '[ ! -e $SW_DBG ]'
 check "kernel log clean" dmesg_clean

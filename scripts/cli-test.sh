@@ -100,6 +100,58 @@ snap() { (cd "$D" && for f in enabled policy wake_wide factor sis_filter; do
 P=$tmp/params
 export SMARTWAKE_DEBUGFS=$D SMARTWAKE_SCHED_FEATURES=$F SMARTWAKE_PARAMS=$P \
 	SMARTWAKE_LOCKDOWN=$tmp/lockdown
+# The machine the state record reads (status --machine, ab) and the
+# kernel tunables sched:, sysctl: and cpufreq: settings write: a 4-CPU
+# VM with SMT, two LLCs, two nodes, two cpufreq policies (the second
+# without EPP), /sys/kernel/debug/sched/ with SCHED_CACHE's
+# llc_balancing/ and cgroup_mode, and what the record leaves out (the
+# debug dump, domains/, per-CPU fair_server/ directories).
+M=$tmp/machine
+fresh_machine() {
+	local c p
+	rm -rf "$M"
+	mkdir -p "$M/sched/llc_balancing" "$M/sched/domains/cpu0" "$M/sched/fair_server/cpu0" \
+		"$M/sys/kernel/sched_domain" "$M/cpu/smt" "$M/cpu/cpufreq" "$M/node"
+	echo 1 >"$M/sched/llc_balancing/enabled"
+	echo 20 >"$M/sched/llc_balancing/aggr_tolerance"
+	echo concur >"$M/sched/cgroup_mode"
+	echo 'none voluntary (full) lazy' >"$M/sched/preempt"
+	echo 500000 >"$M/sched/migration_cost_ns"
+	head -c 5000 /dev/zero | tr '\0' x >"$M/sched/debug"
+	echo 1 >"$M/sched/domains/cpu0/flags"
+	echo 50000000 >"$M/sched/fair_server/cpu0/runtime"
+	echo 1 >"$M/sys/kernel/numa_balancing"
+	echo 0 >"$M/sys/kernel/sched_schedstats"
+	echo 1 >"$M/sys/kernel/sched_autogroup_enabled"
+	echo 7 >"$M/sys/kernel/not_sched"
+	echo 0-3 >"$M/cpu/online"
+	echo 1 >"$M/cpu/smt/active"
+	for c in 0 1 2 3; do
+		mkdir -p "$M/cpu/cpu$c/cache/index3"
+		echo $((c / 2 * 2))-$((c / 2 * 2 + 1)) >"$M/cpu/cpu$c/cache/index3/shared_cpu_list"
+		echo 16384K >"$M/cpu/cpu$c/cache/index3/size"
+	done
+	for p in 0 1; do
+		mkdir -p "$M/cpu/cpufreq/policy$p"
+		echo schedutil >"$M/cpu/cpufreq/policy$p/scaling_governor"
+		echo 'performance schedutil powersave' >"$M/cpu/cpufreq/policy$p/scaling_available_governors"
+		echo 800000 >"$M/cpu/cpufreq/policy$p/scaling_min_freq"
+		echo 3000000 >"$M/cpu/cpufreq/policy$p/scaling_max_freq"
+	done
+	echo balance_performance >"$M/cpu/cpufreq/policy0/energy_performance_preference"
+	echo 'default performance balance_performance power' \
+		>"$M/cpu/cpufreq/policy0/energy_performance_available_preferences"
+	echo 1 >"$M/cpu/cpufreq/boost"
+	echo 0-1 >"$M/node/online"
+	echo 'BOOT_IMAGE=/vmlinuz root=/dev/vda isolcpus=2,3 mitigations=off' >"$M/cmdline"
+	printf 'processor\t: 0\nflags\t\t: fpu vme hypervisor lahf_lm\n' >"$M/cpuinfo"
+	echo 'cpu  10 0 20 300 0 0 0 100 0 0' >"$M/stat"
+	echo 'always [madvise] never' >"$M/thp"
+}
+export SMARTWAKE_SCHED_DEBUG=$M/sched SMARTWAKE_SYSCTL=$M/sys SMARTWAKE_CPU_SYSFS=$M/cpu \
+	SMARTWAKE_NODE_SYSFS=$M/node SMARTWAKE_CMDLINE=$M/cmdline SMARTWAKE_CPUINFO=$M/cpuinfo \
+	SMARTWAKE_PROC_STAT=$M/stat SMARTWAKE_THP=$M/thp SMARTWAKE_RELEASE=6.12.38+deb13-cloud-amd64
+fresh_machine
 out=$tmp/out
 # run CMD...: stdout+stderr to $out, status in $rc
 run() { "$@" >"$out" 2>&1; rc=$?; }
@@ -329,6 +381,64 @@ check "status without a policy knob: says so, exit 0" \
 	eval '[ $rc -eq 0 ] && has "no policy knob"'
 relist
 
+# ---- the machine-state record ------------------------------------------------
+run $SW status
+check "status: the machine line at the end" \
+	has "^machine: kernel 6\.12\.38\+deb13-cloud-amd64, 4 CPUs, SMT on, 2 LLCs, 2 nodes, governor schedutil, numa_balancing 1, THP madvise, VM yes$"
+check "status: SCHED_CACHE's llc_balancing and cgroup_mode" \
+	eval 'has "^  sched\.llc_balancing/enabled = 1$" && has "^  sched\.cgroup_mode = concur$"'
+run $SW status --machine
+cp "$out" "$tmp/record"
+check "status --machine: exit 0" [ $rc -eq 0 ]
+for kv in "kernel.release = 6.12.38+deb13-cloud-amd64" "kernel.flavour = cloud-amd64" \
+	"cmdline.isolcpus = 2,3" "cmdline.nohz_full = (absent)" "cmdline.mitigations = off" \
+	"cmdline.preempt = (absent)" "cpu.online = 0-3" "cpu.count = 4" "cpu.smt = on" "cpu.llcs = 2" \
+	"cpu.llc0.cpus = 0-1" "cpu.llc1.cpus = 2-3" "cpu.llc1.size = 16384K" "node.count = 2" \
+	"feature.TTWU_QUEUE = 1" "feature.HRTICK = 0" "sched.llc_balancing/enabled = 1" \
+	"sched.llc_balancing/aggr_tolerance = 20" "sched.cgroup_mode = concur" "sched.preempt = full" \
+	"sched.migration_cost_ns = 500000" "sysctl.kernel.numa_balancing = 1" \
+	"sysctl.kernel.sched_schedstats = 0" "sysctl.kernel.sched_autogroup_enabled = 1" \
+	"cpufreq.boost = 1" "cpufreq.policies = 2" "cpufreq.policy0.governor = schedutil" \
+	"cpufreq.policy0.epp = balance_performance" "cpufreq.policy1.epp = (absent)" \
+	"cpufreq.policy1.max_freq = 3000000" "mm.thp = madvise" "vm.hypervisor = yes" \
+	"vm.steal_ticks = 100" "module.enabled = 1" "module.scope = all"; do
+	check "status --machine: $kv" grep -qxF -- "$kv" "$tmp/record"
+done
+check "status --machine: no debug dump, domains/, per-CPU fair_server/, non-sched sysctl" \
+	eval '! grep -qE "^(sched\.debug|sched\.domains|sched\.fair_server|sysctl\.kernel\.(not_sched|sched_domain)) " "$tmp/record"'
+$SW status --machine --json >"$tmp/record.json" 2>&1
+check "status --machine --json parses with python3 -m json.tool" \
+	eval 'python3 -m json.tool "$tmp/record.json" >/dev/null'
+check "status --machine --json: numbers, strings, absent as null, same keys as the text" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["cpu.count"] == 4 and d["sched.cgroup_mode"] == "concur", d
+assert d["cmdline.nohz_full"] is None and d["cpufreq.policy1.epp"] is None, d
+keys = [l.split(" = ")[0] for l in open(sys.argv[2]).read().splitlines()]
+assert list(d) == keys, (list(d), keys)
+' "$tmp/record.json" "$tmp/record"
+run $SW status --json
+check "status --json without --machine: exit 2" [ $rc -eq 2 ]
+# what is missing is absent, what cannot be read says why, never an error
+mv "$M/sched" "$M/sched.away"
+rm "$M/sys/kernel/numa_balancing" "$M/cpu/smt/active"
+rm -r "$M/cpu/cpufreq"
+rm "$M/cmdline" && mkdir "$M/cmdline"
+run env SMARTWAKE_DEBUGFS=$tmp/nonexistent $SW status --machine
+check "status --machine without the module, sched/, numa_balancing, SMT file, cpufreq: exit 0, absent" \
+	eval '[ $rc -eq 0 ] && has "^module = \(absent\)$" && has "^sched = \(absent\)$" &&
+		has "^sysctl\.kernel\.numa_balancing = \(absent\)$" && has "^cpu\.smt = \(absent\)$" &&
+		has "^cpufreq\.boost = \(absent\)$" && has "^cpufreq\.policies = \(absent\)$"'
+check "status --machine: an unreadable file says why" has "^cmdline = \(unreadable: Is a directory\)$"
+env SMARTWAKE_DEBUGFS=$tmp/nonexistent $SW status --machine --json >"$tmp/record.json" 2>&1
+check "status --machine --json, absent and unreadable entries: valid JSON" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["module"] is None and d["sched"] is None and d["cmdline"] == "(unreadable: Is a directory)", d
+' "$tmp/record.json"
+rm -rf "$M/sched.away"
+fresh_machine
+
 # ---- stats -------------------------------------------------------------------
 run $SW stats
 check "stats: exit 0, name value lines" eval '[ $rc -eq 0 ] && has "^select_calls +100$" && has "^sis_search_efficiency_pct +27.35$"'
@@ -457,6 +567,11 @@ check "set feature: without a features file: exit 1, explained" \
 
 # ---- ab ----------------------------------------------------------------------
 fresh_tree
+# A write to the fake features file leaves only the word written, where the
+# kernel's keeps the other features: ab's state record would rightly see
+# them vanish (checked below), so the features file holds only the one
+# that is set here.
+echo TTWU_QUEUE >"$F"
 before=$(snap)
 # shellcheck disable=SC2016
 bump='n=$(awk "\$1 == \"select_calls\" { print \$2 }" "$SMARTWAKE_DEBUGFS/stats"); sed -i "s/^select_calls .*/select_calls $((n + 7))/" "$SMARTWAKE_DEBUGFS/stats"'
@@ -551,6 +666,156 @@ run env SMARTWAKE_DEBUGFS=$tmp/nonexistent $SW ab --a '' --b 'enabled=0' --runs 
 check "ab with knobs without the module: exit 1, says so" \
 	eval '[ $rc -eq 1 ] && has "no smartwake directory"'
 
+
+# ---- kernel tunables: sched:, sysctl:, cpufreq: in set and ab ---------------
+fresh_tree
+fresh_machine
+# msnap: the tunables the settings below touch, and the module's knobs
+msnap() { (cd "$M" && cat sched/llc_balancing/enabled sys/kernel/numa_balancing \
+	cpu/cpufreq/policy0/scaling_governor cpu/cpufreq/policy1/scaling_governor \
+	cpu/cpufreq/policy0/energy_performance_preference cpu/cpufreq/boost | tr '\n' ' '); snap; }
+before=$(msnap)
+run $SW set sched:llc_balancing/enabled=0 sysctl:kernel.numa_balancing=0 cpufreq:governor=performance cpufreq:boost=0
+check "set sched: sysctl: cpufreq:governor cpufreq:boost: exit 0, every file written" \
+	eval '[ $rc -eq 0 ] && [ "$(msnap)" = "0 0 performance performance balance_performance 0 ${before#* * * * * * }" ]'
+check "... each target said, with its value before" \
+	eval 'has "^sched:llc_balancing/enabled=0 \(was 1\)$" && has "^sysctl:kernel\.numa_balancing=0 \(was 1\)$" &&
+		has "^cpufreq:policy1/governor=performance \(was schedutil\)$" && has "^cpufreq:boost=0 \(was 1\)$"'
+fresh_machine
+run $SW set cpufreq:epp=power sched:preempt=none
+check "set cpufreq:epp where one policy has no EPP: exit 2, named, nothing changed" \
+	eval '[ $rc -eq 2 ] && has "policy1/energy_performance_preference" && [ "$(msnap)" = "$before" ] && [ "$(cat "$M/sched/preempt")" = "none voluntary (full) lazy" ]'
+# one bad key among good ones: nothing written
+# shellcheck disable=SC2089,SC2090
+for bad in "sched:llc_balancing/enabled=0 sysctl:kernel.no_such=1|the kernel has no .*kernel/no_such" \
+	"sched:llc_balancing/enabled=0 cpufreq:governor=turbo|policy0 does not accept .turbo. \(scaling_available_governors: performance schedutil powersave\)" \
+	"sysctl:kernel.numa_balancing=0 cpufreq:frob=1|no cpufreq key .frob." \
+	"sysctl:kernel.numa_balancing=0 cpufreq:boost=2|boost is 0 or 1" \
+	"sysctl:kernel.numa_balancing=0 sched:../../etc/passwd=1|is no path under" \
+	"enabled=0 sched:no_such=1|the kernel has no .*sched/no_such" \
+	"enabled=0 sched:llc_balancing/enabled=|expected sched:NAME=VALUE" \
+	"sysctl:kernel.numa_balancing=0 sched:llc_balancing=1|is not a tunable's file"; do
+	# shellcheck disable=SC2086,SC2090
+	run $SW set ${bad%%|*}
+	check "set ${bad%%|*}: exit 2, explained, nothing changed" \
+		eval '[ $rc -eq 2 ] && has "${bad#*|}" && has "nothing changed" && [ "$(msnap)" = "$before" ]'
+done
+# a value the kernel refuses (an immutable file: EPERM also for root)
+if chattr +i "$M/sys/kernel/numa_balancing" 2>/dev/null; then
+	run $SW set sched:llc_balancing/enabled=0 enabled=0 sysctl:kernel.numa_balancing=0
+	check "set, the kernel refuses the third write: exit 1, said, the two before undone" \
+		eval '[ $rc -eq 1 ] && has "writing sysctl:kernel\.numa_balancing=0: Operation not permitted" && [ "$(msnap)" = "$before" ]'
+	chattr -i "$M/sys/kernel/numa_balancing"
+else
+	skip "chattr +i does not work in $tmp: a tunable's write refused by the kernel is not imitated"
+fi
+echo 'none [integrity] confidentiality' >"$tmp/lockdown"
+run $SW set sysctl:kernel.numa_balancing=0 sched:llc_balancing/enabled=0
+check "set sched: under lockdown: exit 1, what cannot be written and what can said, nothing changed" \
+	eval '[ $rc -eq 1 ] && has "debugfs is locked down \(lockdown=integrity\): nothing under /sys/kernel/debug/sched/ \(sched:, feature:\) can be written; sysctl:, cpufreq: and the module.s knobs can" &&
+		[ "$(msnap)" = "$before" ]'
+run $SW set sysctl:kernel.numa_balancing=0
+check "set sysctl: under lockdown: exit 0, written" eval '[ $rc -eq 0 ] && [ "$(cat "$M/sys/kernel/numa_balancing")" = 0 ]'
+rm -f "$tmp/lockdown"
+fresh_machine
+run env SMARTWAKE_DEBUGFS=$tmp/nonexistent $SW set cpufreq:governor=powersave
+check "set cpufreq: without the module: exit 0, written" \
+	eval '[ $rc -eq 0 ] && [ "$(cat "$M/cpu/cpufreq/policy1/scaling_governor")" = powersave ]'
+fresh_machine
+
+# ab: a tunable is applied for its side's runs and restored afterwards
+before=$(msnap)
+run $SW ab --a '' --b 'sched:llc_balancing/enabled=0 cpufreq:governor=performance' --runs 2 -- \
+	sh -c 'cat "$SMARTWAKE_SCHED_DEBUG/llc_balancing/enabled" >>"$SMARTWAKE_SCHED_DEBUG/../seen"; echo ops_per_sec=1'
+check "ab --b sched:llc_balancing/enabled=0: A runs with 1, B with 0 (A B A B)" \
+	eval '[ "$(tr "\n" " " <"$M/seen")" = "1 0 1 0 " ]'
+check "ab with sched: and cpufreq: settings, B (the last side) sets them: exit 0, restored afterwards, no drift" \
+	eval '[ $rc -eq 0 ] && [ "$(msnap)" = "$before" ] && has "^machine state: the same before and after every run"'
+run $SW ab --a '' --b 'sched:llc_balancing/enabled=0 sysctl:kernel.numa_balancing=0' --runs 2 -- \
+	sh -c '[ "$(cat "$SMARTWAKE_SCHED_DEBUG/llc_balancing/enabled")" = 1 ] && echo ops_per_sec=1'
+check "ab, the command fails under B's sched: setting: exit 1, restored" \
+	eval '[ $rc -eq 1 ] && has "run 1 of side B: command exited with status 1" && [ "$(msnap)" = "$before" ]'
+$SW ab --a 'sched:llc_balancing/enabled=0' --b 'sysctl:kernel.numa_balancing=0 cpufreq:boost=0' --runs 50 -- \
+	sh -c 'sleep 0.2; echo ops_per_sec=1' >"$out" 2>&1 &
+abpid=$!
+sleep 1
+kill -INT $abpid
+wait $abpid
+rc=$?
+check "ab with sched:, sysctl:, cpufreq: settings interrupted: exit 130, restored" \
+	eval '[ $rc -eq 130 ] && [ "$(msnap)" = "$before" ] && has "interrupted; settings restored"'
+run $SW ab --a '' --b 'sysctl:kernel.no_such=1' --runs 1 -- echo ops_per_sec=1
+check "ab, an unknown sysctl: exit 2, named, nothing run" \
+	eval '[ $rc -eq 2 ] && has "the kernel has no .*kernel/no_such" && ! has "^run 1" && [ "$(msnap)" = "$before" ]'
+run $SW ab --concurrent --a '' --b 'policy=smartwake sysctl:kernel.numa_balancing=0' --runs 1 -- echo ops_per_sec=1
+check "ab --concurrent with a kernel tunable: exit 2, machine-wide" \
+	eval '[ $rc -eq 2 ] && has "sysctl:kernel.numa_balancing=0 is machine-wide"'
+
+# ab: the machine's state must be the same on both sides. Side B's
+# command (enabled=0) turns NUMA balancing off, side A's on again.
+cat >"$tmp/numa.sh" <<'EOS'
+if [ "$(cat "$SMARTWAKE_DEBUGFS/enabled")" = 0 ]; then v=0; else v=1; fi
+echo $v >"$SMARTWAKE_SYSCTL/kernel/numa_balancing"
+echo ops_per_sec=10
+EOS
+run $SW ab --a 'enabled=1' --b 'enabled=0' --runs 2 --json "$tmp/ab.json" --record "$tmp/ab.rec" -- sh "$tmp/numa.sh"
+sed 's/^/    /' "$out"
+check "ab, kernel.numa_balancing differs between the sides: refused, exit 1, no ratio" \
+	eval '[ $rc -eq 1 ] && has "the sides did not run under the same machine state" && ! has "^ratio B/A"'
+check "... the key named, with its values and when" \
+	has "^  sysctl\.kernel\.numa_balancing: 1 at the start; 0 after run 1 of B; 0 before run 2 of A; 0 after ab$"
+check "... and the option that accepts it" has "or accept it with --allow-state-drift$"
+check "... only that key (enabled is under test, steal a counter)" \
+	eval '[ $(grep -c "^  [a-z]*\..*: .* at the start" "$out") -eq 1 ]'
+check "ab --json, refused: valid JSON, the drift and the record at the start" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["reported"] is False and d["refused_for_state_drift"] is True, d
+assert [x["key"] for x in d["state_drift"]] == ["sysctl.kernel.numa_balancing"] * 3, d["state_drift"]
+assert d["state_drift"][0] == {"key": "sysctl.kernel.numa_balancing", "value": "0", "when": "after run 1 of B"}
+assert d["machine_start"]["sysctl.kernel.numa_balancing"] == 1 and d["machine_start"]["cpu.llcs"] == 2
+assert d["machine_end"]["sysctl.kernel.numa_balancing"] == 0
+' "$tmp/ab.json"
+check "ab --record, refused: says so, the drift, the record" \
+	eval 'grep -qx "# not reported: the machine.s state differed" "$tmp/ab.rec" &&
+		grep -qx "drift\.sysctl\.kernel\.numa_balancing = 0 (after run 1 of B)" "$tmp/ab.rec" &&
+		grep -qx "sysctl\.kernel\.numa_balancing = 1" "$tmp/ab.rec"'
+echo 1 >"$M/sys/kernel/numa_balancing"
+run $SW ab --a 'enabled=1' --b 'enabled=0' --runs 2 --allow-state-drift -- sh "$tmp/numa.sh"
+check "ab --allow-state-drift: reported (exit 0), the drift listed" \
+	eval '[ $rc -eq 0 ] && has "^machine state: not the same on every run \(accepted: --allow-state-drift\):$" &&
+		has "^  sysctl\.kernel\.numa_balancing: 1 at the start; 0 after run 1 of B" && has "^ratio B/A"'
+echo 1 >"$M/sys/kernel/numa_balancing"
+run $SW ab --a 'sysctl:kernel.numa_balancing=0' --b 'sysctl:kernel.numa_balancing=1' --runs 2 -- \
+	sh -c 'echo ops_per_sec=$(cat "$SMARTWAKE_SYSCTL/kernel/numa_balancing")1'
+check "ab, numa_balancing the setting under test: it may differ (exit 0, A ran with 0, B with 1)" \
+	eval '[ $rc -eq 0 ] && has "^A +1\.0 " && has "^B +11\.0 " && has "^machine state: the same before and after every run"'
+# steal: side B's runs lose 0.5 s each to the hypervisor (50 USER_HZ ticks)
+cat >"$tmp/steal.sh" <<'EOS'
+if [ "$(cat "$SMARTWAKE_DEBUGFS/enabled")" = 0 ]; then
+	awk '$1 == "cpu" { $9 += 50 } { print }' "$SMARTWAKE_PROC_STAT" >"$SMARTWAKE_PROC_STAT.new" &&
+		mv "$SMARTWAKE_PROC_STAT.new" "$SMARTWAKE_PROC_STAT"
+fi
+echo ops_per_sec=10
+EOS
+run $SW ab --a 'enabled=1' --b 'enabled=0' --runs 2 --json "$tmp/ab.json" --record "$tmp/ab.rec" -- sh "$tmp/steal.sh"
+check "ab: steal per side, over its runs (B 2 x 0.5 s; a counter, no drift)" \
+	eval '[ $rc -eq 0 ] && has "^steal \(CPU-seconds .*\): A 0\.00 s, B 1\.00 s$" && has "^machine state: the same"'
+check "ab: the machine line" has "^machine: kernel 6\.12\.38\+deb13-cloud-amd64, 4 CPUs, SMT on, 2 LLCs"
+check "ab --json: valid JSON, the sides' figures and steal, the records, no drift" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["reported"] is True and d["state_drift"] == [], d
+a, b = d["sides"]
+assert a["label"] == "A" and a["median"] == 10 and a["runs"] == 2 and a["figures"] == [10, 10], a
+assert a["steal_secs"] == 0 and b["steal_secs"] == 1 and b["ratio"] == 1, b
+assert d["machine_start"]["vm.steal_ticks"] == 100 and d["machine_end"]["vm.steal_ticks"] == 200
+assert d["machine_start"]["cmdline.nohz_full"] is None
+' "$tmp/ab.json"
+check "ab --record: results, steal, the record" \
+	eval 'grep -qx "# reported" "$tmp/ab.rec" && grep -qx "side\.B\.steal_secs = 1\.00" "$tmp/ab.rec" &&
+		grep -qx "side\.A\.median = 10\.0" "$tmp/ab.rec" && grep -qx "sched\.cgroup_mode = concur" "$tmp/ab.rec"'
+fresh_machine
 
 # ---- the kernel's schedstats beside the module's counters --------------------
 fresh_tree

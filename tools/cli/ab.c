@@ -35,12 +35,23 @@ static const char help[] =
 	"shadow) but whose select hook reached under 90 % of 1000 or more fair\n"
 	"wakeups (fair_wakeups_reached against fair_wakeups: the hook was bypassed,\n"
 	"e.g. kernel.ftrace_enabled=0) is not reported: ab says so and exits 1.\n"
-	"Every knob and feature touched is restored to its value from before the\n"
-	"comparison afterwards (also on error or Ctrl-C).\n"
+	"Every knob, feature and kernel tunable touched is restored to its value\n"
+	"from before the comparison afterwards (also on error or Ctrl-C).\n"
 	"\n"
-	"SETTINGS is a space-separated list of KNOB=VALUE and feature:[NO_]NAME\n"
-	"(may be empty: ''). A knob or feature set by one side only takes its\n"
-	"original value on the other side.\n"
+	"The machine's state (smartwake status --machine: kernel, topology, scheduler\n"
+	"features and tunables, sched sysctls, cpufreq, THP, the module's knobs) is\n"
+	"recorded before the comparison and before and after every run. When it\n"
+	"differs in anything but the settings under test (and counters such as\n"
+	"steal), the sides did not run under the same state: ab names the keys and\n"
+	"their values, reports nothing and exits 1, unless --allow-state-drift. Each\n"
+	"side's steal time (/proc/stat, CPU-seconds during its runs) is reported.\n"
+	"\n"
+	"SETTINGS is a space-separated list of KNOB=VALUE, feature:[NO_]NAME and the\n"
+	"kernel tunables sched:PATH=VALUE (/sys/kernel/debug/sched/PATH),\n"
+	"sysctl:NAME=VALUE (/proc/sys), cpufreq:governor=G, cpufreq:epp=P and\n"
+	"cpufreq:boost=0|1 (see 'smartwake help set'); it may be empty: ''. A\n"
+	"setting made by one side only takes its original value on the other side;\n"
+	"to pin a tunable for the whole comparison, give it to every side.\n"
 	"\n"
 	"Options:\n"
 	"  --a SETTINGS, --b SETTINGS   the two sides (A is the reference)\n"
@@ -62,12 +73,19 @@ static const char help[] =
 	"                         every raw counter's delta\n"
 	"  --timeout SECS         kill a run (its process group) after SECS\n"
 	"  --verbose              show each run's output\n"
+	"  --allow-state-drift    report even when the machine's state differed\n"
+	"                         between runs (the differences are listed)\n"
+	"  --json FILE            write the results, the machine's state at the start\n"
+	"                         and at the end, what differed, and each side's steal\n"
+	"                         as one JSON object\n"
+	"  --record FILE          write the same as text: \"key = value\" lines\n"
 	"  --concurrent           run A and B at the same time, one instance of COMMAND\n"
 	"                         each, in two new cgroups: the side that sets\n"
 	"                         policy=smartwake or shadow runs under the module (knob\n"
 	"                         scope selects its cgroup), the other (no settings, or\n"
 	"                         policy=stock) under the kernel. Features, ttwu_queue\n"
-	"                         and numa_retry are refused (they act on both sides).\n"
+	"                         kernel tunables and numa_retry are refused (they act\n"
+	"                         on both sides).\n"
 	"                         Latency columns: the module's side from\n"
 	"                         latency_hist_scope, the other from the rest\n"
 	"  --cgroup-root DIR      --concurrent: make the cgroups under DIR (default: the\n"
@@ -76,6 +94,9 @@ static const char help[] =
 	"Examples:\n"
 	"  smartwake ab --a 'wake_wide=mainline' --b 'wake_wide=off' --runs 3 \\\n"
 	"      -- wakeload disp -w 6 -t 2\n"
+	"  smartwake ab --a 'sysctl:kernel.numa_balancing=0 sched:llc_balancing/enabled=0' \\\n"
+	"      --b 'sysctl:kernel.numa_balancing=0 sched:llc_balancing/enabled=0 policy=smartwake' \\\n"
+	"      --runs 3 -- wakeload disp -w 6 -t 2\n"
 	"  smartwake ab --concurrent --a '' --b 'policy=smartwake wake_wide=off' \\\n"
 	"      --runs 3 -- wakeload disp -w 6 -t 2\n";
 
@@ -114,7 +135,8 @@ int apply_side(const struct side *s)
 		const char *want = t->orig;
 
 		for (j = 0; j < s->nr_sets; j++)
-			if (s->sets[j].target == i)
+			if (i >= s->sets[j].target &&
+			    i < s->sets[j].target + s->sets[j].nr)
 				want = s->sets[j].value;
 		if (!strcmp(t->cur, want))
 			continue;
@@ -189,6 +211,9 @@ static int ab_parse_opts(struct ab *ab, int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "concurrent", no_argument, NULL, 'C' },
 		{ "cgroup-root", required_argument, NULL, 'R' },
+		{ "allow-state-drift", no_argument, NULL, 'D' },
+		{ "json", required_argument, NULL, 'J' },
+		{ "record", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
@@ -247,11 +272,20 @@ static int ab_parse_opts(struct ab *ab, int argc, char **argv)
 		case 'R':
 			ab->cg_root = optarg;
 			break;
+		case 'D':
+			ab->allow_drift = true;
+			break;
+		case 'J':
+			ab->json_path = optarg;
+			break;
+		case 'r':
+			ab->record_path = optarg;
+			break;
 		case 'h':
 			fputs(help, stdout);
 			return EXIT_OK;
 		default:
-			if (optopt && strchr("absnmuctR", optopt))
+			if (optopt && strchr("absnmuctRJr", optopt))
 				return bad_usage("ab", "option '%s' needs a value",
 						 argv[optind - 1]);
 			return bad_usage("ab", "unknown option '%s'",
@@ -434,6 +468,7 @@ void ab_record(struct ab *ab, struct side *s, int r, double v,
 {
 	int j;
 
+	s->secs += o->secs;
 	if (ab->csv)
 		fprintf(ab->csv, "%s,%d,%.10g,%s,%.3f", s->label, r + 1, v, u,
 			o->secs);
@@ -483,6 +518,104 @@ bool ab_figure(struct ab *ab, struct side *s, int r,
 	return true;
 }
 
+/* ---- ab: the machine's state ------------------------------------------- */
+
+/*
+ * Is record entry @key a setting under test (some side's target)? A
+ * governor's change also sets its policy's EPP (intel_pstate): that EPP
+ * is under test with it.
+ */
+static bool ab_under_test(const char *key)
+{
+	int i;
+
+	for (i = 0; i < nr_targets; i++) {
+		const char *k = targets[i].key;
+		size_t n = strlen(k);
+
+		if (!strcmp(k, key))
+			return true;
+		if (n > 9 && !strcmp(k + n - 9, ".governor") &&
+		    !strncmp(k, key, n - 8) && !strcmp(key + n - 8, "epp"))
+			return true;
+	}
+	return false;
+}
+
+/* Entry @key was @x (NULL: not there) on run @r of side @side: note it once per value. */
+static void ab_drift(struct ab *ab, const char *key, const struct mentry *x,
+		     int side, int r, bool after)
+{
+	char buf[4096];
+	struct drift *d;
+	int i;
+
+	mentry_text(x, buf, sizeof(buf));
+	for (i = 0; i < ab->nr_drift; i++) {
+		d = &ab->drift[i];
+		if (d->side == side && !strcmp(d->key, key) && !strcmp(d->val, buf))
+			return;
+	}
+	if (ab->nr_drift == ab->cap_drift) {
+		ab->cap_drift = ab->cap_drift ? 2 * ab->cap_drift : 16;
+		ab->drift = sw_xrealloc(ab->drift, ab->cap_drift * sizeof(*ab->drift));
+	}
+	d = &ab->drift[ab->nr_drift++];
+	d->key = sw_xstrdup(key);
+	d->val = sw_xstrdup(buf);
+	d->side = side;
+	d->run = r;
+	d->after = after;
+}
+
+/*
+ * The machine's state before (@after false) or after run @r of side
+ * @side (-1: after ab, everything restored): what differs from the start,
+ * settings under test and counters aside, is noted; the steal ticks of
+ * the run are added to the side's (under --concurrent to both sides').
+ */
+void ab_state(struct ab *ab, int side, int r, bool after)
+{
+	unsigned long long t;
+	int i;
+
+	machine_read(&ab->snap);
+	for (i = 0; i < ab->start.n; i++) {
+		const struct mentry *a = &ab->start.e[i], *b = NULL;
+
+		if (a->counter || ab_under_test(a->key))
+			continue;
+		if (i < ab->snap.n && !strcmp(ab->snap.e[i].key, a->key))
+			b = &ab->snap.e[i];
+		else
+			b = machine_find(&ab->snap, a->key);
+		if (!mentry_same(a, b))
+			ab_drift(ab, a->key, b, side, r, after);
+	}
+	for (i = 0; i < ab->snap.n; i++) {	/* entries the start had not */
+		const struct mentry *b = &ab->snap.e[i];
+
+		if (!b->counter && !ab_under_test(b->key) &&
+		    !machine_find(&ab->start, b->key))
+			ab_drift(ab, b->key, b, side, r, after);
+	}
+	if (!ab->have_steal || !machine_steal(&ab->snap, &t)) {
+		ab->have_steal = false;
+		return;
+	}
+	if (!after) {
+		ab->steal0 = t;
+	} else if (side >= 0) {
+		t = t >= ab->steal0 ? t - ab->steal0 : 0;
+		if (ab->concurrent) {
+			ab->sides[0].steal += t;
+			ab->sides[1].steal += t;
+		} else {
+			ab->sides[side].steal += t;
+		}
+	}
+}
+
 /* Run @r (0-based) of side @s; EXIT_OK or the exit status to stop with. */
 static int ab_run_one(struct ab *ab, struct side *s, int r)
 {
@@ -493,6 +626,7 @@ static int ab_run_one(struct ab *ab, struct side *s, int r)
 		return 128 + got_signal;
 	if (apply_side(s))
 		return EXIT_RUNTIME;
+	ab_state(ab, s - ab->sides, r, false);
 	if (ab->have_stats && read_stats(&ab->before))
 		ab->have_stats = false;
 	if (ab->have_hist && read_hist(&ab->hbefore))
@@ -500,6 +634,7 @@ static int ab_run_one(struct ab *ab, struct side *s, int r)
 	if (sw_run_command(ab->cmd, ab->timeout, ab->verbose, &got_signal,
 			   &ab->out))
 		return EXIT_RUNTIME;
+	ab_state(ab, s - ab->sides, r, true);
 	if (ab->have_stats && read_stats(&ab->after))
 		ab->have_stats = false;
 	if (ab->have_hist && read_hist(&ab->hafter))
@@ -526,8 +661,11 @@ static int ab_run_all(struct ab *ab)
 {
 	int r, i, rc;
 
-	if (ab->concurrent)
-		return ab_run_concurrent(ab);
+	if (ab->concurrent) {
+		rc = ab_run_concurrent(ab);
+		ab->complete = rc == EXIT_OK;
+		return rc;
+	}
 	for (r = 0; r < ab->runs; r++) {
 		for (i = 0; i < ab->nr_sides; i++) {
 			if (ab->sides[i].skipped)
@@ -537,6 +675,7 @@ static int ab_run_all(struct ab *ab)
 				return rc;
 		}
 	}
+	ab->complete = true;
 	return EXIT_OK;
 }
 
@@ -576,6 +715,15 @@ static void ab_free(struct ab *ab)
 		ab->outs[i].buf = NULL;
 	}
 	metric_free(&ab->metric);
+	for (i = 0; i < ab->nr_drift; i++) {
+		free(ab->drift[i].key);
+		free(ab->drift[i].val);
+	}
+	free(ab->drift);
+	ab->drift = NULL;
+	machine_free(&ab->start);
+	machine_free(&ab->snap);
+	machine_free(&ab->end);
 }
 
 static int do_ab(int argc, char **argv)
@@ -597,14 +745,28 @@ static int do_ab(int argc, char **argv)
 
 	catch_signals();
 	ab_print_plan(&ab);
+	/* the machine as found, before any setting is applied */
+	machine_read(&ab.start);
+	ab.have_steal = machine_steal(&ab.start, &ab.steal0);
 	rc = ab_finish(&ab, ab_run_all(&ab));
+	if (ab.complete) {
+		/* after ab: everything is back as it was */
+		ab_state(&ab, -1, 0, true);
+		machine_free(&ab.end);
+		ab.end = ab.snap;
+		memset(&ab.snap, 0, sizeof(ab.snap));
+	}
+	if (rc == EXIT_OK)
+		rc = ab_check_state(&ab);
 	if (rc == EXIT_OK)
 		rc = ab_check_reached(&ab);
 	if (rc == EXIT_OK) {
 		ab_report(&ab);
 		ab_report_locality(&ab);
 		ab_report_deltas(&ab);
+		ab_report_state(&ab);
 	}
+	rc = ab_write_outputs(&ab, rc);
 	ab_free(&ab);
 	return rc;
 }

@@ -4,7 +4,8 @@
  *
  *   ab.c            the command: options, sides, the sequential runs
  *   ab_concurrent.c --concurrent: both sides at once, in their cgroups
- *   ab_report.c     the reports: figures, latency, locality, counter deltas
+ *   ab_report.c     the reports: figures, latency, locality, counter deltas,
+ *                   the machine's state and steal, --json and --record
  *
  * The commands run through lib/child.c.
  */
@@ -15,6 +16,7 @@
 #include "figure.h"
 #include "hist.h"
 #include "knobs.h"
+#include "machine.h"
 #include "stats.h"
 
 struct side {
@@ -27,6 +29,15 @@ struct side {
 	int runs;
 	unsigned long long *delta;	/* per counter, summed over runs */
 	struct hist hist;		/* latency_hist deltas, summed over runs */
+	double secs;			/* its runs' time, summed */
+	unsigned long long steal;	/* /proc/stat steal ticks during its runs */
+};
+
+/* An entry of the machine-state record that differed from the start. */
+struct drift {
+	char *key, *val;	/* val: as the text record writes it */
+	int side, run;		/* side -1: after ab (everything restored) */
+	bool after;		/* seen after the run, not before it */
 };
 
 /* Everything one comparison works with. */
@@ -58,6 +69,16 @@ struct ab {
 	struct sw_run_out out;
 	FILE *csv;
 	char unit[NAME_LEN];		/* unit of the first figure */
+	/* the machine's state: at the start, now, and what differed */
+	bool allow_drift;		/* --allow-state-drift */
+	const char *json_path, *record_path;	/* --json, --record */
+	struct machine start, snap, end;
+	bool have_steal;		/* /proc/stat has steal ticks */
+	unsigned long long steal0;	/* at the start of the current run */
+	struct drift *drift;
+	int nr_drift, cap_drift;
+	bool refused_drift;		/* refused for it (not --allow-state-drift) */
+	bool complete;			/* every run ran */
 };
 
 #define AB_GO	(-1)	/* no exit status yet: go on */
@@ -76,8 +97,13 @@ int ab_concurrent_check(struct ab *ab);
 int ab_run_concurrent(struct ab *ab);
 int ab_concurrent_cleanup(struct ab *ab);
 
+void ab_state(struct ab *ab, int side, int r, bool after);
+
 /* ---- ab_report.c ---- */
 int ab_check_reached(const struct ab *ab);
+int ab_check_state(struct ab *ab);
+void ab_report_state(const struct ab *ab);
+int ab_write_outputs(const struct ab *ab, int rc);
 void ab_report(const struct ab *ab);
 void ab_report_locality(const struct ab *ab);
 void ab_report_deltas(const struct ab *ab);

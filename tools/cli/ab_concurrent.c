@@ -27,7 +27,8 @@ static const char * const machine_wide[] = { "ttwu_queue", "numa_retry" };
  * under the module, in the cgroup knob scope selects), the other nothing
  * or policy=stock (it runs under the kernel: out of scope). Settings are
  * machine-wide, so only the module's side may have them, and none that
- * acts outside the scope (features, ttwu_queue, numa_retry).
+ * acts outside the scope (features, kernel tunables, ttwu_queue,
+ * numa_retry).
  */
 int ab_concurrent_check(struct ab *ab)
 {
@@ -42,7 +43,7 @@ int ab_concurrent_check(struct ab *ab)
 			const struct setting *x = &s->sets[j];
 			const struct target *t = &targets[x->target];
 
-			if (t->kind == T_FEATURE)
+			if (t->kind == T_FEATURE || t->kind == T_FILE)
 				return bad_usage("ab", "--concurrent: side %s: %s is machine-wide (both sides would run under it)",
 						 s->label, x->text);
 			if (!strcmp(t->name, "scope"))
@@ -245,6 +246,7 @@ static int ab_run_pair(struct ab *ab, int r)
 		return 128 + got_signal;
 	if (apply_side(&ab->sides[ab->mod]))
 		return EXIT_RUNTIME;
+	ab_state(ab, ab->mod, r, false);
 	ab_snap(ab, &ab->before, &ab->sbefore, &ab->hbefore);
 	if (pipe2(go, O_CLOEXEC)) {
 		sw_err("pipe: %s", strerror(errno));
@@ -272,6 +274,7 @@ static int ab_run_pair(struct ab *ab, int r)
 		write_value(path, "1");
 	}
 	ab_snap(ab, &ab->after, &ab->safter, &ab->hafter);
+	ab_state(ab, ab->mod, r, true);
 	if (got_signal)
 		return 128 + got_signal;
 	for (i = 0; i < 2; i++)

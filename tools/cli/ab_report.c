@@ -2,12 +2,16 @@
 /*
  * smartwake CLI: the ab command's reports. Per side the median, range and
  * ratio of the figure, the wakeup latency, the placement locality and the
- * counter deltas; and the check that a side's wakeups reached the module.
+ * counter deltas; the check that a side's wakeups reached the module; the
+ * machine's state (its drift between runs, steal), --json and --record.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ab.h"
+#include "json.h"
 
 /* Does any side have wakeup-latency samples (knob latency=1)? */
 static bool ab_have_latency(const struct ab *ab)
@@ -305,5 +309,279 @@ int ab_check_reached(const struct ab *ab)
 		       s->label, seen * 100 / all, seen, all, pol);
 		rc = EXIT_RUNTIME;
 	}
+	return rc;
+}
+
+/* ---- the machine's state ------------------------------------------------ */
+
+/* "before run 2 of B", "after run 1 of A", "after ab" */
+static const char *drift_when(const struct ab *ab, const struct drift *d,
+			      char *buf, size_t size)
+{
+	if (d->side < 0)
+		snprintf(buf, size, "after ab");
+	else
+		snprintf(buf, size, "%s run %d of %s", d->after ? "after" : "before",
+			 d->run + 1, ab->sides[d->side].label);
+	return buf;
+}
+
+/* Each key that differed: its value at the start, then every other value and when. */
+static void ab_print_drift(const struct ab *ab, FILE *f)
+{
+	char sv[4096], w[NAME_LEN + 32];
+	int i, j;
+
+	for (i = 0; i < ab->nr_drift; i++) {
+		const struct drift *d = &ab->drift[i];
+
+		for (j = 0; j < i && strcmp(ab->drift[j].key, d->key); j++)
+			;
+		if (j < i)
+			continue;	/* printed with its first */
+		fprintf(f, "  %s: %s at the start", d->key,
+			mentry_text(machine_find(&ab->start, d->key), sv, sizeof(sv)));
+		for (j = i; j < ab->nr_drift; j++)
+			if (!strcmp(ab->drift[j].key, d->key))
+				fprintf(f, "; %s %s", ab->drift[j].val,
+					drift_when(ab, &ab->drift[j], w, sizeof(w)));
+		fprintf(f, "\n");
+	}
+}
+
+/*
+ * Did every run see the machine's state of the start, settings under
+ * test and counters aside? If not the differences are listed and, unless
+ * --allow-state-drift, the comparison is refused. EXIT_OK or EXIT_RUNTIME.
+ */
+int ab_check_state(struct ab *ab)
+{
+	if (!ab->nr_drift)
+		return EXIT_OK;
+	if (ab->allow_drift) {
+		printf("machine state: not the same on every run (accepted: --allow-state-drift):\n");
+		ab_print_drift(ab, stdout);
+		return EXIT_OK;
+	}
+	sw_err("ab: the sides did not run under the same machine state (settings under test aside):");
+	ab_print_drift(ab, stderr);
+	sw_err("ab: not reported: pin what differs on every side (e.g. 'sysctl:NAME=VALUE', 'sched:PATH=VALUE', 'cpufreq:governor=G') or beforehand, or accept it with --allow-state-drift");
+	ab->refused_drift = true;
+	return EXIT_RUNTIME;
+}
+
+/* CPU-seconds of @ticks (USER_HZ) */
+static double steal_secs(unsigned long long ticks)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+
+	return (double)ticks / (hz > 0 ? hz : 100);
+}
+
+/* The machine in one line, and each side's steal time. */
+void ab_report_state(const struct ab *ab)
+{
+	int i;
+
+	printf("\n");
+	machine_summary(&ab->start, stdout);
+	if (!ab->nr_drift)
+		printf("machine state: the same before and after every run (settings under test aside)\n");
+	if (!ab->have_steal) {
+		printf("steal: unknown (no steal time in /proc/stat)\n");
+		return;
+	}
+	printf("steal (CPU-seconds the hypervisor gave to others during each side's runs):");
+	for (i = 0; i < ab->nr_sides; i++)
+		if (!ab->sides[i].skipped)
+			printf(" %s %.2f s%s", ab->sides[i].label,
+			       steal_secs(ab->sides[i].steal),
+			       i + 1 < ab->nr_sides ? "," : "");
+	printf("\n");
+}
+
+static void json_key(FILE *f, const char *key)
+{
+	json_string(f, key);
+	fputs(": ", f);
+}
+
+static void json_num(FILE *f, double v)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%.10g", v);
+	json_value(f, buf);	/* inf, nan: a string */
+}
+
+/* --json FILE: results, both records, what differed, steal */
+static int ab_write_json(const struct ab *ab, int rc)
+{
+	double lo, hi, med, ref = 0;
+	char w[NAME_LEN + 32];
+	FILE *f;
+	int i, j;
+
+	f = fopen(ab->json_path, "w");
+	if (!f) {
+		sw_err("ab: cannot write %s: %s", ab->json_path, strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	fputs("{\n  ", f);
+	json_key(f, "command");
+	fputs("[", f);
+	for (i = 0; ab->cmd[i]; i++) {
+		fputs(i ? ", " : "", f);
+		json_string(f, ab->cmd[i]);
+	}
+	fprintf(f, "],\n  ");
+	json_key(f, "reported");
+	fprintf(f, "%s,\n  ", rc == EXIT_OK ? "true" : "false");
+	json_key(f, "refused_for_state_drift");
+	fprintf(f, "%s,\n  ", ab->refused_drift ? "true" : "false");
+	json_key(f, "unit");
+	json_string(f, ab->unit);
+	fputs(",\n  ", f);
+	json_key(f, "sides");
+	fputs("[", f);
+	for (i = 0; i < ab->nr_sides; i++) {
+		const struct side *s = &ab->sides[i];
+
+		fprintf(f, "%s\n    {", i ? "," : "");
+		json_key(f, "label");
+		json_string(f, s->label);
+		fputs(", ", f);
+		json_key(f, "settings");
+		json_string(f, s->text);
+		fprintf(f, ", ");
+		json_key(f, "skipped");
+		fprintf(f, "%s", s->skipped ? "true" : "false");
+		if (s->skipped || !s->runs) {
+			fputs("}", f);
+			continue;
+		}
+		med = median(s->fig, s->runs, &lo, &hi);
+		if (i == 0)
+			ref = med;
+		fprintf(f, ", ");
+		json_key(f, "runs");
+		fprintf(f, "%d, ", s->runs);
+		json_key(f, "median");
+		json_num(f, med);
+		fputs(", ", f);
+		json_key(f, "min");
+		json_num(f, lo);
+		fputs(", ", f);
+		json_key(f, "max");
+		json_num(f, hi);
+		fputs(", ", f);
+		json_key(f, "ratio");
+		if (ref != 0)
+			json_num(f, med / ref);
+		else
+			fputs("null", f);
+		fputs(", ", f);
+		json_key(f, "figures");
+		fputs("[", f);
+		for (j = 0; j < s->runs; j++) {
+			fputs(j ? ", " : "", f);
+			json_num(f, s->fig[j]);
+		}
+		fputs("], ", f);
+		json_key(f, "secs");
+		json_num(f, s->secs);
+		fputs(", ", f);
+		json_key(f, "steal_secs");
+		if (ab->have_steal)
+			json_num(f, steal_secs(s->steal));
+		else
+			fputs("null", f);
+		fputs("}", f);
+	}
+	fputs("\n  ],\n  ", f);
+	json_key(f, "state_drift");
+	fputs("[", f);
+	for (i = 0; i < ab->nr_drift; i++) {
+		const struct drift *d = &ab->drift[i];
+
+		fprintf(f, "%s\n    {", i ? "," : "");
+		json_key(f, "key");
+		json_string(f, d->key);
+		fputs(", ", f);
+		json_key(f, "value");
+		json_string(f, d->val);
+		fputs(", ", f);
+		json_key(f, "when");
+		json_string(f, drift_when(ab, d, w, sizeof(w)));
+		fputs("}", f);
+	}
+	fprintf(f, "%s],\n  ", ab->nr_drift ? "\n  " : "");
+	json_key(f, "machine_start");
+	machine_json(&ab->start, f, "  ");
+	fputs(",\n  ", f);
+	json_key(f, "machine_end");
+	machine_json(&ab->end, f, "  ");
+	fputs("\n}\n", f);
+	if (fclose(f)) {
+		sw_err("ab: writing %s: %s", ab->json_path, strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
+/* --record FILE: the same as text */
+static int ab_write_record(const struct ab *ab, int rc)
+{
+	char buf[64], w[NAME_LEN + 32];
+	double lo, hi;
+	FILE *f;
+	int i;
+
+	f = fopen(ab->record_path, "w");
+	if (!f) {
+		sw_err("ab: cannot write %s: %s", ab->record_path, strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	fprintf(f, "# smartwake ab:");
+	for (i = 0; ab->cmd[i]; i++)
+		fprintf(f, " %s", ab->cmd[i]);
+	fprintf(f, "\n# %s\n", rc == EXIT_OK ? "reported" :
+		ab->refused_drift ? "not reported: the machine's state differed" :
+		"not reported");
+	for (i = 0; i < ab->nr_sides; i++) {
+		const struct side *s = &ab->sides[i];
+
+		fprintf(f, "side.%s.settings = %s\n", s->label, s->text);
+		if (s->skipped || !s->runs)
+			continue;
+		fprintf(f, "side.%s.median = %s\n", s->label,
+			fmt_num(median(s->fig, s->runs, &lo, &hi), buf, sizeof(buf)));
+		fprintf(f, "side.%s.runs = %d\n", s->label, s->runs);
+		if (ab->have_steal)
+			fprintf(f, "side.%s.steal_secs = %.2f\n", s->label,
+				steal_secs(s->steal));
+	}
+	fprintf(f, "unit = %s\n", ab->unit);
+	for (i = 0; i < ab->nr_drift; i++)
+		fprintf(f, "drift.%s = %s (%s)\n", ab->drift[i].key, ab->drift[i].val,
+			drift_when(ab, &ab->drift[i], w, sizeof(w)));
+	fprintf(f, "# the machine at the start (after ab: the same unless a drift.* line says otherwise)\n");
+	machine_print(&ab->start, f);
+	if (fclose(f)) {
+		sw_err("ab: writing %s: %s", ab->record_path, strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
+/* --json and --record, once every run ran; the exit status after them. */
+int ab_write_outputs(const struct ab *ab, int rc)
+{
+	if (!ab->complete)
+		return rc;
+	if (ab->json_path && ab_write_json(ab, rc) != EXIT_OK && rc == EXIT_OK)
+		rc = EXIT_RUNTIME;
+	if (ab->record_path && ab_write_record(ab, rc) != EXIT_OK && rc == EXIT_OK)
+		rc = EXIT_RUNTIME;
 	return rc;
 }

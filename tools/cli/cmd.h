@@ -5,7 +5,7 @@
  * of "smartwake --help", and scripts/gen-docs.sh reads the same table for
  * the command lists of Documentation/usage.md and smartwake.8.
  *
- *   status.c   policy, knobs, hooks, kernel
+ *   status.c   policy, knobs, hooks, kernel; the machine-state record
  *   set.c      set knobs and features, all or nothing
  *   stats.c    counters (--json, --openmetrics, --watch)
  *   reset.c    zero the counters

@@ -42,6 +42,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "machine.h"
 #include "sysfs.h"
 
 static int do_help(int argc, char **argv);
@@ -85,8 +86,10 @@ static void usage_main(FILE *f)
 "SMARTWAKE_PARAMS (default " DEF_PARAMS ":\n"
 "knobs are written there when debugfs is locked down),\n"
 "SMARTWAKE_LOCKDOWN (default " DEF_LOCKDOWN "),\n"
-"SMARTWAKE_SCHEDSTATS (default " DEF_SCHEDSTATS ").\n"
-"Exit status: 0 ok, 1 run-time error, 2 usage error.\n", f);
+"SMARTWAKE_SCHEDSTATS (default " DEF_SCHEDSTATS "); the machine-state\n"
+"record's and the kernel tunables' files: ", f);
+	fputs(machine_env_help(), f);
+	fputs("Exit status: 0 ok, 1 run-time error, 2 usage error.\n", f);
 }
 
 static const struct cli_cmd *find_cmd(const char *name)
@@ -148,6 +151,7 @@ static void read_env(void)
 	env = getenv("SMARTWAKE_SCHEDSTATS");
 	if (env && *env)
 		schedstats_path = env;
+	machine_env();
 }
 
 int main(int argc, char **argv)

@@ -8,7 +8,10 @@
  *   sysfs.h   the module's debugfs files, the control interface (debugfs,
  *             or the module parameters under lockdown)
  *   knobs.h   the knob list (the "knobs" file), scheduler features,
- *             settings and their undoing
+ *             settings and their undoing (kernel tunables too: sched:,
+ *             sysctl:, cpufreq:)
+ *   machine.h the machine-state record (kernel, topology, tunables,
+ *             cpufreq, steal, the module's knobs)
  *   stats.h   the stats model: counters, gauges, rates, summary lines
  *   hist.h    the latency-histogram model: deltas, sums, percentiles
  *   watch.h   sampling a file every --watch seconds

@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * smartwake CLI library: the module's knobs (discovered from its "knobs"
- * file), scheduler features, settings and the values they touch, and
- * their undoing.
+ * file), scheduler features, kernel tunables, settings and the values
+ * they touch, and their undoing.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "knobs.h"
+#include "machine.h"
 
 static struct knob knobs[MAX_KNOBS];
 static int nr_knobs;
@@ -204,6 +208,314 @@ static int feature_state(const char *base, char *tok, size_t size)
 	return ret;
 }
 
+/* ---- kernel tunables: sched:, sysctl:, cpufreq: ------------------------- */
+
+/* Debugfs under lockdown: what cannot be written, and what can; "" if not. */
+static void lockdown_note(char *buf, size_t size)
+{
+	char lvl[64];
+
+	lockdown_level(lvl, sizeof(lvl));
+	if (*lvl && strcmp(lvl, "none"))
+		snprintf(buf, size, "debugfs is locked down (lockdown=%s): nothing under /sys/kernel/debug/sched/ (sched:, feature:) can be written; sysctl:, cpufreq: and the module's knobs can",
+			 lvl);
+	else
+		*buf = '\0';
+}
+
+/* A relative path or sysctl name without "..", spaces or a leading '/'. */
+static bool safe_name(const char *s)
+{
+	if (!*s || *s == '/' || strstr(s, ".."))
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("_-./:", *s))
+			return false;
+	return true;
+}
+
+/* Is @word one of the space-separated words of file @path? */
+static int file_has_word(const char *path, const char *word)
+{
+	char *buf = read_file(path), *t, *save = NULL;
+	int found = 0;
+
+	if (!buf)
+		return -errno;
+	for (t = strtok_r(buf, " \t\n", &save); t && !found;
+	     t = strtok_r(NULL, " \t\n", &save))
+		found = !strcmp(t, word);
+	free(buf);
+	return found;
+}
+
+/*
+ * Check tunable file @path of setting @text: there, a file, writable,
+ * readable (its value now into @orig). SET_* and @why.
+ */
+static int check_file(const char *text, const char *path, char *orig,
+		      char *why, size_t why_size)
+{
+	char note[256];
+	struct stat st;
+	char *v;
+
+	if (stat(path, &st)) {
+		int e = errno;
+
+		lockdown_note(note, sizeof(note));
+		if (e == EPERM || e == EACCES || *note)
+			snprintf(why, why_size, "'%s': %s: %s%s%s", text, path,
+				 strerror(e), *note ? "; " : "", note);
+		else
+			snprintf(why, why_size, "'%s': the kernel has no %s", text, path);
+		return e == ENOENT || e == ENOTDIR ? SET_MISSING : SET_IOERR;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, why_size, "'%s': %s is not a tunable's file", text, path);
+		return SET_MISSING;
+	}
+	if (!(st.st_mode & 0222)) {
+		snprintf(why, why_size, "'%s': %s is read-only", text, path);
+		return SET_BADVAL;
+	}
+	/* EPERM (an immutable file) is left to the write, undone if it fails */
+	if (access(path, W_OK) && errno != EPERM) {
+		snprintf(why, why_size, "'%s': cannot write %s: %s", text, path,
+			 strerror(errno));
+		return SET_IOERR;
+	}
+	v = read_file(path);
+	if (!v) {
+		int e = errno;
+
+		lockdown_note(note, sizeof(note));
+		snprintf(why, why_size, "'%s': cannot read %s: %s%s%s", text,
+			 path, strerror(e), *note ? "; " :
+			 e == EPERM ? " (debugfs locked down?)" : "", note);
+		return SET_IOERR;
+	}
+	file_choice(v);
+	if (strlen(v) >= VALUE_LEN) {
+		snprintf(why, why_size, "'%s': %s holds more than a value", text, path);
+		free(v);
+		return SET_BADVAL;
+	}
+	snprintf(orig, VALUE_LEN, "%s", v);
+	free(v);
+	return SET_OK;
+}
+
+static int find_target(enum tkind kind, const char *name);
+
+/* Target @name (file @path, record key @key, value now @orig); its index or -1. */
+static int add_file_target(const char *name, const char *key, const char *path,
+			   const char *orig)
+{
+	int t = find_target(T_FILE, name);
+
+	if (t >= 0)
+		return t;
+	if (nr_targets == MAX_TARGETS)
+		return -1;
+	t = nr_targets++;
+	memset(&targets[t], 0, sizeof(targets[t]));
+	targets[t].kind = T_FILE;
+	snprintf(targets[t].name, sizeof(targets[t].name), "%s", name);
+	snprintf(targets[t].key, sizeof(targets[t].key), "%s", key);
+	snprintf(targets[t].path, sizeof(targets[t].path), "%s", path);
+	snprintf(targets[t].orig, sizeof(targets[t].orig), "%s", orig);
+	snprintf(targets[t].cur, sizeof(targets[t].cur), "%s", orig);
+	return t;
+}
+
+/* cpufreq:KEY: the file in each policy, the file of its accepted values */
+static const struct {
+	const char *key, *file, *avail;
+} cpufreq_keys[] = {
+	{ "governor", "scaling_governor", "scaling_available_governors" },
+	{ "epp", "energy_performance_preference",
+	  "energy_performance_available_preferences" },
+	{ "boost", NULL, NULL },	/* cpufreq/boost, not per policy */
+};
+
+#define MAX_POLICIES	256
+
+/* cpufreq:KEY=VALUE: every policy's file (boost: the one file) */
+static int parse_cpufreq(const char *text, const char *key, const char *val,
+			 struct setting *s, char *why, size_t why_size)
+{
+	static char paths[MAX_POLICIES][1024], origs[MAX_POLICIES][VALUE_LEN];
+	char dir[768], avail[PATH_MAX + 2 * NAME_MAX], name[2 * NAME_MAX];
+	char rkey[2 * NAME_MAX], **pol = NULL;
+	int i, n = 0, np = 0, ret, t, first = -1;
+	size_t k;
+	DIR *dp;
+	struct dirent *d;
+
+	for (k = 0; k < ARRAY_SIZE(cpufreq_keys); k++)
+		if (!strcmp(cpufreq_keys[k].key, key))
+			break;
+	if (k == ARRAY_SIZE(cpufreq_keys)) {
+		snprintf(why, why_size, "'%s': no cpufreq key '%s' (keys: governor epp boost)",
+			 text, key);
+		return SET_SYNTAX;
+	}
+	snprintf(dir, sizeof(dir), "%s/cpufreq", cpu_dir);
+	if (!cpufreq_keys[k].file) {
+		if (strcmp(val, "0") && strcmp(val, "1")) {
+			snprintf(why, why_size, "'%s': boost is 0 or 1", text);
+			return SET_BADVAL;
+		}
+		snprintf(paths[0], sizeof(paths[0]), "%s/boost", dir);
+		ret = check_file(text, paths[0], origs[0], why, why_size);
+		if (ret != SET_OK)
+			return ret;
+		t = add_file_target("cpufreq:boost", "cpufreq.boost", paths[0], origs[0]);
+		if (t < 0)
+			goto too_many;
+		s->target = t;
+		s->nr = 1;
+		return SET_OK;
+	}
+	/* the policies, sorted by number */
+	dp = opendir(dir);
+	if (dp) {
+		pol = sw_xcalloc(MAX_POLICIES, sizeof(*pol));
+		while ((d = readdir(dp)) && np < MAX_POLICIES)
+			if (!strncmp(d->d_name, "policy", 6) && all_digits(d->d_name + 6))
+				pol[np++] = sw_xstrdup(d->d_name);
+		closedir(dp);
+	}
+	for (i = 1; i < np; i++) {	/* few: insertion sort */
+		char *x = pol[i];
+		int j = i;
+
+		for (; j > 0 && atoi(pol[j - 1] + 6) > atoi(x + 6); j--)
+			pol[j] = pol[j - 1];
+		pol[j] = x;
+	}
+	if (!np) {
+		snprintf(why, why_size, "'%s': no cpufreq policies under %s", text, dir);
+		ret = SET_MISSING;
+		goto out;
+	}
+	/* everything checked before any target is registered */
+	for (i = 0; i < np; i++) {
+		snprintf(paths[i], sizeof(paths[i]), "%s/%s/%s", dir, pol[i],
+			 cpufreq_keys[k].file);
+		ret = check_file(text, paths[i], origs[i], why, why_size);
+		if (ret != SET_OK)
+			goto out;
+		snprintf(avail, sizeof(avail), "%s/%s/%s", dir, pol[i],
+			 cpufreq_keys[k].avail);
+		ret = file_has_word(avail, val);
+		if (ret == 0 && !(k == 1 && all_digits(val))) {
+			char *list = read_file(avail);
+
+			if (list)
+				file_choice(list);
+			snprintf(why, why_size, "'%s': %s does not accept '%s' (%s: %s)",
+				 text, pol[i], val, cpufreq_keys[k].avail,
+				 list ? list : "?");
+			free(list);
+			ret = SET_BADVAL;
+			goto out;
+		}
+		if (ret < 0 && k == 0) {
+			snprintf(why, why_size, "'%s': cannot read %s: %s", text,
+				 avail, strerror(-ret));
+			ret = SET_IOERR;
+			goto out;
+		}
+	}
+	if (nr_targets + np > MAX_TARGETS)
+		goto too_many;
+	for (i = 0; i < np; i++) {
+		snprintf(name, sizeof(name), "cpufreq:%s/%s", pol[i], key);
+		snprintf(rkey, sizeof(rkey), "cpufreq.%s.%s", pol[i], key);
+		t = add_file_target(name, rkey, paths[i], origs[i]);
+		if (first < 0)
+			first = t;
+		n++;
+	}
+	s->target = first;
+	s->nr = n;
+	ret = SET_OK;
+out:
+	for (i = 0; i < np; i++)
+		free(pol[i]);
+	free(pol);
+	return ret;
+too_many:
+	snprintf(why, why_size, "too many settings");
+	ret = SET_SYNTAX;
+	goto out;
+}
+
+/*
+ * sched:PATH=VALUE (a file under /sys/kernel/debug/sched/),
+ * sysctl:NAME=VALUE (/proc/sys/NAME, dots as slashes), cpufreq:KEY=VALUE.
+ */
+static int parse_tunable(const char *text, struct setting *s, char *why,
+			 size_t why_size)
+{
+	const char *colon = strchr(text, ':'), *eq = strchr(text, '=');
+	char name[NAME_LEN], val[VALUE_LEN], path[1024], orig[VALUE_LEN];
+	char tname[NAME_LEN + 16], key[NAME_LEN + 16], note[256];
+	bool sched = !strncmp(text, "sched:", 6);
+	int ret, t;
+	char *p;
+
+	if (!eq || eq == colon + 1 || !eq[1] || (size_t)(eq - colon - 1) >= NAME_LEN ||
+	    strlen(eq + 1) >= VALUE_LEN || strpbrk(eq + 1, " \t\n")) {
+		snprintf(why, why_size, "'%s': expected %.*sNAME=VALUE", text,
+			 (int)(colon - text + 1), text);
+		return SET_SYNTAX;
+	}
+	sw_copy_str(name, sizeof(name), colon + 1, eq - colon - 1);
+	snprintf(val, sizeof(val), "%s", eq + 1);
+	snprintf(s->value, sizeof(s->value), "%s", val);
+	if (!strncmp(text, "cpufreq:", 8))
+		return parse_cpufreq(text, name, val, s, why, why_size);
+	if (!safe_name(name)) {
+		snprintf(why, why_size, "'%s': '%s' is no %s", text, name,
+			 sched ? "path under /sys/kernel/debug/sched/" : "sysctl name");
+		return SET_SYNTAX;
+	}
+	if (sched) {
+		lockdown_note(note, sizeof(note));
+		if (*note) {
+			snprintf(why, why_size, "'%s': cannot be written: %s", text, note);
+			return SET_IOERR;
+		}
+		snprintf(path, sizeof(path), "%s/%s", sched_dir, name);
+		snprintf(key, sizeof(key), "sched.%s", name);
+		snprintf(tname, sizeof(tname), "sched:%s", name);
+	} else {
+		snprintf(key, sizeof(key), "sysctl.%s", name);
+		for (p = key; *p; p++)
+			if (*p == '/')
+				*p = '.';
+		snprintf(tname, sizeof(tname), "sysctl:%s", key + 7);
+		snprintf(path, sizeof(path), "%s/%s", sysctl_dir, key + 7);
+		for (p = path + strlen(sysctl_dir) + 1; *p; p++)
+			if (*p == '.')
+				*p = '/';
+	}
+	ret = check_file(text, path, orig, why, why_size);
+	if (ret != SET_OK)
+		return ret;
+	t = add_file_target(tname, key, path, orig);
+	if (t < 0) {
+		snprintf(why, why_size, "too many settings");
+		return SET_SYNTAX;
+	}
+	s->target = t;
+	s->nr = 1;
+	return SET_OK;
+}
+
 /* ---- settings and the values they touch ---------------------------------- */
 
 struct target targets[MAX_TARGETS];
@@ -233,6 +545,9 @@ int parse_setting(const char *text, struct setting *s, char *why,
 	int t, ret;
 
 	snprintf(s->text, sizeof(s->text), "%s", text);
+	if (!strncmp(text, "sched:", 6) || !strncmp(text, "sysctl:", 7) ||
+	    !strncmp(text, "cpufreq:", 8))
+		return parse_tunable(text, s, why, why_size);
 	if (!strncmp(text, "feature:", 8)) {
 		const char *f = text + 8;
 		const char *base = strncmp(f, "NO_", 3) ? f : f + 3;
@@ -254,9 +569,13 @@ int parse_setting(const char *text, struct setting *s, char *why,
 			return SET_MISSING;
 		}
 		if (ret) {
+			char note[256];
+
+			lockdown_note(note, sizeof(note));
 			snprintf(why, why_size,
-				 "'%s': cannot read %s: %s (needs debugfs and CONFIG_SCHED_DEBUG)",
-				 text, features_path, strerror(-ret));
+				 "'%s': cannot read %s: %s (%s)", text, features_path,
+				 strerror(-ret), *note ? note :
+				 "needs debugfs and CONFIG_SCHED_DEBUG");
 			return SET_IOERR;
 		}
 	} else {
@@ -265,7 +584,7 @@ int parse_setting(const char *text, struct setting *s, char *why,
 		if (!eq || eq == text || (size_t)(eq - text) >= NAME_LEN ||
 		    strlen(eq + 1) >= VALUE_LEN) {
 			snprintf(why, why_size,
-				 "'%s': expected KNOB=VALUE or feature:NAME",
+				 "'%s': expected KNOB=VALUE, feature:NAME, sched:PATH=VALUE, sysctl:NAME=VALUE or cpufreq:KEY=VALUE",
 				 text);
 			return SET_SYNTAX;
 		}
@@ -301,12 +620,16 @@ int parse_setting(const char *text, struct setting *s, char *why,
 			return SET_SYNTAX;
 		}
 		t = nr_targets++;
+		memset(&targets[t], 0, sizeof(targets[t]));
 		targets[t].kind = kind;
 		snprintf(targets[t].name, sizeof(targets[t].name), "%s", name);
+		snprintf(targets[t].key, sizeof(targets[t].key), "%s.%s",
+			 kind == T_FEATURE ? "feature" : "module", name);
 		snprintf(targets[t].orig, sizeof(targets[t].orig), "%s", tok);
 		snprintf(targets[t].cur, sizeof(targets[t].cur), "%s", tok);
 	}
 	s->target = t;
+	s->nr = 1;
 	snprintf(s->value, sizeof(s->value), "%s", val);
 	return SET_OK;
 }
@@ -316,7 +639,7 @@ const char *target_desc(const struct target *t, const char *val,
 {
 	if (t->kind == T_FEATURE)
 		snprintf(buf, size, "feature:%s", val);
-	else
+	else	/* a knob, or "sched:PATH", "sysctl:NAME", "cpufreq:policyN/KEY" */
 		snprintf(buf, size, "%s=%s", t->name, val);
 	return buf;
 }
@@ -328,6 +651,8 @@ int target_write(struct target *t, const char *val)
 
 	if (t->kind == T_FEATURE)
 		ret = write_value(features_path, val);
+	else if (t->kind == T_FILE)
+		ret = write_value(t->path, val);
 	else
 		ret = ctl_write(t->name, val);
 	if (!ret)

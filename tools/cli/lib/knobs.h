@@ -2,8 +2,9 @@
 /*
  * smartwake CLI library: the loaded module's knobs (name, value, accepted
  * values, help: its "knobs" file; nothing here knows a knob by name),
- * kernel scheduler features, the settings that change either, and the
- * targets they touch, to be restored afterwards.
+ * kernel scheduler features and tunables (sched:, sysctl:, cpufreq:), the
+ * settings that change them, and the targets they touch, to be restored
+ * afterwards.
  */
 #ifndef SMARTWAKE_KNOBS_H
 #define SMARTWAKE_KNOBS_H
@@ -17,18 +18,24 @@ struct knob {
 	char help[256];
 };
 
-enum tkind { T_KNOB, T_FEATURE };
+/* T_FILE: a kernel tunable's file (sched:, sysctl:, cpufreq:) */
+enum tkind { T_KNOB, T_FEATURE, T_FILE };
 
-/* One knob or feature that some setting touches. */
+/* One knob, feature or kernel tunable that some setting touches. */
 struct target {
 	enum tkind kind;
-	char name[NAME_LEN];	/* knob name, or feature name without NO_ */
-	char orig[VALUE_LEN];	/* value (knob) or token (feature) before */
+	char name[NAME_LEN];	/* knob name, feature name without NO_, or
+				 * "sched:PATH", "sysctl:NAME", "cpufreq:policyN/KEY" */
+	char key[NAME_LEN + 16];	/* its entry in the machine-state record */
+	char path[1024];	/* T_FILE: the file */
+	char orig[VALUE_LEN];	/* value (knob, file) or token (feature) before */
 	char cur[VALUE_LEN];	/* what it holds now, as far as we know */
 };
 
 struct setting {
 	int target;		/* index into targets[] */
+	int nr;			/* targets[target .. target + nr - 1]: a
+				 * cpufreq: setting has one per policy */
 	char value[VALUE_LEN];	/* knob value, or "NAME"/"NO_NAME" */
 	char text[NAME_LEN + VALUE_LEN + 8];	/* as written by the user */
 };

@@ -164,7 +164,7 @@ void ctl_set_probe(const char *knob)
 }
 
 /* The level in brackets of the lockdown file ("integrity"), or "". */
-static void lockdown_level(char *lvl, size_t size)
+void lockdown_level(char *lvl, size_t size)
 {
 	char *buf = read_file(lockdown_path), *o, *c;
 

@@ -29,6 +29,7 @@ char *read_file_size(const char *path, size_t *size);
 int write_value(const char *path, const char *val);
 void path_of(char *out, size_t size, const char *name);
 int check_module(bool report);
+void lockdown_level(char *lvl, size_t size);
 
 void ctl_set_probe(const char *knob);
 int ctl_write(const char *name, const char *val);
