@@ -31,8 +31,8 @@
  *
  * The programs may call the module's kfuncs (below): its view of
  * the machine, and smartwake_default_cpu(), the module's own answer for
- * the wakeup (computed once: wake.c, sw_bpf_default_cpu()). The kfunc set
- * is filtered to this type's programs (sw_bpf_prog_is_ours()).
+ * the wakeup (computed once: path/select.c, sw_bpf_default_cpu()). The
+ * kfunc set is filtered to this type's programs (sw_bpf_prog_is_ours()).
  *
  * Under policy=shadow with a program attached, the module's side of the
  * comparison is the program's (select_cpu, then the path with its
@@ -41,7 +41,7 @@
  *
  * Programs run in the select hook, with p->pi_lock held and interrupts
  * off: they cannot sleep (check_member refuses sleepable ones). Their
- * answers get the module's checks (sw_select_body() in wake.c): outside
+ * answers get the module's checks (sw_select_body() in path/select.c): outside
  * p->cpus_ptr or not active is refused and counted (bpf_refused), and
  * revert_on=violation sets policy back to stock and sets the program
  * aside (sw_bpf_revoked): it is never called again, policy=bpf is refused
@@ -75,6 +75,7 @@
 #include <linux/uaccess.h>
 #include <smartwake/policy.h>
 #include "bpf.h"
+#include "path/internal.h"
 #include "knob_defs.h"
 #include "stats.h"
 #include "symbols.h"
@@ -327,7 +328,7 @@ static void sw_bpf_unreg(void *kdata, struct bpf_link *link)
  *  smartwake_task_wakee_flips(p)    p->wakee_flips (the waker: the
  *                                   wake_wide callback's waker_flips)
  *  smartwake_default_cpu()          select_cpu only: the module's own
- *                                   answer for this wakeup (wake.c)
+ *                                   answer for this wakeup (path/select.c)
  *  smartwake_shadowing()            the answer is only compared with the
  *                                   kernel's (policy=shadow), not used:
  *                                   a program updates its per-task state
@@ -476,7 +477,7 @@ __bpf_kfunc s32 smartwake_default_cpu(void)
  * program that keeps state per task (a map keyed by pid, say) must update
  * it only when this is false, or it learns from placements that never
  * happened. Exact per wakeup: the mode of the evaluation running on this
- * CPU (wake.c, sw_bpf_shadowing()), not the policy knob, which a write
+ * CPU (path/select.c, sw_bpf_shadowing()), not the policy knob, which a write
  * may change meanwhile.
  *
  * Return: true while the module evaluates the program for policy=shadow;
@@ -720,7 +721,7 @@ int sw_bpf_wake_wide(struct task_struct *p, unsigned int waker_flips,
  * @sync:     a synchronous wakeup, as knob sync takes it
  *
  * Return: the target the program chose (usually @prev_cpu or @this_cpu),
- * unchecked (the path checks it: wake.c, sw_wake_bpf_target()), or -1:
+ * unchecked (the path checks it: path/wake.c, sw_wake_bpf_target()), or -1:
  * the knobs decide (no program, or it declined).
  */
 int sw_bpf_wake_affine(struct task_struct *p, int prev_cpu, int this_cpu,
@@ -752,7 +753,7 @@ int sw_bpf_wake_affine(struct task_struct *p, int prev_cpu, int this_cpu,
  * @target:   wake_affine()'s choice
  *
  * Return: the program's CPU, unchecked (the path checks it as an answer:
- * wake.c, sw_wake_bpf_idle()), or -1: the module's scan decides.
+ * path/wake.c, sw_wake_bpf_idle()), or -1: the module's scan decides.
  */
 int sw_bpf_select_idle(struct task_struct *p, int prev_cpu, int target)
 {

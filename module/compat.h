@@ -219,7 +219,7 @@ static inline bool sw_cpus_share_resources(int a, int b)
 /*
  * sched_feat(SIS_PROP), where the tree has it (6.1: default off): a scan
  * limit from the waking CPU's idle time that select_idle_cpu() applies and
- * updates; not modelled, so wake.c hands such wakeups to the kernel.
+ * updates; not modelled, so path/select.c hands such wakeups to the kernel.
  */
 static inline bool sw_sis_prop_on(void)
 {

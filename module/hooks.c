@@ -4,7 +4,7 @@
  * on the exact address, register, and on any failure undo every step
  * already taken, in reverse. As livepatch's struct klp_func belongs to the
  * patch that uses it, each struct sw_hook belongs to the file that uses
- * it (wake.c, ttwu.c, numa.c, overload.c, sib.c, latency.c, reach.c),
+ * it (path/select.c, ttwu.c, numa.c, overload.c, sib.c, latency.c, reach.c),
  * which registers it at load and takes it with a user bit from a knob's
  * apply callback; it is installed while any bit holds it, nothing at the
  * default knobs. This file names no hook: the hooks file prints each

@@ -38,7 +38,7 @@ struct sw_call {
 static unsigned long sw_old_lookup_addr;
 
 static struct sw_call sw_calls[] = {
-	/* wake.c sw_orig_select(): fair_sched_class takes its address */
+	/* path/select.c sw_orig_select(): fair_sched_class takes its address */
 	{ "select_task_rq_fair", &sw_sym_select_task_rq_fair },
 	/* testing builds, test_old_lookup=1 or 2 only: must be refused */
 	{ "kallsyms_lookup_name", &sw_old_lookup_addr },

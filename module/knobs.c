@@ -41,7 +41,7 @@
 #include "stats.h"
 #include "ttwu.h"
 #include "watchdog.h"
-#include "wake.h"
+#include "path.h"
 
 /* Where the module parameters are, the knobs' interface under lockdown. */
 #define SW_PARAMS_DIR	"/sys/module/" KBUILD_MODNAME "/parameters/"

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * smartwake: the lean copy of the wakeup path (wake.c, sis.c). While every
- * decision knob below holds mainline's value (their defaults), sw_wake()
- * and sw_select_idle_sibling() run a copy of themselves compiled with
- * those values as constants, chosen by a static key: the knob reads and
- * the branches on them leave the wakeup path. Any other value takes the
- * copy that reads the knobs.
+ * smartwake: the lean copy of the wakeup path (path/wake.c, path/sis.c).
+ * While every decision knob below holds mainline's value (their
+ * defaults), sw_wake() and sw_select_idle_sibling() run a copy of
+ * themselves compiled with those values as constants, chosen by a static
+ * key: the knob reads and the branches on them leave the wakeup path. Any
+ * other value takes the copy that reads the knobs.
  *
  * One list, shaped as the EM()/EMe() lists of enums.h (and exempt from
  * the same checkpatch macro checks, scripts/check.sh), makes the

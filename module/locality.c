@@ -18,7 +18,7 @@
  * the wakeup path jumps over the counting (the profile of issue 32 put it
  * at about 100 instructions per call). A flip of the knob while wakeups
  * run takes effect wakeup by wakeup: a wakeup is counted wholly (both
- * references, and under policy=shadow both answers: shadow.c reads the
+ * references, and under policy=shadow both answers: path/shadow.c reads the
  * key once) or not at all, so the families always agree with each other;
  * but the sums above then hold only for the answers made while the knob
  * was 1, not for counters accumulated across a flip: reset after setting
@@ -101,7 +101,7 @@ void __sw_locality_count(int prev_cpu, int waker_cpu, int cpu)
  * @waker_cpu: the waking CPU (this one)
  * @cpu:       the kernel's answer, the one used
  *
- * shadow.c calls it for the wakeups whose module answer it counted.
+ * path/shadow.c calls it for the wakeups whose module answer it counted.
  */
 void __sw_locality_kernel(int prev_cpu, int waker_cpu, int cpu)
 {

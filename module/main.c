@@ -38,7 +38,7 @@
 #include "sib.h"
 #include "symbols.h"
 #include "ttwu.h"
-#include "wake.h"
+#include "path.h"
 #include "watchdog.h"
 #include "testing.h"
 

@@ -93,7 +93,7 @@ static bool sw_overload_update(int cpu)
 
 /*
  * Changes of each runqueue's nr_running, counted under that runqueue's
- * lock: policy=shadow (shadow.c) compares sums of them to tell whether any
+ * lock: policy=shadow (path/shadow.c) compares sums of them to tell whether any
  * runqueue it looked at changed while the module and the kernel decided.
  */
 DEFINE_PER_CPU(unsigned long, sw_nr_running_seq);
@@ -228,7 +228,7 @@ static void sw_nr_probe_detach(void)
 /*
  * The nr_running probe is taken with a SW_PROBE_* bit by each user:
  * sis_filter with enqueue updates, policy=shadow, whose race check counts
- * the changes (wake.c), sib_count (sib.c) and sib_pull (pull.c). The
+ * the changes (path/select.c), sib_count (sib.c) and sib_pull (pull.c). The
  * setting of each bit:
  */
 static const char * const sw_nr_needs[] = {

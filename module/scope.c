@@ -4,7 +4,7 @@
  * path in the writer's file system (e.g. /sys/fs/cgroup/a/b). With a
  * cgroup selected, policy=smartwake and policy=shadow take only the
  * wakeups of tasks in it or below it; the select hook hands every other
- * wakeup to the kernel, counted as out_of_scope (wake.c).
+ * wakeup to the kernel, counted as out_of_scope (path/select.c).
  *
  * Resolution uses exported functions only: kern_path() finds the
  * directory (-ENOENT if it does not exist), its superblock must be

@@ -597,10 +597,10 @@ headers_only() {
 	# kbuild's dependency lists name every header each object read
 	sw_stock_env
 	c="headers-only build: no file of the kernel source read (kbuild's .cmd dependency lists)"
-	tchk eval '[ -s build/headers-only/module/.path.o.cmd ] &&
+	tchk eval '[ -s build/headers-only/module/path/.path.o.cmd ] &&
 		! grep -lF "$SW_KSRC" build/headers-only{,-testing}/module/.*.cmd'
 	c="full-source build: kernel/sched/sched.h read (the listing compares two different builds)"
-	tchk grep -qF "$SW_KSRC/kernel/sched/sched.h" module/.path.o.cmd
+	tchk grep -qF "$SW_KSRC/kernel/sched/sched.h" module/path/.path.o.cmd
 	scripts/sched-layout.sh >"$d/full.list" && scripts/sched-layout.sh build/headers-only \
 		>"$d/headers-only.list" && scripts/sched-layout.sh --from-btf >"$d/btf.list" || return 1
 	n=$(wc -l <"$d/full.list")
@@ -616,7 +616,8 @@ headers_only() {
 	c="headers-only build: the fields read are module/fields.h's (check-fields.sh)"
 	# shellcheck disable=SC2046 # the files that include (k)sched.h
 	tchk scripts/check-fields.sh --tree build/headers-only \
-		$(grep -lE '^#include "k?sched.h"' module/*.c | sed 's|module/||')
+		$(grep -lE '^#include "(k?sched|(path/)?internal)\.h"' module/*.c module/path/*.c |
+			sed 's|module/||')
 	# rq's first padding 8 bytes longer: the next member's assert fails
 	cp "$gen" "$d/gen.h"
 	awk '/^struct rq \{/ { r = 1 } r && /__pad_/ { sub(/\[[0-9]+\]/, "[" substr($2, index($2, "[") + 1) + 8 "]"); r = 0 } 1' \

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The differential mode of the wakeup path (wake.c).
+ * The differential mode of the wakeup path (wake.c, select.c).
  *
  * policy=shadow (differential mode): every wakeup the module models (the
  * same gating as policy=smartwake) is decided by the module under the
@@ -49,16 +49,13 @@
 #include <linux/mmu_context.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
-#include "ksched.h"
-#include "bpf.h"
-#include "overload.h"
-#include "sched_access.h"
-#include "stats.h"
-#include "wake.h"
-#include "wake_path.h"
-#include "testing.h"
-#include "trace.h"
-#include "watchdog.h"
+#include "internal.h"
+#include "../bpf.h"
+#include "../overload.h"
+#include "../stats.h"
+#include "../testing.h"
+#include "../trace.h"
+#include "../watchdog.h"
 
 /**
  * sw_shadow_stage() - classify a shadow disagreement
