@@ -292,7 +292,7 @@ static void sw_bpf_unreg(void *kdata, struct bpf_link *link)
 	pr_info("policy=bpf: the program is detached\n");
 	/* policy=bpf has nothing to run: the kernel decides again */
 	if (READ_ONCE(sw_policy) == SW_POLICY_BPF &&
-	    sw_knob_set(&sw_policy, SW_POLICY_STOCK))
+	    sw_knob_set("policy", SW_POLICY_STOCK))
 		pr_warn("policy=bpf without a program: set policy=stock\n");
 }
 

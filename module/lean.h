@@ -44,6 +44,7 @@ enum { SW_LEAN_KNOBS(SW_LEAN_CONST, SW_LEAN_CONST) };
 #define sw_knob(lean, var)	((lean) ? (int)sw_lean_##var : READ_ONCE(var))
 
 DECLARE_STATIC_KEY_TRUE(sw_lean_key);	/* every SW_LEAN_KNOBS at mainline */
+void sw_lean_update(void);	/* lean.c: after a knob's value changed */
 
 /* Is the lean copy to run? One patched jump. */
 static __always_inline bool sw_lean(void)

@@ -46,6 +46,8 @@ static int __init sw_init(void)
 {
 	int ret;
 
+	/* the knobs' files and writes serve this table from now on */
+	sw_knobs_register(&sw_knob_table);
 	/* every hook and observer, in the order of the hooks file */
 	sw_select_register();
 	sw_ttwu_register();

@@ -163,6 +163,10 @@ static void notrace sw_overload_tick_pre(unsigned long ip,
 	ftrace_test_recursion_unlock(bit);
 }
 
+/* knobs sis_filter (the 2022 SIS filter, off) and sis_mask_update */
+int sw_sis_filter;
+int sw_sis_mask_update = SW_MASK_ENQUEUE;
+
 const char * const sw_mask_update_names[SW_MASK_NR] = {
 	SW_MASK_UPDATES(SW_ENUM_NAME, SW_ENUM_NAME)
 };

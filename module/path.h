@@ -15,7 +15,6 @@
 
 /* knobs enabled, policy (path/select.c) */
 int sw_select_apply(const struct sw_knob *k, int old, int new);
-void sw_lean_update(void);	/* knobs.c, after a value changed (path/wake.c) */
 
 /* select_hook knob: how select_task_rq_fair is hooked (path/select.c) */
 enum sw_select_hook {
@@ -29,6 +28,7 @@ enum sw_select_hook {
 #define SW_SELECT_HOOK_DEFAULT	SW_SELECT_HOOK_FTRACE
 #endif
 
+extern const char * const sw_policy_names[SW_POLICY_NR];
 extern int sw_select_hook;
 extern const char * const sw_select_hook_names[SW_SELECT_HOOK_NR];
 int sw_select_hook_apply(const struct sw_knob *k, int old, int new);

@@ -40,7 +40,7 @@ static void sw_wd_work_fn(struct work_struct *work)
 
 	/* on unload the hooks go anyway; the knobs are no longer applied */
 	if (!READ_ONCE(sw_wd_stopped))
-		ret = sw_knob_set(&sw_policy, SW_POLICY_STOCK);
+		ret = sw_knob_set("policy", SW_POLICY_STOCK);
 
 	pr_warn("answer outside a task's allowed CPUs: policy set back to stock%s (invariant_violations %llu, wakeups %llu)\n",
 		ret ? ", but the hook could not be removed" : "",
@@ -68,7 +68,7 @@ void sw_watchdog_violation(void)
 	if (READ_ONCE(sw_revert_on) != SW_REVERT_VIOLATION ||
 	    READ_ONCE(sw_wd_stopped) || atomic_xchg(&sw_wd_pending, 1))
 		return;
-	WRITE_ONCE(sw_policy, SW_POLICY_STOCK);
+	sw_knob_store("policy", SW_POLICY_STOCK);
 	sw_count(SW_C_reverts);
 	irq_work_queue(&sw_wd_irq);
 }

@@ -548,8 +548,9 @@ check_shipped() {
 		case $f in
 		sw_orig_select) ;;	# select_task_rq_fair: ibt.c's table
 		# the knob table's apply and write_str callbacks (module):
-		# debugfs writes, module parameters, the load's parameters
-		sw_knob_write|sw_knob_set|sw_knob_commit|sw_knob_param_set|sw_knobs_ready) ;;
+		# debugfs writes, module parameters, the load's parameters;
+		# its change and reset callbacks (knob_table.c)
+		sw_knob_write|sw_knob_set|sw_knob_commit|sw_knob_param_set|sw_knobs_ready|sw_reset_param_set) ;;
 		# the knob table's show_str (module)
 		sw_knob_format|sw_knob_param_get|sw_knob_show|sw_knobs_list_show) ;;
 		# the hook registry's attach, detach and show callbacks (module

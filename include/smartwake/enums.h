@@ -45,7 +45,7 @@
 	EM(SW_NUMA_AS_MERGED, "as-merged")		\
 	EMe(SW_NUMA_CORRECTED, "corrected")
 
-/* policy knob (knobs.c) */
+/* policy knob (path/select.c) */
 #define SW_POLICIES(EM, EMe)				\
 	EM(SW_POLICY_STOCK, "stock")			\
 	EM(SW_POLICY_SMARTWAKE, "smartwake")		\

@@ -32,6 +32,14 @@
 
 typedef int (*sw_select_fn)(struct task_struct *p, int prev_cpu, int wake_flags);
 
+/* knobs enabled and policy (knob_table.h): while 1 and not stock, hooked */
+int sw_enabled = 1;
+int sw_policy = SW_POLICY_STOCK;
+
+const char * const sw_policy_names[SW_POLICY_NR] = {
+	SW_POLICIES(SW_ENUM_NAME, SW_ENUM_NAME)
+};
+
 /*
  * select_task_rq_fair's address is taken by fair_sched_class: IBT-safe,
  * and ibt.c checks its ENDBR64 at load before this can run.

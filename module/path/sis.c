@@ -26,6 +26,9 @@
 #include "../testing.h"
 #include "../trace.h"
 
+/* knob sis_sched_idle: SCHED_IDLE-only CPUs count as idle (mainline) */
+int sw_sis_sched_idle = 1;
+
 /* Scratch mask per CPU, like the kernel's select_rq_mask (IRQs are off). */
 static DEFINE_PER_CPU(cpumask_var_t, sw_sis_mask);
 

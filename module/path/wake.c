@@ -26,6 +26,16 @@
 /* the wakeup being decided on each CPU (internal.h) */
 DEFINE_PER_CPU(struct sw_wake_ctx, sw_wake_ctx);
 
+/* the path's decision knobs (knob_table.h), mainline's values */
+int sw_decay = SW_DECAY_HALVE;
+int sw_wide_mode = SW_WIDE_MAINLINE;
+int sw_factor_src = SW_FACTOR_LLC;
+int sw_factor_fixed = 1;
+int sw_wa_idle = 1;
+int sw_wa_weight = 1;
+int sw_wa_bias = 1;
+int sw_sync = 1;
+
 /* record_wakee() on current, with the decay knob */
 static __always_inline void sw_record(struct task_struct *p, bool lean)
 {
@@ -329,25 +339,8 @@ __always_inline int sw_wake(struct task_struct *p, int prev_cpu,
 	return __sw_wake(p, prev_cpu, wake_flags, cpu, info, false);
 }
 
+/* which copy of the path runs (lean.h): switched by lean.c */
 DEFINE_STATIC_KEY_TRUE(sw_lean_key);
-
-/**
- * sw_lean_update() - switch the wakeup path's copy after a knob write
- *
- * Called by knobs.c under the knob lock after every change of a value:
- * the lean copy while every knob of SW_LEAN_KNOBS holds mainline's value.
- */
-void sw_lean_update(void)
-{
-	bool lean = !SW_LEAN_ANY_DIFFERS();
-
-	if (lean == static_key_enabled(&sw_lean_key))
-		return;
-	if (lean)
-		static_branch_enable(&sw_lean_key);
-	else
-		static_branch_disable(&sw_lean_key);
-}
 
 /*
  * The out-of-line copy of sw_wake() for the rare callers (a program's
