@@ -5,10 +5,9 @@
  * The SW_HAVE_* macros come from the feature tests of the target tree
  * (scripts/conftest.sh writes sw_config.h, which module/Kbuild puts in
  * front of every file): decisions follow what the tree has, never its
- * version number. Module code uses the accessors below instead of the
- * kernel interfaces and fields they wrap. The struct cfs_rq accessors
- * exist in files that included the private sched.h (ksched.h) and
- * sched_fields.h before this header (sched_access.h does).
+ * version number. Module code uses the shims below instead of the kernel
+ * interfaces and fields they wrap. Included only by the access header,
+ * sched_access.h: a file that needs a shim includes that.
  *
  *  SW_HAVE_CFS_H_NR_QUEUED    cfs_rq counts delayed-dequeue entities apart:
  *                             h_nr_queued, h_nr_runnable (Debian's 6.12 since
@@ -45,14 +44,15 @@
  *                             struct_ops type (6.9+, BPF JIT and syscall):
  *                             policy=bpf (bpf.c)
  *
- * Also the load-time checks that the running kernel is the one the module
- * was built for (compat.c).
  */
 #ifndef _SMARTWAKE_COMPAT_H
 #define _SMARTWAKE_COMPAT_H
 
 #include <linux/ftrace.h>
 #include <linux/ptrace.h>
+#include "ksched.h"
+#include "sched_fields.h"
+#include "symbols.h"
 
 #if defined(SW_HAVE_CFS_H_NR_DELAYED) && !defined(SW_HAVE_CFS_H_NR_QUEUED)
 #error "cfs_rq has h_nr_delayed but no h_nr_queued: a delayed-dequeue tree smartwake does not model"
@@ -135,29 +135,7 @@ static inline int sw_ftrace_direct_unregister(struct ftrace_ops *ops,
 }
 #endif
 
-/* ---- load-time checks (compat.c) ---------------------------------------- */
-/* a field of a kernel structure, where this build puts it */
-struct sw_layout_field {
-	const char *sname;
-	const char *member;
-	size_t off;		/* offsetof() in this build, bytes */
-};
-
-int sw_compat_check(void);
-int sw_compat_check_percpu(void);
-int sw_compat_check_layout(const struct sw_layout_field *fields,
-			   unsigned int n);
-
-#endif /* _SMARTWAKE_COMPAT_H */
-
-/*
- * ---- struct cfs_rq ----------------------------------------------------
- * and the scheduler helpers that differ. Outside the include guard:
- * defined once sched_access.h's helpers exist, by its inclusion of this
- * header at its end.
- */
-#if defined(_SMARTWAKE_SCHED_ACCESS_H) && !defined(_SMARTWAKE_COMPAT_SCHED_H)
-#define _SMARTWAKE_COMPAT_SCHED_H
+/* ---- struct cfs_rq and the scheduler helpers that differ -------------- */
 
 /* Runnable fair tasks at and below @cfs, delayed-dequeue entities not counted */
 static __always_inline unsigned int sw_cfs_h_nr_runnable(const struct cfs_rq *cfs)
@@ -239,4 +217,4 @@ static inline bool sw_cluster_active(void)
 	return false;
 #endif
 }
-#endif /* _SMARTWAKE_COMPAT_SCHED_H */
+#endif /* _SMARTWAKE_COMPAT_H */

@@ -3,14 +3,14 @@
  * smartwake: every field of a scheduler structure that the module reads,
  * one line each (no include guard: it is included with different
  * definitions of SW_SCHED_FIELD()). sched_fields.h makes the accessors
- * module code reads them with, compat.c the table of its load-time
+ * module code reads them with, layout.c the table of its load-time
  * layout check; scripts/check-fields.sh (make check) fails when the
  * module reads a field missing here or a field here is read nowhere.
  * Nested members are listed level by level (rq.cfs, cfs_rq.avg,
  * sched_avg.load_avg), anonymous unions by the member's name.
  *
  * The structures are those of the scheduler's private sched.h,
- * <linux/sched/topology.h> and <linux/sched.h>. compat.c's
+ * <linux/sched/topology.h> and <linux/sched.h>. layout.c's
  * test_layout_skew indices (guest/compat.sh) count from the top: 1 is
  * rq.nr_running, 4 rq.curr.
  */
@@ -22,7 +22,7 @@ SW_SCHED_FIELD(rq, curr)			/* in an anonymous union */
 SW_SCHED_FIELD(rq, idle)
 SW_SCHED_FIELD(rq, sd)
 SW_SCHED_FIELD(rq, cpu_capacity)
-/* cpu_of(): overload.c; compat.c: the per-CPU symbol check */
+/* cpu_of(): overload.c; layout.c: the per-CPU symbol check */
 SW_SCHED_FIELD(rq, cpu)
 /* path/select.c: is_rd_overutilized() */
 SW_SCHED_FIELD(rq, rd)

@@ -43,8 +43,8 @@
 #include <linux/rcupdate.h>
 #include <linux/seq_file.h>
 #include <linux/tracepoint.h>
-#include "compat.h"
 #include "hooks.h"
+#include "sched_access.h"
 #include "symbols.h"
 #include "testing.h"
 

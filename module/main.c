@@ -3,7 +3,7 @@
  * smartwake: run-time selectable wakeup-placement heuristics for the fair
  * scheduler of a stock kernel, with counters for every decision.
  *
- * Load order: check the kernel is the one built for (compat.c), resolve
+ * Load order: check the kernel is the one built for (layout.c), resolve
  * symbols without calling into the kernel through a pointer (symbols.c),
  * check every indirect call target for IBT (ibt.c), allocate the scan
  * masks, create debugfs, and only then apply the module parameters given
@@ -24,12 +24,12 @@
 #include <linux/rcupdate.h>
 #include <linux/security.h>
 #include <linux/utsname.h>
-#include "compat.h"
 #include "debugfs.h"
 #include "hooks.h"
 #include "bpf.h"
 #include "knobs.h"
 #include "latency.h"
+#include "layout.h"
 #include "numa.h"
 #include "overload.h"
 #include "pull.h"
@@ -58,13 +58,13 @@ static int __init sw_init(void)
 	sw_latency_register();
 	sw_reach_register();
 
-	ret = sw_compat_check();
+	ret = sw_layout_check();
 	if (ret)
 		return ret;
 	ret = sw_symbols_resolve();
 	if (ret)
 		return ret;
-	ret = sw_compat_check_percpu();
+	ret = sw_layout_check_percpu();
 	if (ret)
 		return ret;
 	ret = sw_calls_check();

@@ -45,12 +45,10 @@
 #include <linux/string.h>
 #include <linux/topology.h>
 #include <smartwake/policy.h>
-#include "ksched.h"
-#include "compat.h"
 #include "hooks.h"
 #include "knob_defs.h"
 #include "numa.h"
-#include "sched_fields.h"
+#include "sched_access.h"
 #include "stats.h"
 #include "symbols.h"
 

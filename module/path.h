@@ -9,9 +9,9 @@
 #include <linux/ftrace.h>
 #include <linux/percpu.h>
 #include <linux/types.h>
-#include "compat.h"
 #include "knob_defs.h"
 #include "locality.h"
+#include "sched_access.h"
 
 /* knobs enabled, policy (path/select.c) */
 int sw_select_apply(const struct sw_knob *k, int old, int new);

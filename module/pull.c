@@ -53,8 +53,8 @@
 #include <linux/smp.h>
 #include <linux/stop_machine.h>
 #include "ksched.h"
-#include "compat.h"
 #include "hooks.h"
+#include "layout.h"
 #include "overload.h"
 #include "pull.h"
 #include "pull_ops.h"
@@ -491,7 +491,7 @@ int sw_pull_register(const struct sw_pull_ops *ops)
 	      sw_endbr_check("smartwake_pull rq_unlock", ops->rq_unlock) ?:
 	      sw_endbr_check("smartwake_pull stop_nowait", ops->stop_nowait) ?:
 	      sw_endbr_check("smartwake_pull migrate", ops->migrate) ?:
-	      sw_compat_check_layout(layout, ARRAY_SIZE(layout));
+	      sw_layout_check_fields(layout, ARRAY_SIZE(layout));
 	if (ret)
 		return ret;
 	mutex_lock(&sw_pull_mutex);

@@ -17,7 +17,7 @@
  * reading listed fields as the kernel's versions do (scripts/check-fields.sh
  * counts their reads). scripts/conftest.sh runs against this header too,
  * so its SW_HAVE_* are what this header provides. The load-time layout
- * check (compat.c against the running kernel's BTF) guards both builds
+ * check (layout.c against the running kernel's BTF) guards both builds
  * alike.
  */
 #ifndef _KERNEL_SCHED_SCHED_H

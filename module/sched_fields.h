@@ -5,7 +5,7 @@
  *
  * The module is compiled against the layouts of the kernel/sched/sched.h
  * and <linux/sched.h> it was built with (and their CONFIG_ options);
- * compat.c compares each listed field's offset with the running kernel's
+ * layout.c compares each listed field's offset with the running kernel's
  * BTF at load. For each listed (struct, member) this header defines
  * sw_field_STRUCT__MEMBER(), returning the member's address typed after
  * the member; code uses it as an lvalue through sw_field(STRUCT, ptr,

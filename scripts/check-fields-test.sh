@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Tests of scripts/check-fields.sh, the guard that keeps module/fields.h
-# (the fields compat.c checks against the running kernel's BTF) in step
+# (the fields layout.c checks against the running kernel's BTF) in step
 # with the fields the module reads.
 #
 # Usage: scripts/check-fields-test.sh

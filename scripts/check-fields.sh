@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Guard of the load-time layout check (module/compat.c): every field of a
+# Guard of the load-time layout check (module/layout.c): every field of a
 # scheduler structure that the module's code reads is in the list of
 # module/fields.h, every listed field is read, and the module's own
 # functions read those fields only through the list's accessors.
