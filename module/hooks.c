@@ -30,9 +30,9 @@
  * flags: IPMODIFY, and SAVE_REGS only where the architecture lacks
  * DYNAMIC_FTRACE_WITH_ARGS; no FTRACE_OPS_FL_RECURSION, so ftrace calls
  * the callback from the trampoline without its assist function, and the
- * callback guards itself with ftrace_test_recursion_trylock() (which also
- * disables preemption). A call of the original from inside this module is
- * always let through.
+ * callback guards itself (sw_hook_guarded(), hooks.h: every callback of
+ * the module is that skeleton around a plain handler). A call of the
+ * original from inside this module is always let through.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -52,19 +52,17 @@
 static LIST_HEAD(sw_hook_list);
 
 /* The redirect of a hook without its own callback: to its replacement. */
-static void notrace sw_redirect(unsigned long ip, unsigned long parent_ip,
-				struct ftrace_ops *op, struct ftrace_regs *fregs)
+static __always_inline void __sw_redirect(struct ftrace_ops *op,
+					  unsigned long parent_ip,
+					  struct ftrace_regs *fregs)
 {
 	struct sw_hook *h = container_of(op, struct sw_hook, ops);
-	int bit;
 
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0)
-		return;
 	if (!sw_from_module(parent_ip))
 		sw_fregs_set_ip(fregs, (unsigned long)h->replacement);
-	ftrace_test_recursion_unlock(bit);
 }
+
+SW_HOOK_CALLBACK(sw_redirect, __sw_redirect)
 
 /**
  * sw_ftrace_off() - is sysctl kernel.ftrace_enabled 0 now

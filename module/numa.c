@@ -219,30 +219,25 @@ static int notrace sw_numa_migrate_skip(struct task_struct *p)
 }
 
 /**
- * sw_numa_migrate_pre() - ftrace handler of task_numa_migrate.isra.0
- * @ip:        traced function
+ * __sw_numa_migrate_pre() - ftrace handler of task_numa_migrate.isra.0
  * @parent_ip: its caller
  * @op:        the hook's ftrace_ops
  * @fregs:     saved registers: the instruction pointer is rewritten to
  *             skip a deferred call
  *
  * The only caller is task_numa_fault() (numa_migrate_preferred(current)),
- * which ignores the result. The ops has no FTRACE_OPS_FL_RECURSION: the
- * guard is taken here.
+ * which ignores the result. Run under the recursion guard
+ * (SW_HOOK_CALLBACK()).
  */
-static void notrace sw_numa_migrate_pre(unsigned long ip,
-					unsigned long parent_ip,
-					struct ftrace_ops *op,
-					struct ftrace_regs *fregs)
+static __always_inline void __sw_numa_migrate_pre(struct ftrace_ops *op,
+						  unsigned long parent_ip,
+						  struct ftrace_regs *fregs)
 {
-	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
-
-	if (bit < 0)
-		return;
 	if (sw_numa_migrate_gate(current))
 		sw_fregs_set_ip(fregs, (unsigned long)sw_numa_migrate_skip);
-	ftrace_test_recursion_unlock(bit);
 }
+
+SW_HOOK_CALLBACK(sw_numa_migrate_pre, __sw_numa_migrate_pre)
 
 /* numa_retry != off: skips deferred task_numa_migrate.isra.0 calls */
 static struct sw_hook sw_numa_hook = {

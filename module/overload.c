@@ -140,8 +140,7 @@ static void notrace sw_nr_running_probe(void *data, struct rq *rq, int change)
 }
 
 /**
- * sw_overload_tick_pre() - ftrace pre-handler of sched_tick()
- * @ip:        traced function
+ * __sw_overload_tick_pre() - ftrace pre-handler of sched_tick()
  * @parent_ip: its caller
  * @op:        the hook's ftrace_ops
  * @fregs:     unused
@@ -149,19 +148,15 @@ static void notrace sw_nr_running_probe(void *data, struct rq *rq, int change)
  * sis_mask_update=tick: this CPU records its own state once per tick, as
  * the 2022 patch did. Runs with interrupts disabled (the tick).
  */
-static void notrace sw_overload_tick_pre(unsigned long ip,
-					 unsigned long parent_ip,
-					 struct ftrace_ops *op,
-					 struct ftrace_regs *fregs)
+static __always_inline void __sw_overload_tick_pre(struct ftrace_ops *op,
+						   unsigned long parent_ip,
+						   struct ftrace_regs *fregs)
 {
-	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
-
-	if (bit < 0)
-		return;
 	if (READ_ONCE(sw_llc_masks))
 		sw_overload_update(smp_processor_id());
-	ftrace_test_recursion_unlock(bit);
 }
+
+SW_HOOK_CALLBACK(sw_overload_tick_pre, __sw_overload_tick_pre)
 
 /* knobs sis_filter (the 2022 SIS filter, off) and sis_mask_update */
 int sw_sis_filter;

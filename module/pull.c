@@ -320,8 +320,7 @@ static void sw_pull_kick_llc(int cpu)
 }
 
 /**
- * sw_pull_tick_pre() - ftrace pre-handler of sched_tick()
- * @ip:        traced function
+ * __sw_pull_tick_pre() - ftrace pre-handler of sched_tick()
  * @parent_ip: its caller
  * @op:        the hook's ftrace_ops
  * @fregs:     unused
@@ -329,23 +328,21 @@ static void sw_pull_kick_llc(int cpu)
  * The tick of a sched-idle CPU with an overloaded CPU in its LLC is an
  * attempt; in hard irq, before sched_tick() takes the runqueue lock.
  */
-static void notrace sw_pull_tick_pre(unsigned long ip, unsigned long parent_ip,
-				     struct ftrace_ops *op,
-				     struct ftrace_regs *fregs)
+static __always_inline void __sw_pull_tick_pre(struct ftrace_ops *op,
+					       unsigned long parent_ip,
+					       struct ftrace_regs *fregs)
 {
-	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	int cpu;
 
-	if (bit < 0)
-		return;
 	cpu = smp_processor_id();
 	if (READ_ONCE(sw_pull_live) && sw_sched_idle_cpu(cpu) &&
 	    sw_llc_has_overloaded(cpu)) {
 		sw_count(SW_C_sib_pull_ticks);
 		sw_pull_run(this_cpu_ptr(&sw_pull_slots));
 	}
-	ftrace_test_recursion_unlock(bit);
 }
+
+SW_HOOK_CALLBACK(sw_pull_tick_pre, __sw_pull_tick_pre)
 
 static struct sw_hook sw_pull_tick_hook = {
 	.name = "sched_tick",

@@ -42,31 +42,26 @@
 int sw_sib_count;
 
 /**
- * sw_sib_newidle_pre() - ftrace pre-handler of sched_balance_newidle()
- * @ip:        traced function
+ * __sw_sib_newidle_pre() - ftrace pre-handler of sched_balance_newidle()
  * @parent_ip: its caller
  * @op:        the hook's ftrace_ops
  * @fregs:     unused: the runqueue is this CPU's
  *
  * Runs with the runqueue lock held and interrupts disabled.
  */
-static void notrace sw_sib_newidle_pre(unsigned long ip, unsigned long parent_ip,
-				       struct ftrace_ops *op,
-				       struct ftrace_regs *fregs)
+static __always_inline void __sw_sib_newidle_pre(struct ftrace_ops *op,
+						 unsigned long parent_ip,
+						 struct ftrace_regs *fregs)
 {
-	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
-
-	if (bit < 0)
-		return;
 	sw_count(SW_C_sib_newidle_checks);
 	if (sw_llc_has_overloaded(smp_processor_id()))
 		sw_count(SW_C_sib_newidle_overloaded);
-	ftrace_test_recursion_unlock(bit);
 }
 
+SW_HOOK_CALLBACK(sw_sib_newidle_pre, __sw_sib_newidle_pre)
+
 /**
- * sw_sib_domains_pre() - ftrace pre-handler of sched_balance_domains()
- * @ip:        traced function
+ * __sw_sib_domains_pre() - ftrace pre-handler of sched_balance_domains()
  * @parent_ip: its caller
  * @op:        the hook's ftrace_ops
  * @fregs:     its arguments: the runqueue to balance, the idle type
@@ -74,15 +69,12 @@ static void notrace sw_sib_newidle_pre(unsigned long ip, unsigned long parent_ip
  * From the balance softirq. A runqueue other than this CPU's is an idle
  * CPU balanced on its behalf by the nohz idle balance: not counted.
  */
-static void notrace sw_sib_domains_pre(unsigned long ip, unsigned long parent_ip,
-				       struct ftrace_ops *op,
-				       struct ftrace_regs *fregs)
+static __always_inline void __sw_sib_domains_pre(struct ftrace_ops *op,
+						 unsigned long parent_ip,
+						 struct ftrace_regs *fregs)
 {
-	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	int cpu;
 
-	if (bit < 0)
-		return;
 	cpu = smp_processor_id();
 	if ((void *)sw_fregs_arg(fregs, 0) == sw_cpu_rq(cpu) &&
 	    sw_sched_idle_cpu(cpu)) {
@@ -90,8 +82,9 @@ static void notrace sw_sib_domains_pre(unsigned long ip, unsigned long parent_ip
 		if (sw_llc_has_overloaded(cpu))
 			sw_count(SW_C_sib_opportunities);
 	}
-	ftrace_test_recursion_unlock(bit);
 }
+
+SW_HOOK_CALLBACK(sw_sib_domains_pre, __sw_sib_domains_pre)
 
 /* the two pre-handlers, while sib_count=1 */
 static struct sw_hook sw_sib_newidle_hook = {

@@ -165,19 +165,15 @@ bool notrace sw_select_wanted(struct ftrace_regs *fregs)
 }
 
 /* As hooks.c's redirect, for select_task_rq_fair: only wakeups the module takes. */
-static void notrace sw_select_redirect(unsigned long ip, unsigned long parent_ip,
-				       struct ftrace_ops *op,
-				       struct ftrace_regs *fregs)
+static __always_inline void __sw_select_redirect(struct ftrace_ops *op,
+						 unsigned long parent_ip,
+						 struct ftrace_regs *fregs)
 {
-	int bit;
-
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0)
-		return;
 	if (!sw_from_module(parent_ip) && sw_select_wanted(fregs))
 		sw_fregs_set_ip(fregs, (unsigned long)sw_select_task_rq_fair);
-	ftrace_test_recursion_unlock(bit);
 }
+
+SW_HOOK_CALLBACK(sw_select_redirect, __sw_select_redirect)
 
 /*
  * The select hook: while enabled=1 and policy is not stock, the module's
