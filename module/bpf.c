@@ -75,7 +75,7 @@
 #include <linux/uaccess.h>
 #include <smartwake/policy.h>
 #include "bpf.h"
-#include "path/internal.h"
+#include "path/seam.h"
 #include "knob_defs.h"
 #include "stats.h"
 #include "symbols.h"

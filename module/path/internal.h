@@ -13,6 +13,7 @@
 #include "../lean.h"
 #include "../path.h"
 #include "../sched_access.h"
+#include "seam.h"
 
 /*
  * What the module's path may change before it commits to an answer
@@ -130,16 +131,7 @@ int sw_select_direct(struct task_struct *p, int prev_cpu, int wake_flags,
 int sw_shadow(struct task_struct *p, int prev_cpu, int wake_flags, int cpu,
 	      bool timed);
 
-/* ---- the seam with bpf.c ----------------------------------------------- */
-/*
- * As a sched_ext scheduler's select_cpu may ask the built-in idle policy
- * (scx_bpf_select_cpu_dfl(), kernel/sched/ext/idle.c), a program's may ask
- * the path for its answer (smartwake_default_cpu(), bpf.c): computed once
- * per wakeup, on the wakeup sw_bpf_select_wakeup() recorded for it.
- */
-int sw_bpf_default_cpu(void);
-/* smartwake_shadowing() (bpf.c): the program runs for policy=shadow */
-bool sw_bpf_shadowing(void);
+/* ---- the seam with bpf.c: seam.h, which bpf.c includes ----------------- */
 /* the program's select_cpu, the wakeup recorded for the former (select.c) */
 int sw_bpf_select_wakeup(struct sw_wake_ctx *ctx, struct task_struct *p,
 			 int prev_cpu, int wake_flags);
