@@ -68,7 +68,9 @@ sw_hook_guarded(unsigned long ip, unsigned long parent_ip,
  * @name:    the callback (struct sw_hook's @callback)
  * @handler: the handler, static __always_inline
  */
-#define SW_HOOK_CALLBACK(name, handler)					static void notrace name(unsigned long ip, unsigned long parent_ip,				 struct ftrace_ops *op, struct ftrace_regs *fregs) \
+#define SW_HOOK_CALLBACK(name, handler)					\
+static void notrace name(unsigned long ip, unsigned long parent_ip,	\
+			 struct ftrace_ops *op, struct ftrace_regs *fregs) \
 {									\
 	sw_hook_guarded(ip, parent_ip, op, fregs, handler);		\
 }
