@@ -5,20 +5,7 @@
  * table knob_table.c registers, the lock and sw_knob_set(). It names no
  * concern: the table's rows carry each concern's variables and callbacks.
  *
- * A write is accepted only if it is exactly a name from the row's list or a
- * decimal number in the row's range without leading zeros, optionally
- * followed by one newline (as echo writes it). Anything else (empty,
- * whitespace, signs, hex, leading zeros, trailing garbage, NUL bytes,
- * writes at an offset, overlong writes) returns -EINVAL and leaves the
- * value unchanged. A string knob (scope) takes any printable non-blank
- * bytes, up to 255, and its own function judges them.
- *
- * debugfs knob files are 0644 with a write op, so under lockdown=integrity
- * (LOCKDOWN_DEBUGFS) debugfs refuses to open them, even for reading; the
- * module parameters are the same knobs through sysfs, which lockdown does
- * not restrict. The read-only files (knobs and the others of debugfs.c,
- * latency.c) are 0444 or 0400 with no write, ioctl or mmap op, and stay
- * readable.
+ * More: Documentation/design.md, "The files in detail", knobs.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

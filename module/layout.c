@@ -2,20 +2,7 @@
 /*
  * smartwake: refuse to load on a kernel the module was not built for.
  *
- * The module reads private scheduler structures (struct rq, struct cfs_rq,
- * struct sched_domain, ...) with the layout of the kernel/sched/sched.h it
- * was compiled against. Two checks, first thing at load:
- *
- *  1. the running kernel's release is the one of the build (UTS_RELEASE);
- *     vermagic says the same unless the load was forced;
- *  2. every field the module reads (fields.h) lies where the running
- *     kernel's BTF (/sys/kernel/btf/vmlinux) says it does. Kernels
- *     without BTF (the project's debug kernel) skip this check, saying so.
- *
- * btf.c does the parsing (pure); this file reads the file and compares.
- * The file is read with filp_open() and kernel_read(), not
- * kernel_read_file_from_path(): that one asks the LSMs about a read of
- * kind READING_UNKNOWN, on which IPE (in Debian's kernels) warns.
+ * More: Documentation/design.md, "The files in detail", layout.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -3,19 +3,7 @@
  * smartwake: run-time selectable wakeup-placement heuristics for the fair
  * scheduler of a stock kernel, with counters for every decision.
  *
- * Load order: check the kernel is the one built for (layout.c), resolve
- * symbols without calling into the kernel through a pointer (symbols.c),
- * check every indirect call target for IBT (ibt.c), allocate the scan
- * masks, create debugfs, and only then apply the module parameters given
- * at load and accept knob writes. Nothing is hooked at the default knobs:
- * each hook, probe and kretprobe is installed by the knob write (or load
- * parameter) that needs it (a write during the load would do so while a
- * later step could still fail, hence the gate; parameters are parsed
- * before init and kept until then). A failure undoes every step taken,
- * hooks included. Unload: first refuse knob writes (the parameters in
- * /sys/module stay writable until the module is freed), then the
- * reverse, waiting for tracepoint probes and replacements still running
- * before freeing what they use.
+ * More: Documentation/design.md, "The files in detail", main.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -3,27 +3,7 @@
  * The 2022 SIS filter's bookkeeping: per LLC, the CPUs that are overloaded
  * (more than one pullable non-idle fair task, sw_rq_overloaded()).
  *
- * Abel Wu's patch kept the mask in sched_domain_shared and updated it from
- * the tick ("to regulate manipulation on shared data"); a module cannot
- * grow kernel structures, so each LLC's mask is allocated here and
- * indexed by sd_llc_id (the first CPU of the LLC). Two update points, by
- * the sis_mask_update knob, while sis_filter=1 only:
- *  - enqueue (default): the sched_update_nr_running_tp tracepoint, on every
- *    change of rq->nr_running under the runqueue lock: current, but paid
- *    by every enqueue and dequeue; a task entering delayed dequeue changes
- *    h_nr_runnable without it, so a bit can lag until the next change;
- *  - tick: an ftrace pre-handler on sched_tick(), each CPU writing its own
- *    bit once per tick: cheap, up to a tick stale.
- * The sis_overloaded_stale counter measures the lag where it matters: CPUs
- * the filter skipped that were not overloaded at scan time. Turning an
- * update point on seeds the masks from a snapshot.
- *
- * sd_llc_id changes when domains are rebuilt (CPU hotplug, cpusets), so a
- * mask exists for every possible CPU id, and each CPU remembers in which
- * mask it last set its bit and clears it there when its id moves. A bit
- * may be stale for a moment; the scan only uses the mask to skip CPUs of
- * the current LLC span that the wakee may use and that are active, so a
- * stale bit can cost a missed idle CPU but never yields a choice.
+ * More: Documentation/design.md, "The files in detail", overload.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

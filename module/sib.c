@@ -3,27 +3,7 @@
  * Sched-idle balance opportunities (knob sib_count; the 2022 series,
  * patch 2/2, "introduce sched-idle balance").
  *
- * The patch lets a CPU that is idle or runs only SCHED_IDLE tasks pull a
- * non-idle fair task from an overloaded CPU of its LLC as soon as one
- * exists, instead of waiting for the periodic balance interval. The pull
- * needs functions a module cannot call on 6.12 with IBT (activate_task,
- * deactivate_task, set_task_cpu, double_rq_lock are sealed: their
- * addresses are never taken; detach_one_task and attach_one_task are
- * inlined). What a module can do is count the opportunity where the
- * kernel itself balances, against the LLC's overloaded mask (overload.c,
- * kept by the nr_running probe while this knob is on):
- *  - sched_balance_domains() entry for this CPU's own runqueue while it
- *    runs only SCHED_IDLE tasks: a check (sib_checks); with another CPU of
- *    the LLC overloaded, an opportunity (sib_opportunities). Such a CPU
- *    never runs the newly-idle balance (it is not idle) and the periodic
- *    one is held back by its interval: this is what the patch adds.
- *  - sched_balance_newidle() entry (this CPU has no fair task left):
- *    sib_newidle_checks, and sib_newidle_overloaded when the LLC has an
- *    overloaded CPU, where the patch made the newly-idle balance try
- *    harder. The kernel pulls here already.
- * Without SCHED_IDLE tasks there is no sched-idle CPU: no check, no
- * opportunity. Where sched_balance_newidle() is inlined (7.x) only the
- * first pair is counted.
+ * More: Documentation/design.md, "The files in detail", sib.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

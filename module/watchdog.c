@@ -5,16 +5,7 @@
  * kernel's answer replaces it in any case; with revert_on=violation (the
  * default) the module also gives the whole decision back to the kernel:
  *
- *  - at once, from the wakeup path: policy reads stock, so the select hook
- *    hands every later wakeup to the kernel's function;
- *  - then, from a work item (the wakeup path holds p->pi_lock with
- *    interrupts off, where neither the knob mutex nor a wakeup of a
- *    kworker is allowed, so an irq_work queues the work): the policy knob
- *    is set to stock the usual way, which removes the hook, and one line
- *    with the counters goes to the kernel log.
- *
- * A user can set the policy back afterwards; each revert is counted
- * (reverts).
+ * More: Documentation/design.md, "The files in detail", watchdog.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

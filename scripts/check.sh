@@ -490,20 +490,20 @@ check_shipped() {
 	ktap_begin
 	p=$(modinfo -p module/smartwake.ko | grep -c '^test_' || true)
 	ktap_check "module/smartwake.ko: $p test_ parameters (none)" [ "$p" -eq 0 ]
-	ktap_check "plain make built no test-only module" eval '! ls module/testing/*.ko 2>/dev/null'
+	ktap_check "plain make built no test-only module" eval '! ls module/testmods/*.ko 2>/dev/null'
 	p=$(modinfo -p build/testing/module/smartwake.ko | grep -c '^test_' || true)
 	ktap_check "build/testing/module/smartwake.ko (make testing): $p test_ parameters (at least 7)" [ "$p" -ge 7 ]
-	ktap_check "the testing build has sw_conflict.ko" [ -f build/testing/module/testing/sw_conflict.ko ]
+	ktap_check "the testing build has sw_conflict.ko" [ -f build/testing/module/testmods/sw_conflict.ko ]
 	# issue 36 (a): the direct call of sw_klp_probe.ko is a livepatch
 	# relocation, none is left against a .klp.sym symbol in .rela.*
 	ktap_check "the testing build's sw_klp_probe.ko: livepatch relocations only (scripts/klp-relocs.py --check)" \
-		scripts/klp-relocs.py build/testing/module/testing/sw_klp_probe.ko --check
+		scripts/klp-relocs.py build/testing/module/testmods/sw_klp_probe.ko --check
 	ktap_check "sw_klp_probe.ko says livepatch: Y (the loader refuses it without CONFIG_LIVEPATCH)" \
-		eval '[ "$(modinfo -F livepatch build/testing/module/testing/sw_klp_probe.ko)" = Y ]'
+		eval '[ "$(modinfo -F livepatch build/testing/module/testmods/sw_klp_probe.ko)" = Y ]'
 	# the sched-idle pull's companion (knob sib_pull): built by plain
 	# make, its four calls livepatch relocations, its entries (called by
 	# pull.c through a pointer) keep ENDBR64
-	local pk=module/pull/smartwake_pull.ko psealed fn first addr
+	local pk=module/companion/smartwake_pull.ko psealed fn first addr
 	ktap_check "plain make built $pk: livepatch relocations only (scripts/klp-relocs.py --check)" \
 		scripts/klp-relocs.py $pk --check
 	ktap_check "$pk says livepatch: Y" eval '[ "$(modinfo -F livepatch $pk)" = Y ]'
