@@ -86,9 +86,9 @@ module: $(if $(KDIR),,fetch)
 		sw_stock_env; kdir=$$SW_KDIR; ksrc=$$SW_KSRC; fi; \
 	scripts/conftest.sh "$$kdir" "$$ksrc" module/sw_config.h; \
 	$(MAKE) $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(shell nproc)) -C "$$kdir" M="$(TOP)" KSRC="$$ksrc" modules; \
-	if [ "$$(modinfo -F livepatch module/pull/smartwake_pull.ko 2>/dev/null)" = Y ] && \
-	   ! python3 scripts/klp-relocs.py --check module/pull/smartwake_pull.ko >/dev/null 2>&1; then \
-		python3 scripts/klp-relocs.py module/pull/smartwake_pull.ko >/dev/null; fi
+	if [ "$$(modinfo -F livepatch module/companion/smartwake_pull.ko 2>/dev/null)" = Y ] && \
+	   ! python3 scripts/klp-relocs.py --check module/companion/smartwake_pull.ko >/dev/null 2>&1; then \
+		python3 scripts/klp-relocs.py module/companion/smartwake_pull.ko >/dev/null; fi
 
 # Test-only parameters and helper modules, never in module/ (see Kbuild).
 testing: fetch

@@ -1,4 +1,4 @@
-# Load-time compatibility checks (module/compat.c): the release and, on a
+# Load-time compatibility checks (module/layout.c): the release and, on a
 # kernel with BTF, the layout of the scheduler fields the module reads.
 # Refusals are simulated with the test-only parameters test_layout_skew
 # (field N of the table expected 8 bytes further) and test_release.

@@ -15,7 +15,7 @@
 #            1.047 on 1:2 messaging (ping-pong 0.985), and the lowest of
 #            the locality counts forced on, 1.254 (mutant
 #            cost-locality-forced: 1.28 ping-pong), since the wakeup path
-#            is one translation unit (module/path.c). Ratios moved by
+#            is one translation unit (module/path/path.c). Ratios moved by
 #            about 0.02 between boots and 0.01 within one; figures.md
 #            "cost" has the measured ratios, scripts/insnprof.sh the
 #            instructions behind them)

@@ -141,7 +141,7 @@ check "nothing of smartwake left" nothing_of_smartwake
 dmesg -c >/dev/null
 
 # ---- E: a direct call through a livepatch relocation (issue 36, (a)) -----
-# module/testing/sw_klp_probe.ko calls kallsyms_lookup_name, unexported
+# module/testmods/sw_klp_probe.ko calls kallsyms_lookup_name, unexported
 # and sealed (part A's oracle), with no pointer: scripts/klp-relocs.py made
 # the call a .klp.rela.vmlinux relocation that the loader resolves. Last,
 # because its load taints the kernel K (livepatch) for the rest of the boot.

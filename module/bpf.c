@@ -1,63 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * policy=bpf: the wakeup placement decided by a BPF program, through a
- * struct_ops type of the module's own, struct smartwake_ops.
- *
- * Kernels whose BPF core registers struct_ops types from modules
- * (__register_bpf_struct_ops(), 6.9+, with CONFIG_BPF_JIT and
- * CONFIG_BPF_SYSCALL: SW_HAVE_BPF_STRUCT_OPS) get the type at load; a
- * program is attached by a struct_ops map of it (the CLI's "smartwake bpf
- * load", or bpftool struct_ops register). One map at a time: a second
- * registration is refused with -EEXIST. Elsewhere (6.1), and for a
- * module built without its BTF (sw_bpf_module_has_btf()), policy=bpf is
- * refused with the reason.
- *
- * The callbacks, version 1 (members are only ever added at the end); a
- * map may leave any of them out, not all:
- *  select_cpu(p, prev_cpu, wake_flags): the CPU to place a wakeup on, or a
- *  negative value to let the module's own path decide (knobs as set).
- *  wake_wide(p, waker_flips, wakee_flips, factor): in the module's path,
- *  the wake_wide() decision from the inputs the module's own test reads
- *  (sw_wake_wide(): current->wakee_flips, p->wakee_flips, the factor of
- *  knob factor): 0 affine, 1 wide (the waker the 1:N master), 2 wide (the
- *  wakee), negative: the knob's test decides. Each answer is compared with
- *  the knob's: bpf_wide_differ.
- *  wake_affine(p, prev_cpu, this_cpu, sync): in the module's path where
- *  wake_affine() runs (an affine domain, the waking CPU not prev): the
- *  target of the idle scan, prev_cpu or this_cpu as a rule (checked as
- *  an answer is); negative: the knobs decide.
- *  select_idle(p, prev_cpu, target): in place of the module's
- *  select_idle_sibling(): the CPU; negative: the module's scan.
- *
- * The programs may call the module's kfuncs (below): its view of
- * the machine, and smartwake_default_cpu(), the module's own answer for
- * the wakeup (computed once: wake.c, sw_bpf_default_cpu()). The kfunc set
- * is filtered to this type's programs (sw_bpf_prog_is_ours()).
- *
- * Under policy=shadow with a program attached, the module's side of the
- * comparison is the program's (select_cpu, then the path with its
- * wake_wide): a BPF policy evaluated against the kernel on live wakeups,
- * without deciding any.
- *
- * Programs run in the select hook, with p->pi_lock held and interrupts
- * off: they cannot sleep (check_member refuses sleepable ones). Their
- * answers get the module's checks (sw_select_body() in wake.c): outside
- * p->cpus_ptr or not active is refused and counted (bpf_refused), and
- * revert_on=violation sets policy back to stock and sets the program
- * aside (sw_bpf_revoked): it is never called again, policy=bpf is refused
- * until it is unloaded (the module cannot delete a user's map; the map
- * keeps its reference on the module). policy=bpf needs one attached.
- *
- * Cost: sw_bpf_key is on only while a map is attached; without one the
- * path reads no per-wakeup program flag (cost-stock, policy=shadow:
- * module_kernel_ratio 1.046 to 1.038 on pipe -p 1).
- *
- * Lifetime: the map holds a reference on the module (the BPF core takes it
- * for a module's struct_ops), so rmmod is refused while one is attached.
- * Unregistration clears the pointer the path reads; the map's memory and
- * trampolines are freed after an RCU grace period, and the path calls the
- * program with interrupts off, inside one. Detaching sets policy=bpf back
- * to stock.
+ * policy=bpf: the wakeup placement decided by a BPF program through the
+ * module's own struct_ops type, struct smartwake_ops (where the BPF core
+ * registers a module's: SW_HAVE_BPF_STRUCT_OPS), the kfuncs its programs
+ * may call, and the checks of their answers. The callbacks, the
+ * lifetime of an attached map, and why the kfuncs live here:
+ * Documentation/design.md, "policy=bpf".
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -75,6 +23,7 @@
 #include <linux/uaccess.h>
 #include <smartwake/policy.h>
 #include "bpf.h"
+#include "path/seam.h"
 #include "knob_defs.h"
 #include "stats.h"
 #include "symbols.h"
@@ -291,47 +240,17 @@ static void sw_bpf_unreg(void *kdata, struct bpf_link *link)
 	pr_info("policy=bpf: the program is detached\n");
 	/* policy=bpf has nothing to run: the kernel decides again */
 	if (READ_ONCE(sw_policy) == SW_POLICY_BPF &&
-	    sw_knob_set(&sw_policy, SW_POLICY_STOCK))
+	    sw_knob_set("policy", SW_POLICY_STOCK))
 		pr_warn("policy=bpf without a program: set policy=stock\n");
 }
 
 /*
- * The kfuncs: the module's view of the machine, and its own default
- * decision, for the programs of struct smartwake_ops and no others
- * (sw_bpf_prog_is_ours(): a filter on the set).
- *
- * Every kfunc takes CPU numbers as a program computed them: an id outside
- * the possible CPUs gets false or -EINVAL, never a read. They read what
- * the module's path reads (bpf_view.c), racily as the kernel's own
- * select_idle_sibling() does; a program runs with p->pi_lock held and
- * interrupts off, so the runqueues and domains it asks about stay.
- *
- * They are defined here, with struct smartwake_ops, because the verifier
- * matches a kfunc's struct task_struct argument with the callback's by
- * BTF id: one compilation unit gives both one type. In two, a
- * headers-only build (DKMS's; its generated sched.h has its own layouts
- * of the scheduler's structures) gave them two, and the verifier refused
- * idle_sibling.bpf.o: "expected pointer to STRUCT task_struct but R1 has
- * a pointer to STRUCT task_struct". This file includes no private
- * scheduler header; the scheduler reads are bpf_view.c's.
- *
- * The kfuncs, version 1 (kfuncs are only ever added):
- *  smartwake_cpu_idle(cpu)          available_idle_cpu(): idle, not preempted
- *  smartwake_cpu_sched_idle(cpu)    runs only SCHED_IDLE tasks
- *  smartwake_cpu_overloaded(cpu)    the 2022 filter's overloaded test
- *  smartwake_cpu_llc(cpu)           the LLC id (sd_llc_id), -EINVAL
- *  smartwake_cpu_node(cpu)          the NUMA node, -EINVAL
- *  smartwake_cpu_smt_next(cpu)      the next SMT sibling (cyclic), cpu
- *                                   itself without SMT, -EINVAL
- *  smartwake_task_allowed(p, cpu)   cpu is in p->cpus_ptr
- *  smartwake_task_wakee_flips(p)    p->wakee_flips (the waker: the
- *                                   wake_wide callback's waker_flips)
- *  smartwake_default_cpu()          select_cpu only: the module's own
- *                                   answer for this wakeup (wake.c)
- *  smartwake_shadowing()            the answer is only compared with the
- *                                   kernel's (policy=shadow), not used:
- *                                   a program updates its per-task state
- *                                   only when this is false
+ * The kfuncs (listed in Documentation/design.md, "policy=bpf"), for the
+ * programs of struct smartwake_ops only (sw_bpf_prog_is_ours(): a filter
+ * on the set). A CPU id outside the possible CPUs gets false or -EINVAL,
+ * never a read; the reads are bpf_view.c's, since this file must not
+ * include the private sched.h: the verifier matches a kfunc's task_struct
+ * with the callback's by BTF id, one type only within one unit.
  */
 
 /* later kernels take trusted pointers by default, and dropped the flag */
@@ -476,7 +395,7 @@ __bpf_kfunc s32 smartwake_default_cpu(void)
  * program that keeps state per task (a map keyed by pid, say) must update
  * it only when this is false, or it learns from placements that never
  * happened. Exact per wakeup: the mode of the evaluation running on this
- * CPU (wake.c, sw_bpf_shadowing()), not the policy knob, which a write
+ * CPU (path/select.c, sw_bpf_shadowing()), not the policy knob, which a write
  * may change meanwhile.
  *
  * Return: true while the module evaluates the program for policy=shadow;
@@ -720,7 +639,7 @@ int sw_bpf_wake_wide(struct task_struct *p, unsigned int waker_flips,
  * @sync:     a synchronous wakeup, as knob sync takes it
  *
  * Return: the target the program chose (usually @prev_cpu or @this_cpu),
- * unchecked (the path checks it: wake.c, sw_wake_bpf_target()), or -1:
+ * unchecked (the path checks it: path/wake.c, sw_wake_bpf_target()), or -1:
  * the knobs decide (no program, or it declined).
  */
 int sw_bpf_wake_affine(struct task_struct *p, int prev_cpu, int this_cpu,
@@ -752,7 +671,7 @@ int sw_bpf_wake_affine(struct task_struct *p, int prev_cpu, int this_cpu,
  * @target:   wake_affine()'s choice
  *
  * Return: the program's CPU, unchecked (the path checks it as an answer:
- * wake.c, sw_wake_bpf_idle()), or -1: the module's scan decides.
+ * path/wake.c, sw_wake_bpf_idle()), or -1: the module's scan decides.
  */
 int sw_bpf_select_idle(struct task_struct *p, int prev_cpu, int target)
 {

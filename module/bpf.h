@@ -51,8 +51,6 @@ int sw_bpf_select_idle(struct task_struct *p, int prev_cpu, int target);
 bool sw_bpf_attached(void);		/* a program is attached */
 void sw_bpf_show_status(struct seq_file *m);	/* the "bpf" file */
 void sw_bpf_show_stats(struct seq_file *m);	/* derived stats lines */
-int sw_bpf_default_cpu(void);		/* wake.c: smartwake_default_cpu() */
-bool sw_bpf_shadowing(void);		/* wake.c: smartwake_shadowing() */
 /* bpf_view.c: the scheduler reads behind bpf.c's kfuncs, valid CPU ids */
 bool sw_bpf_view_idle(int cpu);
 bool sw_bpf_view_sched_idle(int cpu);

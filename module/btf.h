@@ -3,7 +3,7 @@
  * smartwake: load-time compatibility checks.
  *
  * btf.c is a pure BTF reader (no kernel state, no allocation), tested by
- * KUnit on blobs built in memory; compat.c (compat.h) is the shell that
+ * KUnit on blobs built in memory; layout.c (layout.h) is the shell that
  * compares the running kernel with the one the module was built against.
  */
 #ifndef _SMARTWAKE_BTF_H

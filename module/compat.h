@@ -2,57 +2,16 @@
 /*
  * smartwake: what differs between the supported kernels, in one place.
  *
- * The SW_HAVE_* macros come from the feature tests of the target tree
- * (scripts/conftest.sh writes sw_config.h, which module/Kbuild puts in
- * front of every file): decisions follow what the tree has, never its
- * version number. Module code uses the accessors below instead of the
- * kernel interfaces and fields they wrap. The struct cfs_rq accessors
- * exist in files that included the private sched.h (ksched.h) and
- * sched_fields.h before this header (sched_access.h does).
- *
- *  SW_HAVE_CFS_H_NR_QUEUED    cfs_rq counts delayed-dequeue entities apart:
- *                             h_nr_queued, h_nr_runnable (Debian's 6.12 since
- *                             6.12.37); else h_nr_running, no delayed dequeue
- *  SW_HAVE_CFS_H_NR_DELAYED   cfs_rq.h_nr_delayed (a tree with it but without
- *                             h_nr_queued is refused at build time)
- *  SW_HAVE_SD_CLUSTER, SW_HAVE_SCHED_CLUSTER_ACTIVE, SW_HAVE_SD_SHARE_ID
- *                             select_idle_sibling()'s cluster steps (6.12);
- *                             without them the cluster code is compiled out
- *  SW_HAVE_WF_CURRENT_CPU     the WF_CURRENT_CPU wakeup flag
- *  SW_HAVE_SCHED_FEAT_SIS_PROP  the SIS_PROP scan limit exists (6.1, default
- *                             off); the module does not model it and hands
- *                             wakeups to the kernel while it is on
- *  SW_HAVE_FTRACE_REGS_SET_IP, SW_HAVE_FTRACE_REGS_GET_ARGUMENT
- *                             the ftrace_regs accessors (else 6.1's x86
- *                             struct ftrace_regs holds a struct pt_regs)
- *  SW_HAVE_FTRACE_DIRECT_OPS  register_ftrace_direct(ops, addr) (6.6+);
- *  SW_HAVE_FTRACE_DIRECT_MULTI  ...or register_ftrace_direct_multi() (6.1)
- *  SW_HAVE_UNWIND_HINT_SIGNAL UNWIND_HINT(type, reg, offset, signal); else
- *                             UNWIND_HINT(reg, offset, type, end)
- *  SW_HAVE_CFS_H_NR_IDLE      cfs_rq.h_nr_idle (7.x), else idle_h_nr_running
- *  SW_HAVE_SD_SPAN            struct sched_domain ends in span[] (up to
- *                             6.x); 7.x's sched_domain_span() computes it
- *  SW_HAVE_SCHED_IDLE_WAKEE_EXCLUDED
- *                             fair.c's choose_sched_idle_rq() (7.x): a
- *                             SCHED_IDLE wakee does not take a CPU that runs
- *                             only SCHED_IDLE tasks for idle
- *  SW_HAVE_RQ_UNLOCK_CALL, SW_HAVE_STOP_NOWAIT_BOOL
- *                             raw_spin_rq_unlock() is a function (not 7.x's
- *                             inline) and stop_one_cpu_nowait() returns
- *                             whether it queued: the sched-idle pull's
- *                             companion is built (module/pull/, pull.c)
- *  SW_HAVE_BPF_STRUCT_OPS     __register_bpf_struct_ops() for a module's
- *                             struct_ops type (6.9+, BPF JIT and syscall):
- *                             policy=bpf (bpf.c)
- *
- * Also the load-time checks that the running kernel is the one the module
- * was built for (compat.c).
+ * More: Documentation/design.md, "The files in detail", compat.h.
  */
 #ifndef _SMARTWAKE_COMPAT_H
 #define _SMARTWAKE_COMPAT_H
 
 #include <linux/ftrace.h>
 #include <linux/ptrace.h>
+#include "ksched.h"
+#include "sched_fields.h"
+#include "symbols.h"
 
 #if defined(SW_HAVE_CFS_H_NR_DELAYED) && !defined(SW_HAVE_CFS_H_NR_QUEUED)
 #error "cfs_rq has h_nr_delayed but no h_nr_queued: a delayed-dequeue tree smartwake does not model"
@@ -135,29 +94,7 @@ static inline int sw_ftrace_direct_unregister(struct ftrace_ops *ops,
 }
 #endif
 
-/* ---- load-time checks (compat.c) ---------------------------------------- */
-/* a field of a kernel structure, where this build puts it */
-struct sw_layout_field {
-	const char *sname;
-	const char *member;
-	size_t off;		/* offsetof() in this build, bytes */
-};
-
-int sw_compat_check(void);
-int sw_compat_check_percpu(void);
-int sw_compat_check_layout(const struct sw_layout_field *fields,
-			   unsigned int n);
-
-#endif /* _SMARTWAKE_COMPAT_H */
-
-/*
- * ---- struct cfs_rq ----------------------------------------------------
- * and the scheduler helpers that differ. Outside the include guard:
- * defined once sched_access.h's helpers exist, by its inclusion of this
- * header at its end.
- */
-#if defined(_SMARTWAKE_SCHED_ACCESS_H) && !defined(_SMARTWAKE_COMPAT_SCHED_H)
-#define _SMARTWAKE_COMPAT_SCHED_H
+/* ---- struct cfs_rq and the scheduler helpers that differ -------------- */
 
 /* Runnable fair tasks at and below @cfs, delayed-dequeue entities not counted */
 static __always_inline unsigned int sw_cfs_h_nr_runnable(const struct cfs_rq *cfs)
@@ -219,7 +156,7 @@ static inline bool sw_cpus_share_resources(int a, int b)
 /*
  * sched_feat(SIS_PROP), where the tree has it (6.1: default off): a scan
  * limit from the waking CPU's idle time that select_idle_cpu() applies and
- * updates; not modelled, so wake.c hands such wakeups to the kernel.
+ * updates; not modelled, so path/select.c hands such wakeups to the kernel.
  */
 static inline bool sw_sis_prop_on(void)
 {
@@ -239,4 +176,4 @@ static inline bool sw_cluster_active(void)
 	return false;
 #endif
 }
-#endif /* _SMARTWAKE_COMPAT_SCHED_H */
+#endif /* _SMARTWAKE_COMPAT_H */

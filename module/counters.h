@@ -53,7 +53,7 @@ SW_COUNTER(affine_attempts)		/* wake_affine() evaluated */
 SW_COUNTER(affine_pulls)		/* ...and it chose the waking CPU */
 
 /*
- * select_idle_sibling() (sis.c). sis_scan_no_budget: domain scans that
+ * select_idle_sibling() (path/sis.c). sis_scan_no_budget: domain scans that
  * SIS_UTIL's budget (`nr_idle_scan`) stopped before any CPU: the kernel's
  * "LLC overloaded, do not scan". sis_overloaded_skipped: "overloaded" is
  * the seed's definition: more than one pullable non-idle fair task
@@ -199,7 +199,7 @@ SW_COUNTER(sib_pull_veto_migration_disabled) /* ...migrate_disable() */
 SW_COUNTER(sib_pull_veto_affinity)	/* ...not allowed on the sched-idle CPU */
 SW_COUNTER(sib_pull_veto_running)	/* ...running */
 /*
- * policy=shadow (shadow.c): the module's answer against the kernel's. A
+ * policy=shadow (path/shadow.c): the module's answer against the kernel's. A
  * disagreement is counted once, as raced, raced_aba or disagree; a disagree
  * is also counted under the stage that decided it (see sw_shadow_stage()).
  * shadow_raced is the shadow window race; shadow_raced_aba its ABA form: a

@@ -3,18 +3,18 @@
  * smartwake: every field of a scheduler structure that the module reads,
  * one line each (no include guard: it is included with different
  * definitions of SW_SCHED_FIELD()). sched_fields.h makes the accessors
- * module code reads them with, compat.c the table of its load-time
+ * module code reads them with, layout.c the table of its load-time
  * layout check; scripts/check-fields.sh (make check) fails when the
  * module reads a field missing here or a field here is read nowhere.
  * Nested members are listed level by level (rq.cfs, cfs_rq.avg,
  * sched_avg.load_avg), anonymous unions by the member's name.
  *
  * The structures are those of the scheduler's private sched.h,
- * <linux/sched/topology.h> and <linux/sched.h>. compat.c's
+ * <linux/sched/topology.h> and <linux/sched.h>. layout.c's
  * test_layout_skew indices (guest/compat.sh) count from the top: 1 is
  * rq.nr_running, 4 rq.curr.
  */
-/* sched_access.h: sw_idle_cpu(), sw_rq_overloaded(); wake.c */
+/* sched_access.h: sw_idle_cpu(), sw_rq_overloaded(); path/wake.c */
 SW_SCHED_FIELD(rq, nr_running)
 SW_SCHED_FIELD(rq, ttwu_pending)
 SW_SCHED_FIELD(rq, cfs)
@@ -22,12 +22,15 @@ SW_SCHED_FIELD(rq, curr)			/* in an anonymous union */
 SW_SCHED_FIELD(rq, idle)
 SW_SCHED_FIELD(rq, sd)
 SW_SCHED_FIELD(rq, cpu_capacity)
-/* cpu_of(): overload.c; compat.c: the per-CPU symbol check */
+/* cpu_of(): overload.c; layout.c: the per-CPU symbol check */
 SW_SCHED_FIELD(rq, cpu)
-/* wake.c: is_rd_overutilized() */
+/* path/select.c: is_rd_overutilized() */
 SW_SCHED_FIELD(rq, rd)
 SW_SCHED_FIELD(root_domain, overutilized)
-/* wake.c: wake_affine_idle(), wake_affine_weight(), task_h_load(); sis.c */
+/*
+ * path/wake.c: wake_affine_idle(), wake_affine_weight(), task_h_load();
+ * path/sis.c
+ */
 #ifdef SW_HAVE_CFS_H_NR_QUEUED	/* compat.h */
 SW_SCHED_FIELD(cfs_rq, h_nr_queued)
 SW_SCHED_FIELD(cfs_rq, h_nr_runnable)
@@ -42,7 +45,7 @@ SW_SCHED_FIELD(cfs_rq, idle_h_nr_running)
 SW_SCHED_FIELD(cfs_rq, avg)
 SW_SCHED_FIELD(cfs_rq, h_load)
 SW_SCHED_FIELD(cfs_rq, last_h_load_update)
-/* wake.c: the domain walk; sis.c: select_idle_cpu() */
+/* path/wake.c: the domain walk; path/sis.c: select_idle_cpu() */
 SW_SCHED_FIELD(sched_domain, parent)
 SW_SCHED_FIELD(sched_domain, groups)
 SW_SCHED_FIELD(sched_domain, imbalance_pct)
@@ -55,14 +58,17 @@ SW_SCHED_FIELD(sched_group, flags)
 SW_SCHED_FIELD(sched_group, cpumask)		/* sched_group_span() */
 SW_SCHED_FIELD(sched_domain_shared, has_idle_cores)
 SW_SCHED_FIELD(sched_domain_shared, nr_idle_scan)
-/* wake.c: task_h_load() */
+/* path/wake.c: task_h_load() */
 SW_SCHED_FIELD(sched_avg, load_avg)
 SW_SCHED_FIELD(sched_entity, avg)
 #ifdef CONFIG_FAIR_GROUP_SCHED
 SW_SCHED_FIELD(sched_entity, cfs_rq)
 SW_SCHED_FIELD(sched_entity, parent)
 #endif
-/* wake.c: record_wakee(), wake_wide(), the checks of an answer; sis.c */
+/*
+ * path/wake.c: record_wakee(), wake_wide(); path/select.c: the checks of
+ * an answer; path/sis.c
+ */
 SW_SCHED_FIELD(task_struct, flags)
 SW_SCHED_FIELD(task_struct, pid)
 SW_SCHED_FIELD(task_struct, se)
@@ -72,7 +78,7 @@ SW_SCHED_FIELD(task_struct, wakee_flips)
 SW_SCHED_FIELD(task_struct, wakee_flip_decay_ts)
 SW_SCHED_FIELD(task_struct, last_wakee)
 SW_SCHED_FIELD(task_struct, recent_used_cpu)
-/* sis.c: is_per_cpu_kthread() */
+/* path/sis.c: is_per_cpu_kthread() */
 SW_SCHED_FIELD(task_struct, nr_cpus_allowed)
 /* ftrace_test_recursion_unlock(): hooks.c, numa.c, overload.c */
 SW_SCHED_FIELD(task_struct, trace_recursion)

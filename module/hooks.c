@@ -4,35 +4,10 @@
  * on the exact address, register, and on any failure undo every step
  * already taken, in reverse. As livepatch's struct klp_func belongs to the
  * patch that uses it, each struct sw_hook belongs to the file that uses
- * it (wake.c, ttwu.c, numa.c, overload.c, sib.c, latency.c, reach.c),
- * which registers it at load and takes it with a user bit from a knob's
- * apply callback; it is installed while any bit holds it, nothing at the
- * default knobs. This file names no hook: the hooks file prints each
- * one's needs from the bits that take it. The registry is walked on knob
- * writes, reads of the hooks file and unload, never on a wakeup.
+ * it (path/select.c, ttwu.c, numa.c, overload.c, sib.c, latency.c, reach.c),
+ * which registers it at load and takes it with a user bit from a knob's.
  *
- * Every redirect (an ftrace hook with a replacement: an ops that changes
- * what the kernel does) is FTRACE_OPS_FL_PERMANENT, as livepatch's ops
- * are: while one is installed, sysctl kernel.ftrace_enabled=0 fails with
- * -EBUSY instead of silently turning the module off. While ftrace_enabled
- * is already 0 the write that needs a redirect fails (-EBUSY, and the
- * kernel log names the sysctl and the fix), nothing installed. The
- * counting pre-handlers (no replacement) are observers, not PERMANENT:
- * they do not stop an administrator from disabling ftrace; while it is off
- * they are installed but not called, so their counters (and sis_filter's
- * tick-kept masks, read only by the select hook, which itself keeps ftrace
- * on) stand still, and the knob write says so. A kretprobe on an ftrace
- * site is the exception: see sw_ftrace_pin(). Tracepoint probes are
- * static keys, not ftrace, and keep working.
- *
- * A redirecting hook rewrites the saved instruction pointer so the traced
- * function's caller lands in the replacement. The ops carry livepatch's
- * flags: IPMODIFY, and SAVE_REGS only where the architecture lacks
- * DYNAMIC_FTRACE_WITH_ARGS; no FTRACE_OPS_FL_RECURSION, so ftrace calls
- * the callback from the trampoline without its assist function, and the
- * callback guards itself with ftrace_test_recursion_trylock() (which also
- * disables preemption). A call of the original from inside this module is
- * always let through.
+ * More: Documentation/design.md, "The files in detail", hooks.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -43,8 +18,8 @@
 #include <linux/rcupdate.h>
 #include <linux/seq_file.h>
 #include <linux/tracepoint.h>
-#include "compat.h"
 #include "hooks.h"
+#include "sched_access.h"
 #include "symbols.h"
 #include "testing.h"
 
@@ -52,19 +27,17 @@
 static LIST_HEAD(sw_hook_list);
 
 /* The redirect of a hook without its own callback: to its replacement. */
-static void notrace sw_redirect(unsigned long ip, unsigned long parent_ip,
-				struct ftrace_ops *op, struct ftrace_regs *fregs)
+static __always_inline void __sw_redirect(struct ftrace_ops *op,
+					  unsigned long parent_ip,
+					  struct ftrace_regs *fregs)
 {
 	struct sw_hook *h = container_of(op, struct sw_hook, ops);
-	int bit;
 
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0)
-		return;
 	if (!sw_from_module(parent_ip))
 		sw_fregs_set_ip(fregs, (unsigned long)h->replacement);
-	ftrace_test_recursion_unlock(bit);
 }
+
+SW_HOOK_CALLBACK(sw_redirect, __sw_redirect)
 
 /**
  * sw_ftrace_off() - is sysctl kernel.ftrace_enabled 0 now

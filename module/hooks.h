@@ -35,6 +35,46 @@ static __always_inline bool sw_from_module(unsigned long ip)
 #endif
 }
 
+/**
+ * sw_hook_guarded() - run a hook's handler under ftrace's recursion guard
+ * @ip:        the traced function
+ * @parent_ip: its caller
+ * @op:        the hook's ftrace_ops
+ * @fregs:     the traced function's saved registers
+ * @handler:   the hook's plain handler
+ *
+ * The one skeleton of the module's ftrace callbacks, as klp_ftrace_handler()
+ * is livepatch's: the ops carry no FTRACE_OPS_FL_RECURSION (ftrace calls
+ * the callback from its trampoline without the assist function), so the
+ * callback takes the guard, which also disables preemption. Always inlined
+ * with a constant @handler, itself inlined: no call more than before.
+ */
+static __always_inline void
+sw_hook_guarded(unsigned long ip, unsigned long parent_ip,
+		struct ftrace_ops *op, struct ftrace_regs *fregs,
+		void (*handler)(struct ftrace_ops *op, unsigned long parent_ip,
+				struct ftrace_regs *fregs))
+{
+	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
+
+	if (bit < 0)
+		return;
+	handler(op, parent_ip, fregs);
+	ftrace_test_recursion_unlock(bit);
+}
+
+/**
+ * SW_HOOK_CALLBACK() - define a hook's ftrace callback: its handler, guarded
+ * @name:    the callback (struct sw_hook's @callback)
+ * @handler: the handler, static __always_inline
+ */
+#define SW_HOOK_CALLBACK(name, handler)					\
+static void notrace name(unsigned long ip, unsigned long parent_ip,	\
+			 struct ftrace_ops *op, struct ftrace_regs *fregs) \
+{									\
+	sw_hook_guarded(ip, parent_ip, op, fregs, handler);		\
+}
+
 /* what a struct sw_hook is */
 enum sw_hook_kind {
 	SW_HOOK_FTRACE,		/* an ftrace ops on @target: hooks.c installs it */
@@ -53,7 +93,8 @@ enum sw_hook_kind {
  * @target:      SW_HOOK_FTRACE: the traced function's resolved address
  * @replacement: ...the function the caller is redirected to, or NULL for
  *               an observer (a pre-handler that changes nothing)
- * @callback:    ...the ftrace callback; NULL: redirect to @replacement
+ * @callback:    ...the ftrace callback (SW_HOOK_CALLBACK(): a plain handler
+ *               under the recursion guard); NULL: redirect to @replacement
  * @direct:      ...a direct-call trampoline, or 0
  * @want_direct: ...install through @direct (sw_hook_set_direct())
  * @attach:      the other kinds: attach the probes (all or none)

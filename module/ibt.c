@@ -3,18 +3,7 @@
  * The one guard for every call the module makes into the kernel through a
  * pointer.
  *
- * With CONFIG_X86_KERNEL_IBT, an indirect call must land on ENDBR64
- * (f3 0f 1e fa) or an IBT CPU raises #CP ("Missing ENDBR") and the kernel
- * BUGs. At boot the kernel also seals the ENDBR of every function whose
- * address it never takes, on any CPU, IBT or not. So the four bytes at a
- * target, read in any guest, say what an IBT machine would do there.
- *
- * Every target is listed in sw_calls[]; sw_calls_check() runs at load,
- * before any hook exists, and refuses the load (-ENOEXEC, naming the
- * function) unless each target is the start of its symbol and, on an IBT
- * kernel, begins with ENDBR64. debugfs "calls" shows what was checked.
- * A call into the kernel through a pointer that is not in this table is a
- * bug (make check lists the indirect call sites of the .ko).
+ * More: Documentation/design.md, "The files in detail", ibt.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -38,7 +27,7 @@ struct sw_call {
 static unsigned long sw_old_lookup_addr;
 
 static struct sw_call sw_calls[] = {
-	/* wake.c sw_orig_select(): fair_sched_class takes its address */
+	/* path/select.c sw_orig_select(): fair_sched_class takes its address */
 	{ "select_task_rq_fair", &sw_sym_select_task_rq_fair },
 	/* testing builds, test_old_lookup=1 or 2 only: must be refused */
 	{ "kallsyms_lookup_name", &sw_old_lookup_addr },

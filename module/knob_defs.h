@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * smartwake: a knob's row type and the knob values read on the hot path,
- * defined in knobs.c. Includes no file of the module: knobs.c, which
- * names every apply callback, includes the headers of the files that
- * read these, so they include this and not knobs.h.
+ * smartwake: a knob's row type, the core's calls a concern may make, and
+ * the knob values read on the hot path, each defined by its owner.
+ * Includes no file of the module: knob_table.c, which names every
+ * concern's knobs, includes their headers, so they include this.
  */
 #ifndef _SMARTWAKE_KNOB_DEFS_H
 #define _SMARTWAKE_KNOB_DEFS_H
@@ -11,7 +11,7 @@
 #include <linux/types.h>
 #include <smartwake/policy.h>
 
-/* ---- knobs (knobs.c) ----------------------------------------------------
+/* ---- knobs (knobs.c, knob_table.c) --------------------------------------
  * Every run-time setting is one row of a table (knob_table.h): debugfs
  * files, module parameters, strict parsing and the "knobs" listing are
  * generated from it.
@@ -43,11 +43,12 @@ struct sw_knob {
 };
 
 /*
- * Set a knob by its value variable, as a write would (knobs.c): here, not
- * in knobs.h, so a concern that sets a knob (the watchdog's revert) does
- * not include the knob table's header, which names that concern.
+ * Set a knob by its name, as a write would (knobs.c), or store it at once
+ * from any context (the watchdog's first step): a concern that sets a
+ * knob (the watchdog's revert, bpf.c's detach) calls down into the core.
  */
-int sw_knob_set(int *val, int value);
+int sw_knob_set(const char *name, int value);
+void sw_knob_store(const char *name, int value);
 
 /* Longest write to a string knob, newline included, plus one. */
 #define SW_KNOB_STR_MAX	256
@@ -58,8 +59,10 @@ enum sw_policy {
 	SW_POLICY_NR
 };
 
+/* path/select.c */
 extern int sw_enabled;
 extern int sw_policy;
+/* path/wake.c */
 extern int sw_decay;		/* enum sw_decay */
 extern int sw_wide_mode;	/* enum sw_wide_mode */
 extern int sw_factor_src;	/* enum sw_factor_src */
@@ -68,8 +71,10 @@ extern int sw_wa_idle;
 extern int sw_wa_weight;
 extern int sw_wa_bias;
 extern int sw_sync;
-extern int sw_sis_filter;
+/* path/sis.c */
 extern int sw_sis_sched_idle;
+/* overload.c */
+extern int sw_sis_filter;
 extern int sw_sis_mask_update;	/* enum sw_mask_update */
 
 /* sis_mask_update: where the overloaded masks are kept current */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * smartwake: the knob table, one SW_KNOB(name, help, fields...) row per
- * knob. No include guard: knobs.c includes it once per thing it makes
+ * knob. No include guard: knob_table.c includes it once per thing it makes
  * from the rows, each time with its own SW_KNOB(): the rows of the table
  * (struct sw_knob), the module parameters (/sys/module/smartwake/parameters/,
  * one struct kernel_param each, in the same order) and their modinfo

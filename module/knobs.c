@@ -1,22 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Run-time knobs: one table (knob_table.h), one debugfs file and one module
- * parameter (/sys/module/smartwake/parameters/) per row, one strict parser.
+ * The knob core: the strict parser's writes, one debugfs file and one
+ * module parameter (/sys/module/smartwake/parameters/) per row of the
+ * table knob_table.c registers, the lock and sw_knob_set(). It names no
+ * concern: the table's rows carry each concern's variables and callbacks.
  *
- * A write is accepted only if it is exactly a name from the row's list or a
- * decimal number in the row's range without leading zeros, optionally
- * followed by one newline (as echo writes it). Anything else (empty,
- * whitespace, signs, hex, leading zeros, trailing garbage, NUL bytes,
- * writes at an offset, overlong writes) returns -EINVAL and leaves the
- * value unchanged. A string knob (scope) takes any printable non-blank
- * bytes, up to 255, and its own function judges them.
- *
- * debugfs knob files are 0644 with a write op, so under lockdown=integrity
- * (LOCKDOWN_DEBUGFS) debugfs refuses to open them, even for reading; the
- * module parameters are the same knobs through sysfs, which lockdown does
- * not restrict. The read-only files (knobs and the others of debugfs.c,
- * latency.c) are 0444 or 0400 with no write, ioctl or mmap op, and stay
- * readable.
+ * More: Documentation/design.md, "The files in detail", knobs.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -32,44 +21,23 @@
 #include <linux/uaccess.h>
 #include "knob_parse.h"
 #include "knobs.h"
-#include "latency.h"
-#include "numa.h"
-#include "overload.h"
-#include "pull.h"
-#include "scope.h"
-#include "sib.h"
-#include "stats.h"
-#include "ttwu.h"
-#include "watchdog.h"
-#include "wake.h"
 
 /* Where the module parameters are, the knobs' interface under lockdown. */
 #define SW_PARAMS_DIR	"/sys/module/" KBUILD_MODNAME "/parameters/"
 
-int sw_enabled = 1;
-int sw_policy = SW_POLICY_STOCK;
-int sw_decay = SW_DECAY_HALVE;
-int sw_wide_mode = SW_WIDE_MAINLINE;
-int sw_factor_src = SW_FACTOR_LLC;
-int sw_factor_fixed = 1;
-int sw_wa_idle = 1;
-int sw_wa_weight = 1;
-int sw_wa_bias = 1;
-int sw_sync = 1;
-int sw_sis_filter;
-int sw_sis_sched_idle = 1;
-int sw_sis_mask_update = SW_MASK_ENQUEUE;
+/* the table (knob_table.c), registered first thing at load */
+static const struct sw_knob_table *sw_table;
 
-static const char * const sw_policy_names[SW_POLICY_NR] = {
-	SW_POLICIES(SW_ENUM_NAME, SW_ENUM_NAME)
-};
-
-#define SW_KNOB(_name, _help, ...)	{ .name = _name, .help = _help, __VA_ARGS__ },
-static const struct sw_knob sw_knobs[] = {
-#include "knob_table.h"
-};
-
-#undef SW_KNOB
+/**
+ * sw_knobs_register() - the table the knobs' files and writes serve
+ * @t: knob_table.c's table
+ *
+ * The first step of the load, before anything can write a knob.
+ */
+void sw_knobs_register(const struct sw_knob_table *t)
+{
+	sw_table = t;
+}
 
 /* Serialises writers so an apply() callback sees a stable old value. */
 static DEFINE_MUTEX(sw_knob_lock);
@@ -89,21 +57,6 @@ enum sw_knobs_state {
 
 static enum sw_knobs_state sw_knobs_state;
 
-/*
- * A module parameter given at load (insmod, modprobe, /etc/modprobe.d)
- * arrives before the module's init runs: it is parsed at once, by the
- * same rules as a write, and kept here until sw_knobs_ready() applies
- * it. @seq orders them as given (0: none; a repeated one counts where it
- * was given last).
- */
-struct sw_knob_pending {
-	unsigned int seq;
-	int val, num;
-	size_t len;
-	char str[SW_KNOB_STR_MAX];	/* a string knob's bytes */
-};
-
-static struct sw_knob_pending sw_pending[ARRAY_SIZE(sw_knobs)];
 static unsigned int sw_pending_seq;
 
 /* Apply a parsed value: the apply callback, then the variables. */
@@ -118,7 +71,7 @@ static int sw_knob_commit(const struct sw_knob *k, int val, int num)
 		if (k->num && val == k->fixed_idx)
 			WRITE_ONCE(*k->num, num);
 		WRITE_ONCE(*k->val, val);
-		sw_lean_update();
+		sw_table->changed();
 	}
 	return ret;
 }
@@ -154,23 +107,33 @@ int sw_knob_write(const struct sw_knob *k, const char *buf, size_t len)
 	return ret;
 }
 
+/* The row of the knob called @name, or NULL. */
+static const struct sw_knob *sw_knob_find(const char *name)
+{
+	int i;
+
+	if (!sw_table)
+		return NULL;
+	for (i = 0; i < sw_table->nr; i++)
+		if (!strcmp(sw_table->knobs[i].name, name))
+			return &sw_table->knobs[i];
+	return NULL;
+}
+
 /**
  * sw_knob_set() - set a knob from inside the module, as a write would
- * @val:   the knob's variable
+ * @name:  the knob's name
  * @value: the value (a name's index or a number)
  *
  * Return: 0, -ENOENT for no such knob, -EAGAIN while loading, or the
  * apply callback's error (the knob then keeps its value).
  */
-int sw_knob_set(int *val, int value)
+int sw_knob_set(const char *name, int value)
 {
-	const struct sw_knob *k = NULL;
-	int i, ret = 0;
+	const struct sw_knob *k = sw_knob_find(name);
+	int ret = 0;
 
-	for (i = 0; i < ARRAY_SIZE(sw_knobs); i++)
-		if (sw_knobs[i].val && sw_knobs[i].val == val)
-			k = &sw_knobs[i];
-	if (!k)
+	if (!k || !k->val)
 		return -ENOENT;
 	mutex_lock(&sw_knob_lock);
 	if (sw_knobs_state != SW_KNOBS_OPEN)
@@ -179,10 +142,26 @@ int sw_knob_set(int *val, int value)
 		ret = k->apply(k, *k->val, value);
 	if (!ret) {
 		WRITE_ONCE(*k->val, value);
-		sw_lean_update();
+		sw_table->changed();
 	}
 	mutex_unlock(&sw_knob_lock);
 	return ret;
+}
+
+/**
+ * sw_knob_store() - store a knob's value at once, from any context
+ * @name:  the knob's name
+ * @value: the value
+ *
+ * No lock, no apply callback: for the watchdog's first step, from the
+ * wakeup path, before sw_knob_set() applies the same value.
+ */
+void sw_knob_store(const char *name, int value)
+{
+	const struct sw_knob *k = sw_knob_find(name);
+
+	if (k && k->val)
+		WRITE_ONCE(*k->val, value);
 }
 
 /* The text of value @v (and number @num) of @k, as a read shows it. */
@@ -230,42 +209,24 @@ static int sw_knob_accepted(const struct sw_knob *k, char *buf, size_t size)
  * lockdown=integrity, where debugfs refuses every file with a write bit.
  */
 
-static const struct kernel_param_ops sw_knob_param_ops;
-
-/*
- * What module_param_cb() makes, one per row: a struct kernel_param in the
- * module's __param section (the loader parses the load's arguments with
- * them and sysfs lists them), and its modinfo description.
- */
-#define SW_KNOB(_name, ...)						\
-	{ .name = MODULE_PARAM_PREFIX _name, .mod = THIS_MODULE, .ops = &sw_knob_param_ops,	\
-	  .perm = 0644, .level = -1 },
-static const struct kernel_param sw_knob_params[] __used __section("__param")
-	__aligned(__alignof__(struct kernel_param)) = {
-#include "knob_table.h"
-};
-
-#undef SW_KNOB
-#define SW_KNOB(_name, _help, ...)	__MODULE_INFO_PREFIX "parm=" _name ":" _help "\0"
-static const char sw_knob_param_info[] __used __section(".modinfo")
-	__aligned(1) =
-#include "knob_table.h"
-	;
-#undef SW_KNOB
-
-static_assert(ARRAY_SIZE(sw_knob_params) == ARRAY_SIZE(sw_knobs));
-
-/* sw_knob_params[i] is the parameter of sw_knobs[i]. */
+/* sw_knob_params[i] (knob_table.c) is the parameter of the table's row i. */
 static const struct sw_knob *sw_param_knob(const struct kernel_param *kp)
 {
-	return &sw_knobs[kp - sw_knob_params];
+	const struct sw_knob_table *t = kp->arg;
+
+	return &t->knobs[kp - t->params];
 }
 
-/* Keep a load-time value for sw_knobs_ready(); under the knob lock. */
-static void sw_knob_keep(const struct sw_knob *k, const char *arg, size_t len,
-			 int val, int num)
+/*
+ * Keep a load-time value for sw_knobs_ready(); under the knob lock. The
+ * table is the parameter's: a load's parameters come before the init.
+ */
+static void sw_knob_keep(const struct kernel_param *kp, const char *arg,
+			 size_t len, int val, int num)
 {
-	struct sw_knob_pending *p = &sw_pending[k - sw_knobs];
+	const struct sw_knob_table *t = kp->arg;
+	const struct sw_knob *k = sw_param_knob(kp);
+	struct sw_knob_pending *p = &t->pending[k - t->knobs];
 
 	lockdep_assert_held(&sw_knob_lock);
 	p->seq = ++sw_pending_seq;
@@ -299,7 +260,7 @@ static int sw_knob_param_set(const char *arg, const struct kernel_param *kp)
 		break;
 	case SW_KNOBS_LOADING:
 		if (!ret) {
-			sw_knob_keep(k, arg, len, val, num);
+			sw_knob_keep(kp, arg, len, val, num);
 			break;
 		}
 		/* at load the kernel names the parameter; say what it takes */
@@ -322,7 +283,7 @@ static int sw_knob_param_get(char *buf, const struct kernel_param *kp)
 	return n;
 }
 
-static const struct kernel_param_ops sw_knob_param_ops = {
+const struct kernel_param_ops sw_knob_param_ops = {
 	.set = sw_knob_param_set,
 	.get = sw_knob_param_get,
 };
@@ -333,12 +294,11 @@ static int sw_reset_param_set(const char *arg, const struct kernel_param *kp)
 	int ret = 0;
 
 	mutex_lock(&sw_knob_lock);
-	if (sw_knobs_state == SW_KNOBS_OPEN) {
-		sw_counters_reset();
-		sw_latency_reset();
-	} else if (sw_knobs_state == SW_KNOBS_CLOSED) {
+	if (sw_knobs_state == SW_KNOBS_OPEN)
+		sw_table->reset();
+	else if (sw_knobs_state == SW_KNOBS_CLOSED)
 		ret = -ENODEV;
-	}	/* at load the counters are zero already */
+	/* at load the counters are zero already */
 	mutex_unlock(&sw_knob_lock);
 	return ret;
 }
@@ -370,25 +330,26 @@ int sw_knobs_ready(void)
 
 	mutex_lock(&sw_knob_lock);
 	for (seq = 1; seq <= sw_pending_seq && !ret; seq++) {
-		for (i = 0; i < ARRAY_SIZE(sw_knobs); i++)
-			if (sw_pending[i].seq == seq)
+		const struct sw_knob *k;
+		struct sw_knob_pending *p;
+
+		for (i = 0; i < sw_table->nr; i++)
+			if (sw_table->pending[i].seq == seq)
 				break;
-		if (i == ARRAY_SIZE(sw_knobs))
+		if (i == sw_table->nr)
 			continue;	/* given again later */
-		if (sw_knobs[i].write_str) {
-			ret = sw_knobs[i].write_str(sw_pending[i].str,
-						    sw_pending[i].len);
-			scnprintf(v, sizeof(v), "%.*s", (int)sw_pending[i].len,
-				  sw_pending[i].str);
+		k = &sw_table->knobs[i];
+		p = &sw_table->pending[i];
+		if (k->write_str) {
+			ret = k->write_str(p->str, p->len);
+			scnprintf(v, sizeof(v), "%.*s", (int)p->len, p->str);
 		} else {
-			ret = sw_knob_commit(&sw_knobs[i], sw_pending[i].val,
-					     sw_pending[i].num);
-			sw_knob_format_val(&sw_knobs[i], sw_pending[i].val,
-					   sw_pending[i].num, v, sizeof(v));
+			ret = sw_knob_commit(k, p->val, p->num);
+			sw_knob_format_val(k, p->val, p->num, v, sizeof(v));
 		}
 		if (ret)
 			pr_err("parameter %s=%s cannot be applied: %pe; not loaded\n",
-			       sw_knobs[i].name, v, ERR_PTR(ret));
+			       k->name, v, ERR_PTR(ret));
 	}
 	sw_knobs_state = ret ? SW_KNOBS_CLOSED : SW_KNOBS_OPEN;
 	mutex_unlock(&sw_knob_lock);
@@ -462,8 +423,8 @@ static int sw_knobs_list_show(struct seq_file *m, void *unused)
 	char v[SW_KNOB_STR_MAX], acc[128];
 	int i;
 
-	for (i = 0; i < ARRAY_SIZE(sw_knobs); i++) {
-		const struct sw_knob *k = &sw_knobs[i];
+	for (i = 0; i < sw_table->nr; i++) {
+		const struct sw_knob *k = &sw_table->knobs[i];
 
 		sw_knob_format(k, v, sizeof(v));
 		sw_knob_accepted(k, acc, sizeof(acc));
@@ -487,9 +448,9 @@ int sw_knobs_init(struct dentry *dir)
 {
 	int i;
 
-	for (i = 0; i < ARRAY_SIZE(sw_knobs); i++)
-		debugfs_create_file(sw_knobs[i].name, 0644, dir,
-				    (void *)&sw_knobs[i], &sw_knob_fops);
+	for (i = 0; i < sw_table->nr; i++)
+		debugfs_create_file(sw_table->knobs[i].name, 0644, dir,
+				    (void *)&sw_table->knobs[i], &sw_knob_fops);
 	debugfs_create_file("knobs", 0444, dir, NULL, &sw_knobs_list_fops);
 	return 0;
 }

@@ -3,43 +3,7 @@
  * Wakeup latency (knob latency): the delay from a fair-class task's wakeup
  * to its first run after it, as a per-CPU log2 histogram in ns.
  *
- * Probes on the sched_wakeup, sched_wakeup_new and sched_switch
- * tracepoints, which the kernel does not export to modules by name: they
- * are found with for_each_kernel_tracepoint() and attached with
- * tracepoint_probe_register(), only while latency=1. The wakeup probe
- * stores the time; the switch probe, when the task is switched in, takes
- * it and counts the delay on the CPU it runs on.
- *
- * Where the time is kept: a module cannot add a field to task_struct, and
- * the fields the kernel fills anyway do not say what is wanted.
- * sched_info.last_queued (CONFIG_SCHED_INFO=y) is set on every enqueue and
- * also when a preempted task goes back to its queue, so it mixes wakeup
- * latency with preemption waits; p->stats.wait_start is written only while
- * schedstats are enabled (sysctl kernel.sched_schedstats, off by default,
- * a global cost). So the time goes into a table of the module, hashed by
- * task pointer and pid: one 64-bit word per slot (48 bits of time, a
- * 16-bit tag of the task), written by one store and taken by one
- * compare-and-exchange, so a slot never pairs one task's tag with
- * another's time. Two pending wakeups hashing to one slot lose the older
- * (counted as latency_slot_taken); a tag collision between two of them
- * (1 in 65535) would attribute a wakeup to the wrong task. A task woken
- * while it is still on a CPU (the kernel's ttwu_runnable() path) does not
- * wait: nothing is recorded.
- *
- * The wakeup time is the wakee's runqueue clock (rq->clock, the time
- * domain of local_clock()): every path to sched_wakeup(_new) updates it
- * under that rq's lock just before (the enqueue needs it), so the probe
- * reads it instead of calling local_clock(), about 30 instructions under
- * TCG. A wakelist batch (sched_ttwu_pending()) shares one update: a
- * delay reads long by the batch's own time. The run time is local_clock()
- * on the CPU that switches the task in: the rq clock there may be stale,
- * as __schedule() skips its update after a wakeup that asked for the
- * switch (RQCF_ACT_SKIP), which would read every such delay as 0. A
- * negative difference across CPUs counts as 0.
- *
- * While knob scope selects a cgroup, the delays of the tasks in it (when
- * switched in) are also counted in a second histogram, latency_hist_scope,
- * so that smartwake ab --concurrent can tell its two sides apart.
+ * More: Documentation/design.md, "The files in detail", latency.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * smartwake: the lean copy of the wakeup path (wake.c, sis.c). While every
- * decision knob below holds mainline's value (their defaults), sw_wake()
- * and sw_select_idle_sibling() run a copy of themselves compiled with
- * those values as constants, chosen by a static key: the knob reads and
- * the branches on them leave the wakeup path. Any other value takes the
- * copy that reads the knobs.
+ * smartwake: the lean copy of the wakeup path (path/wake.c, path/sis.c).
+ * While every decision knob below holds mainline's value (their
+ * defaults), sw_wake() and sw_select_idle_sibling() run a copy of
+ * themselves compiled with those values as constants, chosen by a static
+ * key: the knob reads and the branches on them leave the wakeup path. Any
+ * other value takes the copy that reads the knobs.
  *
  * One list, shaped as the EM()/EMe() lists of enums.h (and exempt from
  * the same checkpatch macro checks, scripts/check.sh), makes the
@@ -44,6 +44,7 @@ enum { SW_LEAN_KNOBS(SW_LEAN_CONST, SW_LEAN_CONST) };
 #define sw_knob(lean, var)	((lean) ? (int)sw_lean_##var : READ_ONCE(var))
 
 DECLARE_STATIC_KEY_TRUE(sw_lean_key);	/* every SW_LEAN_KNOBS at mainline */
+void sw_lean_update(void);	/* lean.c: after a knob's value changed */
 
 /* Is the lean copy to run? One patched jump. */
 static __always_inline bool sw_lean(void)

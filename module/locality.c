@@ -4,30 +4,9 @@
  * the wakee's previous CPU (loc_prev_*) and to the waking CPU
  * (loc_waker_*), as same CPU, SMT sibling, same LLC, another LLC of the
  * same node, another node (sw_locality()). Counted only while
- * locality=1, for every answer of the module's path, the used ones under
- * policy=smartwake and the compared ones under policy=shadow, and, under
- * policy=shadow, for the kernel's answer (kernel_loc_*). So, over an
- * interval in which the knob stayed 1, each family of five adds up to the
- * answers counted: policy=smartwake, wakeups - fallback_original -
- * invariant_violations - inactive_answers; policy=shadow, shadow_compared
- * (for both the module's and the kernel's). An answer that is not a valid
- * CPU number (an invariant violation of the shadow path) is not
- * classified.
+ * locality=1.
  *
- * The knob switches a static key (sw_locality_key): at 0, the default,
- * the wakeup path jumps over the counting (the profile of issue 32 put it
- * at about 100 instructions per call). A flip of the knob while wakeups
- * run takes effect wakeup by wakeup: a wakeup is counted wholly (both
- * references, and under policy=shadow both answers: shadow.c reads the
- * key once) or not at all, so the families always agree with each other;
- * but the sums above then hold only for the answers made while the knob
- * was 1, not for counters accumulated across a flip: reset after setting
- * locality=1, or take differences between two reads while it is 1.
- *
- * Runs on the wakeup path with interrupts off: per-CPU counters, and the
- * topology read as the kernel keeps it (sd_llc_id, the SMT sibling mask,
- * the CPU's node), without locks; a topology change meanwhile can only
- * move one answer between classes.
+ * More: Documentation/design.md, "The files in detail", locality.c.
  */
 #include <linux/cpumask.h>
 #include <linux/jump_label.h>
@@ -101,7 +80,7 @@ void __sw_locality_count(int prev_cpu, int waker_cpu, int cpu)
  * @waker_cpu: the waking CPU (this one)
  * @cpu:       the kernel's answer, the one used
  *
- * shadow.c calls it for the wakeups whose module answer it counted.
+ * path/shadow.c calls it for the wakeups whose module answer it counted.
  */
 void __sw_locality_kernel(int prev_cpu, int waker_cpu, int cpu)
 {

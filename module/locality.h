@@ -24,8 +24,8 @@ static __always_inline bool sw_locality_on(void)
 }
 
 /*
- * wake.c: an answer of the module's path, used (policy=smartwake);
- * shadow.c: compared (policy=shadow). Only while locality=1.
+ * path/select.c: an answer of the module's path, used (policy=smartwake);
+ * path/shadow.c: compared (policy=shadow). Only while locality=1.
  */
 static __always_inline void sw_locality_count(int prev_cpu, int waker_cpu,
 					      int cpu)

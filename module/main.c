@@ -3,19 +3,7 @@
  * smartwake: run-time selectable wakeup-placement heuristics for the fair
  * scheduler of a stock kernel, with counters for every decision.
  *
- * Load order: check the kernel is the one built for (compat.c), resolve
- * symbols without calling into the kernel through a pointer (symbols.c),
- * check every indirect call target for IBT (ibt.c), allocate the scan
- * masks, create debugfs, and only then apply the module parameters given
- * at load and accept knob writes. Nothing is hooked at the default knobs:
- * each hook, probe and kretprobe is installed by the knob write (or load
- * parameter) that needs it (a write during the load would do so while a
- * later step could still fail, hence the gate; parameters are parsed
- * before init and kept until then). A failure undoes every step taken,
- * hooks included. Unload: first refuse knob writes (the parameters in
- * /sys/module stay writable until the module is freed), then the
- * reverse, waiting for tracepoint probes and replacements still running
- * before freeing what they use.
+ * More: Documentation/design.md, "The files in detail", main.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -24,12 +12,12 @@
 #include <linux/rcupdate.h>
 #include <linux/security.h>
 #include <linux/utsname.h>
-#include "compat.h"
 #include "debugfs.h"
 #include "hooks.h"
 #include "bpf.h"
 #include "knobs.h"
 #include "latency.h"
+#include "layout.h"
 #include "numa.h"
 #include "overload.h"
 #include "pull.h"
@@ -38,7 +26,7 @@
 #include "sib.h"
 #include "symbols.h"
 #include "ttwu.h"
-#include "wake.h"
+#include "path.h"
 #include "watchdog.h"
 #include "testing.h"
 
@@ -46,6 +34,8 @@ static int __init sw_init(void)
 {
 	int ret;
 
+	/* the knobs' files and writes serve this table from now on */
+	sw_knobs_register(&sw_knob_table);
 	/* every hook and observer, in the order of the hooks file */
 	sw_select_register();
 	sw_ttwu_register();
@@ -56,13 +46,13 @@ static int __init sw_init(void)
 	sw_latency_register();
 	sw_reach_register();
 
-	ret = sw_compat_check();
+	ret = sw_layout_check();
 	if (ret)
 		return ret;
 	ret = sw_symbols_resolve();
 	if (ret)
 		return ret;
-	ret = sw_compat_check_percpu();
+	ret = sw_layout_check_percpu();
 	if (ret)
 		return ret;
 	ret = sw_calls_check();

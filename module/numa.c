@@ -4,35 +4,7 @@
  * for automatic NUMA balance after wake_affine()", and the report that its
  * retry-threshold comparison was inverted).
  *
- * numa_retry=off        nothing changes (the kernel's own behaviour).
- * numa_retry=as-merged  the wake path sets the 2018 backoff, and each
- *                       migration retry is deferred when now + interval is
- *                       later than the 2018 retry time, the comparison as
- *                       merged: practically always, so active NUMA task
- *                       migration practically never runs.
- * numa_retry=corrected  the wake path sets the backoff; a migration retry
- *                       is deferred only until the backoff has passed.
- *
- * 2018 gated only numa_migrate_preferred(): task_numa_placement() (the
- * preferred node, the scan period) ran at every fault. 6.12 runs placement
- * inside the same retry gate (task_numa_fault(): if time_after(jiffies,
- * p->numa_migrate_retry) { task_numa_placement(p); numa_migrate_
- * preferred(p); }), so closing that gate would stop placement too. The
- * module leaves p->numa_migrate_retry to the kernel and gates the
- * migration alone: numa_migrate_preferred() is inlined, but it calls
- * task_numa_migrate(), out of line on 6.12 as task_numa_migrate.isra.0
- * (one caller, task_numa_fault() on current, return value ignored; p in
- * %rdi; no ENDBR, never called indirectly). An ftrace pre-handler on it
- * sends a deferred call to sw_numa_migrate_skip(), which returns at once.
- *
- * The 2018 retry time the comparison needs is kept here, not in the task:
- * p->numa_migrate_retry is the kernel's and is rewritten before
- * task_numa_migrate() runs. Only backoffs need keeping (the kernel's own
- * retry time is the 2018 one otherwise), so a small table holds the live
- * ones, keyed by task pointer and start_time (a freed task_struct reused
- * by a new task does not match), never dereferenced: an exited task's
- * entry just expires. A full bucket loses its soonest-ending backoff
- * (numa_backoff_evicted).
+ * More: Documentation/design.md, "The files in detail", numa.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -45,12 +17,10 @@
 #include <linux/string.h>
 #include <linux/topology.h>
 #include <smartwake/policy.h>
-#include "ksched.h"
-#include "compat.h"
 #include "hooks.h"
 #include "knob_defs.h"
 #include "numa.h"
-#include "sched_fields.h"
+#include "sched_access.h"
 #include "stats.h"
 #include "symbols.h"
 
@@ -221,30 +191,25 @@ static int notrace sw_numa_migrate_skip(struct task_struct *p)
 }
 
 /**
- * sw_numa_migrate_pre() - ftrace handler of task_numa_migrate.isra.0
- * @ip:        traced function
+ * __sw_numa_migrate_pre() - ftrace handler of task_numa_migrate.isra.0
  * @parent_ip: its caller
  * @op:        the hook's ftrace_ops
  * @fregs:     saved registers: the instruction pointer is rewritten to
  *             skip a deferred call
  *
  * The only caller is task_numa_fault() (numa_migrate_preferred(current)),
- * which ignores the result. The ops has no FTRACE_OPS_FL_RECURSION: the
- * guard is taken here.
+ * which ignores the result. Run under the recursion guard
+ * (SW_HOOK_CALLBACK()).
  */
-static void notrace sw_numa_migrate_pre(unsigned long ip,
-					unsigned long parent_ip,
-					struct ftrace_ops *op,
-					struct ftrace_regs *fregs)
+static __always_inline void __sw_numa_migrate_pre(struct ftrace_ops *op,
+						  unsigned long parent_ip,
+						  struct ftrace_regs *fregs)
 {
-	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
-
-	if (bit < 0)
-		return;
 	if (sw_numa_migrate_gate(current))
 		sw_fregs_set_ip(fregs, (unsigned long)sw_numa_migrate_skip);
-	ftrace_test_recursion_unlock(bit);
 }
+
+SW_HOOK_CALLBACK(sw_numa_migrate_pre, __sw_numa_migrate_pre)
 
 /* numa_retry != off: skips deferred task_numa_migrate.isra.0 calls */
 static struct sw_hook sw_numa_hook = {

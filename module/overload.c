@@ -3,27 +3,7 @@
  * The 2022 SIS filter's bookkeeping: per LLC, the CPUs that are overloaded
  * (more than one pullable non-idle fair task, sw_rq_overloaded()).
  *
- * Abel Wu's patch kept the mask in sched_domain_shared and updated it from
- * the tick ("to regulate manipulation on shared data"); a module cannot
- * grow kernel structures, so each LLC's mask is allocated here and
- * indexed by sd_llc_id (the first CPU of the LLC). Two update points, by
- * the sis_mask_update knob, while sis_filter=1 only:
- *  - enqueue (default): the sched_update_nr_running_tp tracepoint, on every
- *    change of rq->nr_running under the runqueue lock: current, but paid
- *    by every enqueue and dequeue; a task entering delayed dequeue changes
- *    h_nr_runnable without it, so a bit can lag until the next change;
- *  - tick: an ftrace pre-handler on sched_tick(), each CPU writing its own
- *    bit once per tick: cheap, up to a tick stale.
- * The sis_overloaded_stale counter measures the lag where it matters: CPUs
- * the filter skipped that were not overloaded at scan time. Turning an
- * update point on seeds the masks from a snapshot.
- *
- * sd_llc_id changes when domains are rebuilt (CPU hotplug, cpusets), so a
- * mask exists for every possible CPU id, and each CPU remembers in which
- * mask it last set its bit and clears it there when its id moves. A bit
- * may be stale for a moment; the scan only uses the mask to skip CPUs of
- * the current LLC span that the wakee may use and that are active, so a
- * stale bit can cost a missed idle CPU but never yields a choice.
+ * More: Documentation/design.md, "The files in detail", overload.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -93,7 +73,7 @@ static bool sw_overload_update(int cpu)
 
 /*
  * Changes of each runqueue's nr_running, counted under that runqueue's
- * lock: policy=shadow (shadow.c) compares sums of them to tell whether any
+ * lock: policy=shadow (path/shadow.c) compares sums of them to tell whether any
  * runqueue it looked at changed while the module and the kernel decided.
  */
 DEFINE_PER_CPU(unsigned long, sw_nr_running_seq);
@@ -140,8 +120,7 @@ static void notrace sw_nr_running_probe(void *data, struct rq *rq, int change)
 }
 
 /**
- * sw_overload_tick_pre() - ftrace pre-handler of sched_tick()
- * @ip:        traced function
+ * __sw_overload_tick_pre() - ftrace pre-handler of sched_tick()
  * @parent_ip: its caller
  * @op:        the hook's ftrace_ops
  * @fregs:     unused
@@ -149,19 +128,19 @@ static void notrace sw_nr_running_probe(void *data, struct rq *rq, int change)
  * sis_mask_update=tick: this CPU records its own state once per tick, as
  * the 2022 patch did. Runs with interrupts disabled (the tick).
  */
-static void notrace sw_overload_tick_pre(unsigned long ip,
-					 unsigned long parent_ip,
-					 struct ftrace_ops *op,
-					 struct ftrace_regs *fregs)
+static __always_inline void __sw_overload_tick_pre(struct ftrace_ops *op,
+						   unsigned long parent_ip,
+						   struct ftrace_regs *fregs)
 {
-	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
-
-	if (bit < 0)
-		return;
 	if (READ_ONCE(sw_llc_masks))
 		sw_overload_update(smp_processor_id());
-	ftrace_test_recursion_unlock(bit);
 }
+
+SW_HOOK_CALLBACK(sw_overload_tick_pre, __sw_overload_tick_pre)
+
+/* knobs sis_filter (the 2022 SIS filter, off) and sis_mask_update */
+int sw_sis_filter;
+int sw_sis_mask_update = SW_MASK_ENQUEUE;
 
 const char * const sw_mask_update_names[SW_MASK_NR] = {
 	SW_MASK_UPDATES(SW_ENUM_NAME, SW_ENUM_NAME)
@@ -228,7 +207,7 @@ static void sw_nr_probe_detach(void)
 /*
  * The nr_running probe is taken with a SW_PROBE_* bit by each user:
  * sis_filter with enqueue updates, policy=shadow, whose race check counts
- * the changes (wake.c), sib_count (sib.c) and sib_pull (pull.c). The
+ * the changes (path/select.c), sib_count (sib.c) and sib_pull (pull.c). The
  * setting of each bit:
  */
 static const char * const sw_nr_needs[] = {

@@ -6,39 +6,7 @@
  * non-idle fair task), move one waiting non-idle task to it at once,
  * instead of at the next periodic balance that does not refuse.
  *
- * Moving a task takes scheduler functions a module cannot call through a
- * pointer on an IBT kernel: their ENDBR64 is sealed, or they are not
- * exported (Documentation/studies/sched-idle-pull.md). A companion
- * module, smartwake_pull.ko (module/pull/), reaches them by direct calls
- * that the module loader relocates through kallsyms, as it does for a
- * livepatch (the kernel taints K). The companion registers four entry
- * points (struct sw_pull_ops); sib_pull=1 is refused without it and holds
- * a reference on it while on, so the taint is taken only by those who
- * load it.
- *
- * The flow, while sib_pull=1:
- *  - the triggers: (1) the nr_running probe (overload.c, under a runqueue
- *    lock): CPU X becomes sched-idle while a CPU of its LLC is
- *    overloaded, or CPU Y becomes overloaded while a CPU X of its LLC is
- *    sched-idle: a kick of X, an irq_work from X itself, an IPI
- *    (smp_call_function_single_async()) from another CPU; one of each in
- *    flight per CPU. (2) The tick of a sched-idle CPU X while a CPU of its
- *    LLC is overloaded (a sched_tick() pre-handler): for a task that could
- *    not move at (1), by affinity or because it was running;
- *  - the attempt, on X in hard irq: X is still sched-idle and an active CPU
- *    Y of its LLC is in the overloaded mask; under Y's runqueue lock, Y
- *    is still overloaded and the least recently run of Y's fair tasks
- *    that no veto stops (sw_pull_veto(): idle, delayed, migration
- *    disabled, affinity, running), at most SW_PULL_SCAN looked at, is
- *    taken with a reference;
- *  - the move: the kernel's own migration_cpu_stop() on Y's stopper,
- *    which takes p->pi_lock and Y's lock and moves the task only if it is
- *    still queued on Y, not migration-disabled and allowed on X
- *    (__migrate_task()); a task no longer queued keeps X as its wake_cpu,
- *    as after set_cpus_allowed_ptr(). The module's stopper function
- *    around it counts the outcome and drops the reference.
- * Turning the knob off stops the kicks, waits for the kicks and stoppers
- * in flight, then lets the companion go.
+ * More: Documentation/design.md, "The files in detail", pull.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -53,8 +21,8 @@
 #include <linux/smp.h>
 #include <linux/stop_machine.h>
 #include "ksched.h"
-#include "compat.h"
 #include "hooks.h"
+#include "layout.h"
 #include "overload.h"
 #include "pull.h"
 #include "pull_ops.h"
@@ -320,8 +288,7 @@ static void sw_pull_kick_llc(int cpu)
 }
 
 /**
- * sw_pull_tick_pre() - ftrace pre-handler of sched_tick()
- * @ip:        traced function
+ * __sw_pull_tick_pre() - ftrace pre-handler of sched_tick()
  * @parent_ip: its caller
  * @op:        the hook's ftrace_ops
  * @fregs:     unused
@@ -329,23 +296,21 @@ static void sw_pull_kick_llc(int cpu)
  * The tick of a sched-idle CPU with an overloaded CPU in its LLC is an
  * attempt; in hard irq, before sched_tick() takes the runqueue lock.
  */
-static void notrace sw_pull_tick_pre(unsigned long ip, unsigned long parent_ip,
-				     struct ftrace_ops *op,
-				     struct ftrace_regs *fregs)
+static __always_inline void __sw_pull_tick_pre(struct ftrace_ops *op,
+					       unsigned long parent_ip,
+					       struct ftrace_regs *fregs)
 {
-	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	int cpu;
 
-	if (bit < 0)
-		return;
 	cpu = smp_processor_id();
 	if (READ_ONCE(sw_pull_live) && sw_sched_idle_cpu(cpu) &&
 	    sw_llc_has_overloaded(cpu)) {
 		sw_count(SW_C_sib_pull_ticks);
 		sw_pull_run(this_cpu_ptr(&sw_pull_slots));
 	}
-	ftrace_test_recursion_unlock(bit);
 }
+
+SW_HOOK_CALLBACK(sw_pull_tick_pre, __sw_pull_tick_pre)
 
 static struct sw_hook sw_pull_tick_hook = {
 	.name = "sched_tick",
@@ -374,7 +339,7 @@ static void notrace sw_pull_nr_changed(int cpu, bool became)
 		sw_pull_kick_llc(cpu);
 }
 
-/* where the companion is only a stub (module/pull/smartwake_pull.c) */
+/* where the companion is only a stub (module/companion/smartwake_pull.c) */
 #if defined(SW_HAVE_RQ_UNLOCK_CALL) && defined(SW_HAVE_STOP_NOWAIT_BOOL)
 #define SW_PULL_BUILT	1
 #else
@@ -491,7 +456,7 @@ int sw_pull_register(const struct sw_pull_ops *ops)
 	      sw_endbr_check("smartwake_pull rq_unlock", ops->rq_unlock) ?:
 	      sw_endbr_check("smartwake_pull stop_nowait", ops->stop_nowait) ?:
 	      sw_endbr_check("smartwake_pull migrate", ops->migrate) ?:
-	      sw_compat_check_layout(layout, ARRAY_SIZE(layout));
+	      sw_layout_check_fields(layout, ARRAY_SIZE(layout));
 	if (ret)
 		return ret;
 	mutex_lock(&sw_pull_mutex);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * smartwake: what the companion module smartwake_pull.ko (module/pull/)
+ * smartwake: what the companion module smartwake_pull.ko (module/companion/)
  * gives the main module's sched-idle pull (pull.c). Shared by both.
  *
  * Each entry is a function of the companion that makes a direct call to a

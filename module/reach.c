@@ -6,33 +6,7 @@
  * marked FTRACE_OPS_FL_PERMANENT; hooks.c marks the redirects so, but a
  * kernel or a module may still find a way around them).
  *
- * While the select hook is installed (enabled=1, policy not stock), a
- * probe on the sched_waking tracepoint counts the fair-class wakeups that
- * must reach select_task_rq_fair() (fair_wakeups) and marks the task in a
- * per-CPU slot; the select hook counts a call whose task is marked
- * (fair_wakeups_reached, sw_reach_seen()). Tracepoints are static keys,
- * not ftrace: the probe keeps counting while ftrace is disabled, so a
- * bypassed hook shows as a reached share (derived line reached_pct) far
- * below 100 %.
- *
- * Which wakeups must reach it, from try_to_wake_up() (6.1, 6.12, 7.2):
- * sched_waking fires under p->pi_lock with interrupts off, after the state
- * matched. Then
- *  - p == current returns before it (and is on_cpu: left out);
- *  - a task still on_rq goes to ttwu_runnable(), which usually finishes
- *    the wakeup without placement: left out;
- *  - a task still on_cpu may be queued on its CPU's wake list
- *    (ttwu_queue_wakelist()), placed there without select_task_rq():
- *    left out; a task neither on_rq nor on_cpu cannot become either while
- *    p->pi_lock is held;
- *  - select_task_rq() calls the class's select_task_rq() only when
- *    p->nr_cpus_allowed > 1 and !is_migration_disabled(p), both stable
- *    under p->pi_lock for a task that is not running;
- *  - the class is fair_sched_class (stable under p->pi_lock).
- * Those wakeups call select_task_rq_fair() on this CPU before p->pi_lock
- * is dropped, with interrupts still off, so the slot cannot be taken by
- * another wakeup in between. A wakeup left out but still reaching the
- * hook finds no mark and is not counted, so reached <= fair_wakeups.
+ * More: Documentation/design.md, "The files in detail", reach.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * smartwake: accessors of the scheduler's private structures, for the
- * files that included <linux/mmu_context.h> and the kernel's private
- * "sched.h" first.
+ * smartwake: the access header: accessors of the scheduler's private
+ * structures (the kernel's private sched.h, ksched.h) and, through
+ * compat.h, what differs between the supported kernels.
  */
 #ifndef _SMARTWAKE_SCHED_ACCESS_H
 #define _SMARTWAKE_SCHED_ACCESS_H
@@ -10,17 +10,14 @@
 #include <linux/jump_label.h>
 #include <linux/percpu.h>
 #include <smartwake/policy.h>
+#include "ksched.h"
 #include "symbols.h"
-
-#ifndef _KERNEL_SCHED_SCHED_H
-#error "include the kernel's private sched.h before sched_access.h"
-#endif
-
 #include "sched_fields.h"
+/* the feature shims: included from here only */
+#include "compat.h"
 
 /* ---- scheduler accessors ------------------------------------------------
- * Only for files that included the kernel's private sched.h: replacements
- * for cpu_rq(), per_cpu(sd_llc, ...) and the static helpers of fair.c and
+ * Replacements for cpu_rq(), per_cpu(sd_llc, ...) and the static helpers of fair.c and
  * core.c, reading the same fields (the kernel's versions are static or
  * name unexported symbols).
  */
@@ -28,11 +25,6 @@
 static inline struct rq *sw_cpu_rq(int cpu)
 {
 	return per_cpu_ptr((struct rq __percpu __force *)sw_sym_runqueues, cpu);
-}
-
-static inline int sw_pcpu_int(unsigned long sym, int cpu)
-{
-	return *per_cpu_ptr((int __percpu __force *)sym, cpu);
 }
 
 /* Caller holds rcu_read_lock() (or runs with preemption disabled). */
@@ -58,37 +50,9 @@ static inline struct sched_domain_shared *sw_sd_llc_shared(int cpu)
 					    sw_sym_sd_llc_shared, cpu));
 }
 
-static inline int sw_llc_id(int cpu)
-{
-	return sw_pcpu_int(sw_sym_sd_llc_id, cpu);
-}
-
 static inline int sw_llc_size(int cpu)
 {
 	return sw_pcpu_int(sw_sym_sd_llc_size, cpu);
-}
-
-/*
- * A static key resolved by name; 0 (absent) reads as disabled. As
- * static_key_enabled() without its out-of-line call (static_key_count()
- * under CONFIG_JUMP_LABEL): enabled -1, a first enable in progress, reads
- * as on there too.
- */
-static inline bool sw_key_on(unsigned long key)
-{
-	return key && atomic_read(&((struct static_key *)key)->enabled);
-}
-
-/*
- * sched_feat() by the index from features.h. Without the symbol the
- * features are compile-time constants: use the defaults from features.h.
- */
-static inline bool sw_sched_feat(unsigned int idx, bool dflt)
-{
-	if (!sw_sym_sysctl_sched_features)
-		return dflt;
-	return READ_ONCE(*(unsigned int *)sw_sym_sysctl_sched_features) &
-	       (1U << idx);
 }
 
 /* core.c idle_cpu() of 6.12: current is the idle task, nothing queued. */
@@ -118,14 +82,6 @@ static __always_inline bool sw_available_idle_cpu(int cpu)
 {
 	return sw_idle_cpu(cpu) && !sw_vcpu_is_preempted(cpu);
 }
-
-static inline bool sw_cpus_share_cache(int a, int b)
-{
-	return a == b || sw_llc_id(a) == sw_llc_id(b);
-}
-
-/* what differs between kernels: struct cfs_rq, clusters, SIS_PROP */
-#include "compat.h"
 
 /*
  * The 2022 filter's "overloaded": more than one pullable non-idle fair

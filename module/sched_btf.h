@@ -6,19 +6,7 @@
  * sched.h that includes this file first on the include path, so the
  * module's files are the same in both builds.
  *
- * Of the private header it provides only what the module uses: the
- * private structures of module/fields.h as projections made by
- * tools/btfgen from the target kernel's BTF (the listed members at the
- * BTF's offsets, padding between; static asserts on every offset and
- * size), the sched feature indices (__SCHED_FEAT_*) from the same BTF,
- * the declarations scripts/conftest.sh tests for, where the BTF shows the
- * kernel has them, and module-side versions of the inline helpers the
- * module calls (cpu_of(), is_per_cpu_kthread(), sched_group_span()),
- * reading listed fields as the kernel's versions do (scripts/check-fields.sh
- * counts their reads). scripts/conftest.sh runs against this header too,
- * so its SW_HAVE_* are what this header provides. The load-time layout
- * check (compat.c against the running kernel's BTF) guards both builds
- * alike.
+ * More: Documentation/design.md, "The files in detail", sched_btf.h.
  */
 #ifndef _KERNEL_SCHED_SCHED_H
 #define _KERNEL_SCHED_SCHED_H

@@ -3,28 +3,7 @@
  * smartwake: the accessors of the scheduler fields listed in fields.h,
  * the only way module code reads or writes them.
  *
- * The module is compiled against the layouts of the kernel/sched/sched.h
- * and <linux/sched.h> it was built with (and their CONFIG_ options);
- * compat.c compares each listed field's offset with the running kernel's
- * BTF at load. For each listed (struct, member) this header defines
- * sw_field_STRUCT__MEMBER(), returning the member's address typed after
- * the member; code uses it as an lvalue through sw_field(STRUCT, ptr,
- * MEMBER) or the short forms below, e.g. READ_ONCE(sw_rq(rq, nr_running)).
- * A member that is not listed has no accessor: using one is an implicit
- * declaration, a build error naming the field.
- *
- * Files include <linux/mmu_context.h> and the kernel's private "sched.h"
- * before this header (sched_access.h does).
- *
- * Reads inside the kernel's own inline helpers (cpu_of(),
- * is_per_cpu_kthread(), sched_domain_span(), sched_group_span(),
- * ftrace_test_recursion_unlock()) do not go through these accessors and
- * are listed all the same. scripts/check-fields.sh (make check, step
- * shipped) compiles every module file with kbuild's own command and
- * checks, from GCC's dump of the function bodies, that the fields read by
- * the module's functions and by every kernel helper they call are
- * exactly fields.h, and that the module's own functions read them only
- * through these accessors.
+ * More: Documentation/design.md, "The files in detail", sched_fields.h.
  */
 #ifndef _SMARTWAKE_SCHED_FIELDS_H
 #define _SMARTWAKE_SCHED_FIELDS_H

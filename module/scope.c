@@ -4,23 +4,9 @@
  * path in the writer's file system (e.g. /sys/fs/cgroup/a/b). With a
  * cgroup selected, policy=smartwake and policy=shadow take only the
  * wakeups of tasks in it or below it; the select hook hands every other
- * wakeup to the kernel, counted as out_of_scope (wake.c).
+ * wakeup to the kernel, counted as out_of_scope (path/select.c).
  *
- * Resolution uses exported functions only: kern_path() finds the
- * directory (-ENOENT if it does not exist), its superblock must be
- * cgroup2's (else -EINVAL: a cgroup v1 hierarchy, another file system, a
- * file), and cgroup_get_from_id() takes the cgroup by its kernfs id,
- * which is the directory's inode number, with a reference. A failed
- * write leaves the knob as it was.
- *
- * The module holds that reference while the cgroup is selected. A cgroup
- * removed meanwhile stays allocated (offline: one of the root's
- * nr_dying_descendants in cgroup.stat) and no task can be in it any more,
- * so every wakeup goes to the kernel. The reference is dropped when
- * scope is written again and at unload, after a grace period.
- *
- * Readers on the wakeup path and in the sched_switch probe run with
- * preemption disabled: rcu_dereference_sched(), no lock (sw_scope_has()).
+ * More: Documentation/design.md, "The files in detail", scope.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

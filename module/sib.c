@@ -3,27 +3,7 @@
  * Sched-idle balance opportunities (knob sib_count; the 2022 series,
  * patch 2/2, "introduce sched-idle balance").
  *
- * The patch lets a CPU that is idle or runs only SCHED_IDLE tasks pull a
- * non-idle fair task from an overloaded CPU of its LLC as soon as one
- * exists, instead of waiting for the periodic balance interval. The pull
- * needs functions a module cannot call on 6.12 with IBT (activate_task,
- * deactivate_task, set_task_cpu, double_rq_lock are sealed: their
- * addresses are never taken; detach_one_task and attach_one_task are
- * inlined). What a module can do is count the opportunity where the
- * kernel itself balances, against the LLC's overloaded mask (overload.c,
- * kept by the nr_running probe while this knob is on):
- *  - sched_balance_domains() entry for this CPU's own runqueue while it
- *    runs only SCHED_IDLE tasks: a check (sib_checks); with another CPU of
- *    the LLC overloaded, an opportunity (sib_opportunities). Such a CPU
- *    never runs the newly-idle balance (it is not idle) and the periodic
- *    one is held back by its interval: this is what the patch adds.
- *  - sched_balance_newidle() entry (this CPU has no fair task left):
- *    sib_newidle_checks, and sib_newidle_overloaded when the LLC has an
- *    overloaded CPU, where the patch made the newly-idle balance try
- *    harder. The kernel pulls here already.
- * Without SCHED_IDLE tasks there is no sched-idle CPU: no check, no
- * opportunity. Where sched_balance_newidle() is inlined (7.x) only the
- * first pair is counted.
+ * More: Documentation/design.md, "The files in detail", sib.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -42,31 +22,26 @@
 int sw_sib_count;
 
 /**
- * sw_sib_newidle_pre() - ftrace pre-handler of sched_balance_newidle()
- * @ip:        traced function
+ * __sw_sib_newidle_pre() - ftrace pre-handler of sched_balance_newidle()
  * @parent_ip: its caller
  * @op:        the hook's ftrace_ops
  * @fregs:     unused: the runqueue is this CPU's
  *
  * Runs with the runqueue lock held and interrupts disabled.
  */
-static void notrace sw_sib_newidle_pre(unsigned long ip, unsigned long parent_ip,
-				       struct ftrace_ops *op,
-				       struct ftrace_regs *fregs)
+static __always_inline void __sw_sib_newidle_pre(struct ftrace_ops *op,
+						 unsigned long parent_ip,
+						 struct ftrace_regs *fregs)
 {
-	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
-
-	if (bit < 0)
-		return;
 	sw_count(SW_C_sib_newidle_checks);
 	if (sw_llc_has_overloaded(smp_processor_id()))
 		sw_count(SW_C_sib_newidle_overloaded);
-	ftrace_test_recursion_unlock(bit);
 }
 
+SW_HOOK_CALLBACK(sw_sib_newidle_pre, __sw_sib_newidle_pre)
+
 /**
- * sw_sib_domains_pre() - ftrace pre-handler of sched_balance_domains()
- * @ip:        traced function
+ * __sw_sib_domains_pre() - ftrace pre-handler of sched_balance_domains()
  * @parent_ip: its caller
  * @op:        the hook's ftrace_ops
  * @fregs:     its arguments: the runqueue to balance, the idle type
@@ -74,15 +49,12 @@ static void notrace sw_sib_newidle_pre(unsigned long ip, unsigned long parent_ip
  * From the balance softirq. A runqueue other than this CPU's is an idle
  * CPU balanced on its behalf by the nohz idle balance: not counted.
  */
-static void notrace sw_sib_domains_pre(unsigned long ip, unsigned long parent_ip,
-				       struct ftrace_ops *op,
-				       struct ftrace_regs *fregs)
+static __always_inline void __sw_sib_domains_pre(struct ftrace_ops *op,
+						 unsigned long parent_ip,
+						 struct ftrace_regs *fregs)
 {
-	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	int cpu;
 
-	if (bit < 0)
-		return;
 	cpu = smp_processor_id();
 	if ((void *)sw_fregs_arg(fregs, 0) == sw_cpu_rq(cpu) &&
 	    sw_sched_idle_cpu(cpu)) {
@@ -90,8 +62,9 @@ static void notrace sw_sib_domains_pre(unsigned long ip, unsigned long parent_ip
 		if (sw_llc_has_overloaded(cpu))
 			sw_count(SW_C_sib_opportunities);
 	}
-	ftrace_test_recursion_unlock(bit);
 }
+
+SW_HOOK_CALLBACK(sw_sib_domains_pre, __sw_sib_domains_pre)
 
 /* the two pre-handlers, while sib_count=1 */
 static struct sw_hook sw_sib_newidle_hook = {

@@ -2,19 +2,7 @@
 /*
  * Symbol resolution without calling into the kernel through a pointer.
  *
- * kallsyms_lookup_name() is not exported, and on a kernel built with
- * CONFIG_X86_KERNEL_IBT nothing in the kernel takes its address, so its
- * ENDBR64 is sealed (poisoned) at boot: an indirect call to it is a #CP
- * and a BUG on any CPU that enforces IBT. So the module never calls it.
- * register_kprobe() with a symbol name does: it asks kallsyms_lookup_name()
- * by a direct call. A kretprobe on kallsyms_lookup_name() sees that call
- * return, keeps the address for the module and hands kprobes 0 ("no such
- * symbol"), so register_kprobe() fails with -ENOENT and nothing is probed.
- * This works for every kind of symbol (functions, data, per-CPU offsets).
- *
- * Each address found is then checked: sprint_symbol() (exported) must
- * name exactly "symbol+0x0", and the per-CPU runqueues must hold their
- * own CPU numbers (sw_symbols_verify_percpu()).
+ * More: Documentation/design.md, "The files in detail", symbols.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -6,6 +6,10 @@
 #ifndef _SMARTWAKE_SYMBOLS_H
 #define _SMARTWAKE_SYMBOLS_H
 
+#include <linux/atomic.h>
+#include <linux/compiler.h>
+#include <linux/jump_label.h>
+#include <linux/percpu.h>
 #include <linux/types.h>
 
 /* ---- symbols (symbols.c) -----------------------------------------------
@@ -55,5 +59,45 @@ unsigned long sw_symbols_old_lookup(void);	/* testing builds */
 int sw_calls_check(void);
 int sw_endbr_check(const char *what, const void *fn);
 int sw_calls_show(struct seq_file *m);
+
+/* ---- reads at resolved symbols ------------------------------------------ */
+
+static inline int sw_pcpu_int(unsigned long sym, int cpu)
+{
+	return *per_cpu_ptr((int __percpu __force *)sym, cpu);
+}
+
+static inline int sw_llc_id(int cpu)
+{
+	return sw_pcpu_int(sw_sym_sd_llc_id, cpu);
+}
+
+/*
+ * A static key resolved by name; 0 (absent) reads as disabled. As
+ * static_key_enabled() without its out-of-line call (static_key_count()
+ * under CONFIG_JUMP_LABEL): enabled -1, a first enable in progress, reads
+ * as on there too.
+ */
+static inline bool sw_key_on(unsigned long key)
+{
+	return key && atomic_read(&((struct static_key *)key)->enabled);
+}
+
+/*
+ * sched_feat() by the index from features.h. Without the symbol the
+ * features are compile-time constants: use the defaults from features.h.
+ */
+static inline bool sw_sched_feat(unsigned int idx, bool dflt)
+{
+	if (!sw_sym_sysctl_sched_features)
+		return dflt;
+	return READ_ONCE(*(unsigned int *)sw_sym_sysctl_sched_features) &
+	       (1U << idx);
+}
+
+static inline bool sw_cpus_share_cache(int a, int b)
+{
+	return a == b || sw_llc_id(a) == sw_llc_id(b);
+}
 
 #endif /* _SMARTWAKE_SYMBOLS_H */

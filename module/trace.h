@@ -11,12 +11,12 @@
 #define _SMARTWAKE_TRACE_ENUMS_H
 #include <smartwake/enums.h>
 
-/* how select_idle_sibling() found its answer (sis.c, event "how") */
+/* how select_idle_sibling() found its answer (path/sis.c, event "how") */
 enum sw_sis_how {
 	SW_SIS_HOWS(SW_ENUM_ID, SW_ENUM_ID)
 };
 
-/* the stage a policy=shadow disagreement is put down to (shadow.c) */
+/* the stage a policy=shadow disagreement is put down to (path/shadow.c) */
 enum sw_shadow_stage {
 	SW_SHADOW_STAGES(SW_ENUM_ID, SW_ENUM_ID)
 };
@@ -126,7 +126,7 @@ TRACE_EVENT(smartwake_select_idle,
 /*
  * policy=shadow: one wakeup where the module's answer (module) and the
  * kernel's (kernel) differ and the module's re-evaluation confirmed its
- * own. stage is enum sw_shadow_stage (shadow.c): the module's stage that
+ * own. stage is enum sw_shadow_stage (path/shadow.c): the module's stage that
  * decided the difference.
  */
 TRACE_EVENT(smartwake_shadow_diff,

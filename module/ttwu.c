@@ -2,35 +2,7 @@
 /*
  * Remote wakeup queueing (the 2012 TTWU_QUEUE / IPI thread).
  *
- * ttwu_queue_wakelist() decides whether a remote wakeup is queued on the
- * target CPU's wake list and finished there after an IPI (returns true), or
- * done by the waker under the remote runqueue lock (returns false).
- *
- * Counting, only while ttwu_count=1 (default 0: counters stand still).
- * The function is static and its address is never taken, so with IBT the
- * module must not call it; neither way below calls it.
- *  - Where the kernel has the csd_queue_cpu tracepoint (6.6+): an ftrace
- *    pre-handler counts the call, as not queued until shown otherwise,
- *    and opens a per-CPU window; the queued path, __ttwu_queue_wakelist(),
- *    queues the wakeup with __smp_call_single_queue(), whose csd_queue_cpu
- *    event names sched_ttwu_pending: the probe closes the window and moves
- *    the count to queued. Both run on the waker's CPU under p->pi_lock,
- *    interrupts off, in that order; a probe finding no open window (the
- *    pre-handler not yet installed) counts nothing, so no count is ever
- *    taken back that was not made. Cheaper than the kretprobe: figures.md,
- *    overhead experiment, row ttwu_count=1.
- *  - Else (6.1): a kretprobe sees each call's target CPU and its result:
- *    kprobes' SAVE_REGS ftrace ops at entry and a return trampoline.
- * Either way ftrace_enabled is pinned at 1 while counting (hooks.c): the
- * tracepoint half would go on without the pre-handler, and the kretprobe
- * must not be added or removed while ftrace is off.
- *
- * Switching: ttwu_queue=lock redirects the function, while the knob says
- * so, to sw_ttwu_never_queue(), which returns false: the kernel then takes
- * the remote-lock path exactly as with its own NO_TTWU_QUEUE feature.
- * Forcing the queue path where the kernel would not is not offered: it
- * would need __ttwu_queue_wakelist(), which cannot be called (IBT) and is
- * too involved to carry a copy of.
+ * More: Documentation/design.md, "The files in detail", ttwu.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -5,16 +5,7 @@
  * kernel's answer replaces it in any case; with revert_on=violation (the
  * default) the module also gives the whole decision back to the kernel:
  *
- *  - at once, from the wakeup path: policy reads stock, so the select hook
- *    hands every later wakeup to the kernel's function;
- *  - then, from a work item (the wakeup path holds p->pi_lock with
- *    interrupts off, where neither the knob mutex nor a wakeup of a
- *    kworker is allowed, so an irq_work queues the work): the policy knob
- *    is set to stock the usual way, which removes the hook, and one line
- *    with the counters goes to the kernel log.
- *
- * A user can set the policy back afterwards; each revert is counted
- * (reverts).
+ * More: Documentation/design.md, "The files in detail", watchdog.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -40,7 +31,7 @@ static void sw_wd_work_fn(struct work_struct *work)
 
 	/* on unload the hooks go anyway; the knobs are no longer applied */
 	if (!READ_ONCE(sw_wd_stopped))
-		ret = sw_knob_set(&sw_policy, SW_POLICY_STOCK);
+		ret = sw_knob_set("policy", SW_POLICY_STOCK);
 
 	pr_warn("answer outside a task's allowed CPUs: policy set back to stock%s (invariant_violations %llu, wakeups %llu)\n",
 		ret ? ", but the hook could not be removed" : "",
@@ -68,7 +59,7 @@ void sw_watchdog_violation(void)
 	if (READ_ONCE(sw_revert_on) != SW_REVERT_VIOLATION ||
 	    READ_ONCE(sw_wd_stopped) || atomic_xchg(&sw_wd_pending, 1))
 		return;
-	WRITE_ONCE(sw_policy, SW_POLICY_STOCK);
+	sw_knob_store("policy", SW_POLICY_STOCK);
 	sw_count(SW_C_reverts);
 	irq_work_queue(&sw_wd_irq);
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build smartwake against the debug kernel, twice (scripts/build-modules.sh):
 # the shipped build with the KUnit suites in build/debug/, the testing build
-# (fault injection, module/testing/*.ko) in build/debug-testing/. Then
+# (fault injection, module/testmods/*.ko) in build/debug-testing/. Then
 # signed copies for the sig-debug step (guest/sigenforce.sh), by
 # scripts/sign-module.sh with the debug kernel's sign-file and SHA-256:
 #   build/debug-signed/smartwake.ko           signed with the test key the
@@ -27,8 +27,8 @@ if grep -q '^CONFIG_KASAN=y' "$bdir/.config"; then
 	# SIGPIPE and pipefail fails the test once the symbol list is long)
 	grep -q '__asan_' <<<"$(nm -u "$out/module/smartwake.ko")" ||
 		sw_die "smartwake.ko has no KASAN checks although the debug kernel has KASAN"
-	[ -f "$out-testing/module/testing/sw_kasan_oob.ko" ] ||
-		sw_die "module/testing/sw_kasan_oob.ko was not built"
+	[ -f "$out-testing/module/testmods/sw_kasan_oob.ko" ] ||
+		sw_die "module/testmods/sw_kasan_oob.ko was not built"
 	sw_log "smartwake.ko carries KASAN checks ($(nm -u "$out/module/smartwake.ko" | grep -c '__asan_') __asan_ symbols)"
 fi
 

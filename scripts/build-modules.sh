@@ -5,7 +5,7 @@
 # build apart from the stock shipped build of a plain make (module/).
 #
 #   build/testing/        stock kernel, testing build (SW_TESTING=1:
-#                         fault-injection parameters, module/testing/*.ko)
+#                         fault-injection parameters, module/testmods/*.ko)
 #   build/debug/          debug kernel, shipped build + KUnit suites
 #   build/debug-testing/  debug kernel, testing build
 #   build/<release>/      a stock kernel chosen by release (--kernel-release
@@ -215,7 +215,7 @@ else
 		SW_HEADERS_ONLY="$hdronly" $kcc modules
 	# the direct calls of the livepatch-format modules: the sched-idle
 	# pull's companion and the test probe (issue 36)
-	for klp in module/pull/smartwake_pull.ko module/testing/sw_klp_probe.ko; do
+	for klp in module/companion/smartwake_pull.ko module/testmods/sw_klp_probe.ko; do
 		# (make relinks only what changed: a .ko converted before stays;
 		# the companion's 7.x stub is not a livepatch-format module)
 		if [ -f "$out/$klp" ] && [ "$(modinfo -F livepatch "$out/$klp")" = Y ] &&
@@ -241,7 +241,7 @@ ls "$out/module/smartwake.ko" >/dev/null
 if [ "$testing" -eq 1 ]; then
 	grep -q '^test_' <<<"$(modinfo -p "$out/module/smartwake.ko")" ||
 		sw_die "$out/module/smartwake.ko has no test_ parameter"
-	ls "$out/module/testing/sw_conflict.ko" >/dev/null
+	ls "$out/module/testmods/sw_conflict.ko" >/dev/null
 fi
 if [ "$kernel" = stock ]; then
 	vm=$(modinfo -F vermagic "$out/module/smartwake.ko")

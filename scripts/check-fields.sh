@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Guard of the load-time layout check (module/compat.c): every field of a
+# Guard of the load-time layout check (module/layout.c): every field of a
 # scheduler structure that the module's code reads is in the list of
 # module/fields.h, every listed field is read, and the module's own
 # functions read those fields only through the list's accessors.
@@ -8,13 +8,13 @@
 #   --tree DIR  a tree whose module/ kbuild has built (default: this clone,
 #               after a plain make); its sources are compiled again
 #   --verbose   print every field read and by which function
-#   FILE.c      only these files of module/ (then a listed field read
-#               nowhere is not looked for)
+#   FILE.c      only these files of module/, e.g. bpf.c or path/sis.c
+#               (then a listed field read nowhere is not looked for)
 #
 # Prints one line per problem, naming the field, and exits non-zero.
 
-# How: each module/*.c is compiled again with the very command kbuild used
-# (module/.NAME.o.cmd), plus -fdump-tree-original-raw. GCC's dump holds the
+# How: each module/*.c and module/path/*.c is compiled again with the very
+# command kbuild used (module/.NAME.o.cmd), plus -fdump-tree-original-raw. GCC's dump holds the
 # body of every function of the translation unit, member accesses typed by
 # their structure (nested and anonymous members resolved level by level),
 # and the calls. The functions the object file defines (nm) are the roots;
@@ -60,7 +60,7 @@ sed -n 's/^struct \([A-Za-z0-9_]*\) {.*/\1/p' "$SW_KSRC"/kernel/sched/*.h \
 [ -s "$tmp/structs" ] || sw_die "no struct definitions under $SW_KSRC"
 
 # The module's own files: a function defined there must use the accessors.
-(cd "$tree" && ls module/*.[ch] include/smartwake/*.h) | sed 's|.*/||' |
+(cd "$tree" && ls module/*.[ch] module/path/*.[ch] include/smartwake/*.h) | sed 's|.*/||' |
 	sort -u >"$tmp/ownfiles"
 
 # parse.awk: gcc -fdump-tree-original-raw -> lines
@@ -179,61 +179,67 @@ EOF
 # one_file BASE: compile module/BASE.c with kbuild's command and the dump;
 # BASE.out gets check.awk's lines, BASE.err a reason it could not.
 one_file() {
-	local base=$1 cmdf=$tree/module/.$1.o.cmd obj cmd
+	local base=$1 t=${1//\//_} dir name cmdf obj cmd
+	dir=$(dirname "$base") name=$(basename "$base")
+	cmdf=$tree/module/$dir/.$name.o.cmd
 	# kbuild's command, with the tree it ran in replaced by this one
 	obj=$(sed -n 's/^savedcmd_\([^ ]*\) := .*/\1/p' "$cmdf")
 	cmd=$(sed -n 's/^savedcmd_[^ ]* := //p' "$cmdf")
-	cmd=${cmd//"$(dirname "$(dirname "$obj")")"/$tree}
-	cmd=${cmd//"-o $tree/module/$base.o"/-o $tmp/$base.o}
-	cmd=${cmd//"-Wp,-MMD,$tree/module/.$base.o.d"/}
-	if ! (cd "$SW_KDIR" && eval "$cmd -fdump-tree-original-raw=$tmp/$base.raw") \
-		>"$tmp/$base.cc" 2>&1; then
+	cmd=${cmd//"${obj%/module/"$base".o}"/$tree}
+	cmd=${cmd//"-o $tree/module/$base.o"/-o $tmp/$t.o}
+	cmd=${cmd//"-Wp,-MMD,$tree/module/$dir/.$name.o.d"/}
+	if ! (cd "$SW_KDIR" && eval "$cmd -fdump-tree-original-raw=$tmp/$t.raw") \
+		>"$tmp/$t.cc" 2>&1; then
 		{
 			echo "module/$base.c does not compile:"
-			grep -E 'error' "$tmp/$base.cc" | head -n 5
-		} >"$tmp/$base.err"
+			grep -E 'error' "$tmp/$t.cc" | head -n 5
+		} >"$tmp/$t.err"
 		return
 	fi
-	nm --defined-only "$tmp/$base.o" | awk '$2 ~ /^[tT]$/ { print $3 }' >"$tmp/$base.roots"
-	awk -f "$tmp/parse.awk" "$tmp/$base.raw" >"$tmp/$base.parsed"
-	rm -f "$tmp/$base.raw"
-	awk -f "$tmp/check.awk" "$tmp/structs" "$tmp/ownfiles" "$tmp/$base.roots" \
-		"$tmp/$base.parsed" | sed "s|\$| module/$base.c|" >"$tmp/$base.out"
-	touch "$tmp/$base.done"
+	nm --defined-only "$tmp/$t.o" | awk '$2 ~ /^[tT]$/ { print $3 }' >"$tmp/$t.roots"
+	awk -f "$tmp/parse.awk" "$tmp/$t.raw" >"$tmp/$t.parsed"
+	rm -f "$tmp/$t.raw"
+	awk -f "$tmp/check.awk" "$tmp/structs" "$tmp/ownfiles" "$tmp/$t.roots" \
+		"$tmp/$t.parsed" | sed "s|\$| module/$base.c|" >"$tmp/$t.out"
+	touch "$tmp/$t.done"
 }
 
-# tu BASE: the translation unit module/BASE.c is compiled in: itself, or
-# the file that includes it (module/path.c includes the wakeup path's
-# files, as kernel/sched/build_policy.c does)
+# tu FILE: the translation unit module/FILE (path/sis.c, bpf.c; a bare name
+# of module/path/ too) is compiled in, as DIR/BASE: itself, or the file
+# that includes it (module/path/path.c includes the wakeup path's files,
+# as kernel/sched/build_policy.c does)
 tu() {
-	local inc
-	if [ -f "$tree/module/.$1.o.cmd" ]; then
-		echo "$1"
+	local f=${1%.c} inc d
+	[ -f "$tree/module/$f.c" ] || [ ! -f "$tree/module/path/$f.c" ] || f=path/$f
+	d=$(dirname "$f")
+	if [ -f "$tree/module/$d/.$(basename "$f").o.cmd" ]; then
+		echo "$f"
 		return
 	fi
-	inc=$(grep -l "^#include \"$1\.c\"" "$tree"/module/*.c | head -n 1)
-	[ -n "$inc" ] && basename "$inc" .c || echo "$1"
+	inc=$(grep -l "^#include \"$(basename "$f")\.c\"" "$tree/module/$d"/*.c | head -n 1)
+	[ -n "$inc" ] && echo "${inc#"$tree"/module/}" | sed 's/\.c$//' || echo "$f"
 }
 
 rc=0 n=0 bases=()
 if [ ${#only[@]} -gt 0 ]; then
 	for c in "${only[@]}"; do
-		[ -f "$tree/module/$c" ] || sw_die "no module/$c in $tree"
-		bases+=("$(tu "$(basename "$c" .c)")")
+		[ -f "$tree/module/$c" ] || [ -f "$tree/module/path/$c" ] ||
+			sw_die "no module/$c in $tree"
+		bases+=("$(tu "$c")")
 	done
 else
-	for c in "$tree"/module/*.c; do
-		bases+=("$(tu "$(basename "$c" .c)")")
+	for c in "$tree"/module/*.c "$tree"/module/path/*.c; do
+		bases+=("$(tu "${c#"$tree"/module/}")")
 	done
 fi
 mapfile -t bases < <(printf '%s\n' "${bases[@]}" | sort -u)
 # two compilers at a time (a dump is ~45 MB, a compile ~2 s)
 running=0
 for base in "${bases[@]}"; do
-	if [ ! -f "$tree/module/.$base.o.cmd" ]; then
+	if [ ! -f "$tree/module/$(dirname "$base")/.$(basename "$base").o.cmd" ]; then
 		# testing.c is in the testing build only
 		[ "$base" = testing ] && continue
-		echo "module/$base.c: no .$base.o.cmd: build the module first (make)"
+		echo "module/$base.c: no .$(basename "$base").o.cmd: build the module first (make)"
 		rc=1
 		continue
 	fi
@@ -248,13 +254,14 @@ done
 wait
 : >"$tmp/all"
 for base in "${bases[@]}"; do
-	if [ -s "$tmp/$base.err" ]; then
-		cat "$tmp/$base.err"
+	t=${base//\//_}
+	if [ -s "$tmp/$t.err" ]; then
+		cat "$tmp/$t.err"
 		rc=1
 	fi
-	if [ -f "$tmp/$base.done" ]; then
-		cat "$tmp/$base.out" >>"$tmp/all"
-	elif [ -f "$tree/module/.$base.o.cmd" ] && [ ! -s "$tmp/$base.err" ]; then
+	if [ -f "$tmp/$t.done" ]; then
+		cat "$tmp/$t.out" >>"$tmp/all"
+	elif [ -f "$tree/module/$(dirname "$base")/.$(basename "$base").o.cmd" ] && [ ! -s "$tmp/$t.err" ]; then
 		echo "module/$base.c: the dump of its compile could not be read"
 		rc=1
 	fi

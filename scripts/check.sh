@@ -512,20 +512,20 @@ check_shipped() {
 	ktap_begin
 	p=$(modinfo -p module/smartwake.ko | grep -c '^test_' || true)
 	ktap_check "module/smartwake.ko: $p test_ parameters (none)" [ "$p" -eq 0 ]
-	ktap_check "plain make built no test-only module" eval '! ls module/testing/*.ko 2>/dev/null'
+	ktap_check "plain make built no test-only module" eval '! ls module/testmods/*.ko 2>/dev/null'
 	p=$(modinfo -p build/testing/module/smartwake.ko | grep -c '^test_' || true)
 	ktap_check "build/testing/module/smartwake.ko (make testing): $p test_ parameters (at least 7)" [ "$p" -ge 7 ]
-	ktap_check "the testing build has sw_conflict.ko" [ -f build/testing/module/testing/sw_conflict.ko ]
+	ktap_check "the testing build has sw_conflict.ko" [ -f build/testing/module/testmods/sw_conflict.ko ]
 	# issue 36 (a): the direct call of sw_klp_probe.ko is a livepatch
 	# relocation, none is left against a .klp.sym symbol in .rela.*
 	ktap_check "the testing build's sw_klp_probe.ko: livepatch relocations only (scripts/klp-relocs.py --check)" \
-		scripts/klp-relocs.py build/testing/module/testing/sw_klp_probe.ko --check
+		scripts/klp-relocs.py build/testing/module/testmods/sw_klp_probe.ko --check
 	ktap_check "sw_klp_probe.ko says livepatch: Y (the loader refuses it without CONFIG_LIVEPATCH)" \
-		eval '[ "$(modinfo -F livepatch build/testing/module/testing/sw_klp_probe.ko)" = Y ]'
+		eval '[ "$(modinfo -F livepatch build/testing/module/testmods/sw_klp_probe.ko)" = Y ]'
 	# the sched-idle pull's companion (knob sib_pull): built by plain
 	# make, its four calls livepatch relocations, its entries (called by
 	# pull.c through a pointer) keep ENDBR64
-	local pk=module/pull/smartwake_pull.ko psealed fn first addr
+	local pk=module/companion/smartwake_pull.ko psealed fn first addr
 	ktap_check "plain make built $pk: livepatch relocations only (scripts/klp-relocs.py --check)" \
 		scripts/klp-relocs.py $pk --check
 	ktap_check "$pk says livepatch: Y" eval '[ "$(modinfo -F livepatch $pk)" = Y ]'
@@ -570,8 +570,9 @@ check_shipped() {
 		case $f in
 		sw_orig_select) ;;	# select_task_rq_fair: ibt.c's table
 		# the knob table's apply and write_str callbacks (module):
-		# debugfs writes, module parameters, the load's parameters
-		sw_knob_write|sw_knob_set|sw_knob_commit|sw_knob_param_set|sw_knobs_ready) ;;
+		# debugfs writes, module parameters, the load's parameters;
+		# its change and reset callbacks (knob_table.c)
+		sw_knob_write|sw_knob_set|sw_knob_commit|sw_knob_param_set|sw_knobs_ready|sw_reset_param_set) ;;
 		# the knob table's show_str (module)
 		sw_knob_format|sw_knob_param_get|sw_knob_show|sw_knobs_list_show) ;;
 		# the hook registry's attach, detach and show callbacks (module
@@ -619,10 +620,10 @@ headers_only() {
 	# kbuild's dependency lists name every header each object read
 	sw_stock_env
 	c="headers-only build: no file of the kernel source read (kbuild's .cmd dependency lists)"
-	tchk eval '[ -s build/headers-only/module/.path.o.cmd ] &&
+	tchk eval '[ -s build/headers-only/module/path/.path.o.cmd ] &&
 		! grep -lF "$SW_KSRC" build/headers-only{,-testing}/module/.*.cmd'
 	c="full-source build: kernel/sched/sched.h read (the listing compares two different builds)"
-	tchk grep -qF "$SW_KSRC/kernel/sched/sched.h" module/.path.o.cmd
+	tchk grep -qF "$SW_KSRC/kernel/sched/sched.h" module/path/.path.o.cmd
 	scripts/sched-layout.sh >"$d/full.list" && scripts/sched-layout.sh build/headers-only \
 		>"$d/headers-only.list" && scripts/sched-layout.sh --from-btf >"$d/btf.list" || return 1
 	n=$(wc -l <"$d/full.list")
@@ -638,7 +639,8 @@ headers_only() {
 	c="headers-only build: the fields read are module/fields.h's (check-fields.sh)"
 	# shellcheck disable=SC2046 # the files that include (k)sched.h
 	tchk scripts/check-fields.sh --tree build/headers-only \
-		$(grep -lE '^#include "k?sched.h"' module/*.c | sed 's|module/||')
+		$(grep -lE '^#include "(k?sched|(path/)?internal)\.h"' module/*.c module/path/*.c |
+			sed 's|module/||')
 	# rq's first padding 8 bytes longer: the next member's assert fails
 	cp "$gen" "$d/gen.h"
 	awk '/^struct rq \{/ { r = 1 } r && /__pad_/ { sub(/\[[0-9]+\]/, "[" substr($2, index($2, "[") + 1) + 8 "]"); r = 0 } 1' \

@@ -3,7 +3,8 @@
 # configure checks: each test is a few lines of C compiled by kbuild
 # against the target's headers and source; what compiles is what the tree
 # has. The result is a header of SW_HAVE_* macros that module/Kbuild puts
-# in front of every module file (module/compat.h documents each macro).
+# in front of every module file (module/compat.h uses them;
+# Documentation/design.md, "The files in detail", documents each macro).
 # Decisions are taken by what the tree has, never by its version number.
 #
 # Usage: scripts/conftest.sh KDIR KSRC OUT [MAKE-ARGS...]
@@ -76,7 +77,7 @@ tests[UNWIND_HINT_SIGNAL]='struct unwind_hint h = { .signal = 0 }; (void)h;'
 tests[BPF_STRUCT_OPS]='int (*r)(struct bpf_struct_ops *) = __register_bpf_struct_ops;
 struct bpf_struct_ops s = { .cfi_stubs = NULL, .owner = NULL };
 (void)r; (void)s;'
-# The sched-idle pull's companion (module/pull/): stop_one_cpu_nowait()
+# The sched-idle pull's companion (module/companion/): stop_one_cpu_nowait()
 # says whether it queued the work (void and a warning in 7.3).
 tests[STOP_NOWAIT_BOOL]='bool (*f)(unsigned int, cpu_stop_fn_t, void *, struct cpu_stop_work *) = stop_one_cpu_nowait;
 (void)f;'

@@ -54,7 +54,7 @@ options() {
 		cat "$s"/kernel/sched/{core.c,fair.c,sched.h,features.h,topology.c} \
 			"$s"/include/linux/sched.h "$s"/include/linux/sched/*.h \
 			"$s"/include/linux/{ftrace,kprobes,livepatch,btf}.h 2>/dev/null
-		cat "$SW_TOP"/module/*.[ch] "$SW_TOP"/include/*.h "$SW_TOP"/kunit/*.c \
+		cat "$SW_TOP"/module/*.[ch] "$SW_TOP"/module/path/*.[ch] "$SW_TOP"/include/*.h "$SW_TOP"/kunit/*.c \
 			"$SW_TOP"/module/Kbuild 2>/dev/null
 	} | grep -oE '\bCONFIG_[A-Z0-9_]+' | sed 's/^CONFIG_//' | sort -u
 }

@@ -4,7 +4,8 @@
 #   gen-knobs     module/knob_table.h: one SW_KNOB() row per knob, its help
 #                 string, the comment above it (seed:, default:, details);
 #                 values and defaults from the names lists
-#                 (include/smartwake/enums.h) and the variables (module/*.c)
+#                 (include/smartwake/enums.h) and the variables (module/*.c,
+#                 module/path/*.c)
 #   gen-counters  module/counters.h: SW_COUNTER(name) /* what it counts */,
 #                 the block comments between them as notes
 #   gen-debugfs   module/debugfs.c: the table of files in its first comment
@@ -166,7 +167,7 @@ def knobs():
     lists = enum_lists()
     ids = {i: n for l in lists.values() for i, n in l}
     names, defaults = {}, {}
-    for f in sorted(glob.glob('module/*.c')):
+    for f in sorted(glob.glob('module/*.c') + glob.glob('module/path/*.c')):
         t = open(f).read()
         for m in re.finditer(r'(\w+_names)\[\w*\] = \{\s*(\w+)\(SW_ENUM_NAME', t):
             names[m.group(1)] = [n for _, n in lists[m.group(2)]]

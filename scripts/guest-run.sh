@@ -26,7 +26,7 @@
 #                          refused)
 #   --test-ko FILE         module to put in /lib/smartwake/testing
 #                          (repeatable; default: the testing build of
-#                          smartwake and module/testing/*.ko, if built)
+#                          smartwake and module/testmods/*.ko, if built)
 #   --headers-only         the stock kernel's headers-only builds instead
 #                          (scripts/build-modules.sh --headers-only [--testing]:
 #                          build/[<release>-]headers-only{,-testing}/)
@@ -117,7 +117,7 @@ esac
 # the module (kernels with CONFIG_LIVEPATCH): /lib/smartwake/smartwake_pull.ko
 for ko in "${kos[@]}"; do
 	case $ko in */smartwake.ko)
-		[ -f "${ko%/*}/pull/smartwake_pull.ko" ] && kos+=("${ko%/*}/pull/smartwake_pull.ko")
+		[ -f "${ko%/*}/companion/smartwake_pull.ko" ] && kos+=("${ko%/*}/companion/smartwake_pull.ko")
 		break ;;
 	esac
 done
@@ -125,7 +125,7 @@ done
 # /lib/smartwake/testing, for the tests that inject faults.
 if [ ${#tkos[@]} -eq 0 ] && [ -f "$tdir/smartwake.ko" ]; then
 	tkos=("$tdir/smartwake.ko")
-	for ko in "$tdir"/testing/*.ko; do
+	for ko in "$tdir"/testmods/*.ko; do
 		[ -f "$ko" ] && tkos+=("$ko")
 	done
 fi

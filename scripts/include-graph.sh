@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Fail on a circle of files in module/ or tools/cli/ (issue 29): a file and
-# its header (wake.c, wake.h) are one node, and node A depends on node B
-# when a file of A includes a header of B from the same directory
-# (#include "b.h"). Each circle (a strongly connected set of 2 or more
+# its header (bpf.c, bpf.h) are one node, and node A depends on node B
+# when a file of A includes a header of B from the same directory or a
+# subdirectory of the same build (no Kbuild of its own: module/path/), by
+# its path from the including file (#include "b.h", "../b.h"). Each circle (a strongly connected set of 2 or more
 # nodes) is printed with its shortest cycle through its first node, and the
 # script exits 1; without one it prints each directory's numbers of nodes
 # and includes and exits 0.
@@ -42,13 +43,19 @@ for d in sys.argv[2:]:
     git = subprocess.run(['git', 'ls-files', '.'], cwd=d, capture_output=True,
                          text=True)
     names = git.stdout.split() if git.returncode == 0 else os.listdir(d)
-    files = sorted(f for f in names if f.endswith(('.c', '.h')) and '/' not in f)
+    # a kbuild directory's subdirectories without a Kbuild of their own
+    # are built with it (module/path/); one with a Kbuild is another module
+    own = lambda f: (os.path.exists(os.path.join(d, 'Kbuild')) and not
+                     os.path.exists(os.path.join(d, os.path.dirname(f), 'Kbuild')))
+    files = sorted(f for f in names if f.endswith(('.c', '.h')) and
+                   ('/' not in f or own(f)))
     node = lambda f: os.path.splitext(f)[0]
     graph = {node(f): set() for f in files}
     for f in files:
         with open(os.path.join(d, f), errors='replace') as fh:
             for h in inc.findall(fh.read()):
-                if '/' in h or h not in files or node(h) == node(f):
+                h = os.path.normpath(os.path.join(os.path.dirname(f), h))
+                if h not in files or node(h) == node(f):
                     continue
                 graph[node(f)].add(node(h))
     if show_edges:

@@ -101,7 +101,7 @@ make -s -C "$SW_TOP/tools" smartwake
 # Sign copies: the build tree keeps the unsigned modules (build-modules.sh
 # may reuse them, and a signed file must not be signed again). The
 # companion's livepatch relocations were made at build time, before this.
-for m in "$out/smartwake.ko:$mod" "$out/pull/smartwake_pull.ko:$pmod"; do
+for m in "$out/smartwake.ko:$mod" "$out/companion/smartwake_pull.ko:$pmod"; do
 	ko=${m%%:*} dst=${m#*:}
 	if [ -n "$sign_key" ]; then
 		st=$(mktemp -d "${TMPDIR:-/tmp}/smartwake-sign.XXXXXX")

@@ -4,7 +4,7 @@
 symbols into livepatch relocations, as the unmerged klp-convert would.
 
 The C source names the kernel function through an asm label in the
-livepatch format (module/testing/sw_klp_probe.c), weak so that modpost
+livepatch format (module/testmods/sw_klp_probe.c), weak so that modpost
 lets an unexported symbol pass. This script rewrites the linked .ko,
 before it is signed:
   - every relocation against such a symbol leaves its .rela.SEC section

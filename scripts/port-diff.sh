@@ -22,8 +22,8 @@
 . "$(dirname "$0")/common.sh"
 
 # The modelled functions: FILE NAME, FILE relative to kernel/sched/. A
-# port reads each one; the module's copy follows these (wake.c, sis.c,
-# numa.c, ttwu.c, shadow.c, sched_access.h).
+# port reads each one; the module's copy follows these (path/wake.c,
+# path/sis.c, numa.c, ttwu.c, path/shadow.c, sched_access.h).
 PORT_FUNCS='
 fair.c select_task_rq_fair
 fair.c record_wakee

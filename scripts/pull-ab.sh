@@ -29,7 +29,7 @@ done
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || sw_die "--rounds: a positive integer"
 [[ $secs =~ ^[1-9][0-9]*$ ]] || sw_die "--secs: whole seconds"
 cd "$SW_TOP" || exit
-[ -f module/pull/smartwake_pull.ko ] || sw_die "module/pull/smartwake_pull.ko missing (make)"
+[ -f module/companion/smartwake_pull.ko ] || sw_die "module/companion/smartwake_pull.ko missing (make)"
 log=build/logs/pull-ab.log
 scripts/guest-run.sh --icount --topo smp4 --timeout 1800 --log "$log" pull-ab.sh "$rounds" "$secs" ||
 	sw_die "the guest failed (log: $log)"

@@ -23,7 +23,7 @@
 
 # How: a small C file asks the compiler for each value (offsetof, sizeof,
 # the enumerators) as asm-offsets.c does, compiled with the very command
-# kbuild used for module/compat.o, so with the same "sched.h" the build
+# kbuild used for module/layout.o, so with the same "sched.h" the build
 # used; the values are read from the assembly.
 . "$(dirname "$0")/common.sh"
 
@@ -80,21 +80,21 @@ fi
 	echo '}'
 } >"$tmp/listing.c"
 
-cmdf=$tree/module/.compat.o.cmd
-[ -f "$cmdf" ] || sw_die "$tree/module has not been built (no .compat.o.cmd)"
+cmdf=$tree/module/.layout.o.cmd
+[ -f "$cmdf" ] || sw_die "$tree/module has not been built (no .layout.o.cmd)"
 # (6.1's kbuild names it cmd_, later ones savedcmd_; up to 6.12 kbuild
 # runs in the kernel tree with absolute module paths, from 6.13 in the
 # module's tree with relative ones)
 cmd=$(sed -n '1s/^\(saved\)\{0,1\}cmd_[^ ]* := //p' "$cmdf")
 cmd=${cmd%%; *} # 6.1's also runs objtool, after a ";"
 cwd=$SW_KDIR
-if [[ $cmd == *" -o module/compat.o module/compat.c"* ]]; then
+if [[ $cmd == *" -o module/layout.o module/layout.c"* ]]; then
 	cwd=$tree
-	cmd=${cmd//"-o module/compat.o module/compat.c"/-o $tmp/listing.s $tmp/listing.c}
-	cmd=${cmd//"-Wp,-MMD,module/.compat.o.d"/}
+	cmd=${cmd//"-o module/layout.o module/layout.c"/-o $tmp/listing.s $tmp/listing.c}
+	cmd=${cmd//"-Wp,-MMD,module/.layout.o.d"/}
 fi
-cmd=${cmd//"-o $tree/module/compat.o $tree/module/compat.c"/-o $tmp/listing.s $tmp/listing.c}
-cmd=${cmd//"-Wp,-MMD,$tree/module/.compat.o.d"/}
+cmd=${cmd//"-o $tree/module/layout.o $tree/module/layout.c"/-o $tmp/listing.s $tmp/listing.c}
+cmd=${cmd//"-Wp,-MMD,$tree/module/.layout.o.d"/}
 [[ $cmd == *"$tmp/listing.c"* ]] || sw_die "cannot read kbuild's command in $cmdf"
 (cd "$cwd" && eval "$cmd -S -I$tree/module") >"$tmp/cc" 2>&1 ||
 	{ cat "$tmp/cc" >&2; sw_die "the listing does not compile against $tree"; }

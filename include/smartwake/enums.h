@@ -45,7 +45,7 @@
 	EM(SW_NUMA_AS_MERGED, "as-merged")		\
 	EMe(SW_NUMA_CORRECTED, "corrected")
 
-/* policy knob (knobs.c) */
+/* policy knob (path/select.c) */
 #define SW_POLICIES(EM, EMe)				\
 	EM(SW_POLICY_STOCK, "stock")			\
 	EM(SW_POLICY_SMARTWAKE, "smartwake")		\
@@ -62,7 +62,7 @@
 	EM(SW_REVERT_NEVER, "never")			\
 	EMe(SW_REVERT_VIOLATION, "violation")
 
-/* select_hook knob (wake.c): how select_task_rq_fair is hooked */
+/* select_hook knob (path/select.c): how select_task_rq_fair is hooked */
 #define SW_SELECT_HOOKS(EM, EMe)			\
 	EM(SW_SELECT_HOOK_DIRECT, "direct")		\
 	EMe(SW_SELECT_HOOK_FTRACE, "ftrace")
@@ -72,7 +72,7 @@
 	EM(SW_TTWU_STOCK, "stock")			\
 	EMe(SW_TTWU_LOCK, "lock")
 
-/* how select_idle_sibling() found its answer (sis.c, trace event) */
+/* how select_idle_sibling() found its answer (path/sis.c, trace event) */
 #define SW_SIS_HOWS(EM, EMe)				\
 	EM(SW_SIS_NONE, "none")				\
 	EM(SW_SIS_TARGET, "fast-target")		\
@@ -80,7 +80,7 @@
 	EM(SW_SIS_RECENT, "fast-recent")		\
 	EMe(SW_SIS_SCAN, "scan")
 
-/* the stage a policy=shadow disagreement is put down to (wake.c) */
+/* the stage a policy=shadow disagreement is put down to (path/shadow.c) */
 #define SW_SHADOW_STAGES(EM, EMe)			\
 	EM(SW_SHADOW_NONE, "none")			\
 	EM(SW_SHADOW_WIDE, "wide")			\

@@ -1,47 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The differential mode of the wakeup path (wake.c).
+ * The differential mode of the wakeup path (wake.c, select.c).
  *
- * policy=shadow (differential mode): every wakeup the module models (the
- * same gating as policy=smartwake) is decided by the module under the
- * current knobs, then by the kernel's function, and the KERNEL's answer
- * is returned; placement is the kernel's. The module's evaluation leaves
- * no trace the kernel would not have left: current's wakee_flips,
- * wakee_flip_decay_ts and last_wakee and p->recent_used_cpu are saved
- * before it and restored before the kernel runs, the NUMA backoff is
- * counted but not stored (numa.c), and the LLC's has_idle_cores hint is
- * read but never cleared (SW_WAKE_SHADOW, struct sw_wake_ctx), so the kernel
- * records the wakeup exactly once. Then:
- *  - same CPU: shadow_agree;
- *  - different CPUs: the module decides the same wakeup once more with
- *    the same bookkeeping inputs (the saved wakee_flips, last_wakee,
- *    recent_used_cpu, and the has_idle_cores it read the first time) but
- *    the live runqueues; if that hint has changed since (another CPU went
- *    idle or cleared it, or the kernel's own search cleared it), a third
- *    time with the hint as it is now. Afterwards the state the kernel
- *    left (the real state now) is put back. If a re-evaluation's answer
- *    differs from the first, the module's own inputs moved between the
- *    two evaluations: the "shadow window race" (another CPU's
- *    nr_running, idle state or idle-core hint changed while the two
- *    functions ran one after the other), counted as shadow_raced.
- *    The re-evaluation misses a change that is undone in time (a CPU
- *    busy only while the kernel looked, idle again for the second look:
- *    the "ABA" form of the race). So every nr_running change of the CPUs
- *    of the waking CPU's and prev's LLCs is counted (overload.c's
- *    tracepoint probe); a stable re-evaluation with such a change between
- *    the start of the module's evaluation and the end of its last one is
- *    counted as shadow_raced_aba.
- *    Otherwise it is a disagreement: shadow_disagree, one of
- *    shadow_diff_{wide,affine,idle} (sw_shadow_stage()), and the trace
- *    event smartwake_shadow_diff.
- * Decision counters and trace events in shadow mode: the first
- * evaluation's counters (wide_*, affine_*, sis_*, numa_backoff_set) and
- * its smartwake_wake_wide/smartwake_select_idle events are kept and
- * describe the module's WOULD-BE decisions, not the placement. The race
- * re-evaluation leaves no counters (this CPU's counters are stashed and
- * put back around it), but its two trace events are emitted: on a
- * disagreement a second wake_wide/select_idle pair precedes the
- * smartwake_shadow_diff event.
+ * More: Documentation/design.md, "The files in detail", path/shadow.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -49,16 +10,13 @@
 #include <linux/mmu_context.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
-#include "ksched.h"
-#include "bpf.h"
-#include "overload.h"
-#include "sched_access.h"
-#include "stats.h"
-#include "wake.h"
-#include "wake_path.h"
-#include "testing.h"
-#include "trace.h"
-#include "watchdog.h"
+#include "internal.h"
+#include "../bpf.h"
+#include "../overload.h"
+#include "../stats.h"
+#include "../testing.h"
+#include "../trace.h"
+#include "../watchdog.h"
 
 /**
  * sw_shadow_stage() - classify a shadow disagreement

@@ -4,20 +4,7 @@
  * sib_pull, module/pull.c), in a module of their own so that only those
  * who want the pull load it.
  *
- * The pull needs four scheduler functions that a module cannot call
- * through a pointer on Debian's IBT kernels: raw_spin_rq_lock_nested()
- * and raw_spin_rq_unlock() (not exported, ENDBR64 sealed),
- * stop_one_cpu_nowait() (not exported) and migration_cpu_stop() (static).
- * Each is named here by a livepatch symbol, ".klp.sym.vmlinux.NAME,0";
- * after the build scripts/klp-relocs.py moves the relocations against
- * them into .klp.rela.vmlinux.* sections, which the module loader
- * resolves through kallsyms at load (klp_apply_section_relocs()), as for
- * a livepatch: direct calls, which IBT does not check. Loading it taints
- * the kernel K (livepatch); a kernel without CONFIG_LIVEPATCH refuses it.
- *
- * It only wraps the four calls and registers them with smartwake
- * (sw_pull_register()); the module that holds the pull's logic, counters
- * and knob is smartwake.ko, which keeps this one loaded while sib_pull=1.
+ * More: Documentation/design.md, "The files in detail", companion/smartwake_pull.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -2,20 +2,7 @@
 /*
  * smartwake: refuse to load on a kernel the module was not built for.
  *
- * The module reads private scheduler structures (struct rq, struct cfs_rq,
- * struct sched_domain, ...) with the layout of the kernel/sched/sched.h it
- * was compiled against. Two checks, first thing at load:
- *
- *  1. the running kernel's release is the one of the build (UTS_RELEASE);
- *     vermagic says the same unless the load was forced;
- *  2. every field the module reads (fields.h) lies where the running
- *     kernel's BTF (/sys/kernel/btf/vmlinux) says it does. Kernels
- *     without BTF (the project's debug kernel) skip this check, saying so.
- *
- * btf.c does the parsing (pure); this file reads the file and compares.
- * The file is read with filp_open() and kernel_read(), not
- * kernel_read_file_from_path(): that one asks the LSMs about a read of
- * kind READING_UNKNOWN, on which IPE (in Debian's kernels) warns.
+ * More: Documentation/design.md, "The files in detail", layout.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -31,7 +18,7 @@
 #include <generated/utsrelease.h>
 #include "ksched.h"
 #include "btf.h"
-#include "compat.h"
+#include "layout.h"
 #include "symbols.h"
 #include "sched_fields.h"
 #include "testing.h"
@@ -156,14 +143,14 @@ out:
 }
 
 /**
- * sw_compat_check_percpu() - do the per-CPU offsets name the runqueues
+ * sw_layout_check_percpu() - do the per-CPU offsets name the runqueues
  *
  * symbols.c cannot ask sprint_symbol() about a per-CPU offset; a wrong
  * one would show here, as runqueues whose cpu field is not their CPU.
  *
  * Return: 0, or -ENOEXEC naming the first CPU whose runqueue is wrong.
  */
-int sw_compat_check_percpu(void)
+int sw_layout_check_percpu(void)
 {
 	int cpu;
 
@@ -181,13 +168,13 @@ int sw_compat_check_percpu(void)
 }
 
 /**
- * sw_compat_check() - refuse a kernel the module was not built for
+ * sw_layout_check() - refuse a kernel the module was not built for
  *
  * Return: 0 when the release matches and the layout of the fields the
  * module reads matches the running kernel's BTF (or the kernel has no BTF);
  * -ENOEXEC on a mismatch; another error if the BTF cannot be read.
  */
-int sw_compat_check(void)
+int sw_layout_check(void)
 {
 	void *btf;
 	size_t len;
@@ -213,7 +200,7 @@ int sw_compat_check(void)
 }
 
 /**
- * sw_compat_check_layout() - check more fields against the running kernel
+ * sw_layout_check_fields() - check more fields against the running kernel
  * @fields: structures the module copies from a kernel .c file
  *          (pull.c: core.c's struct migration_arg)
  * @n:      entries of @fields
@@ -222,7 +209,7 @@ int sw_compat_check(void)
  * no BTF, said in the log); -ENOEXEC on a mismatch; another error if the
  * BTF cannot be read.
  */
-int sw_compat_check_layout(const struct sw_layout_field *fields, unsigned int n)
+int sw_layout_check_fields(const struct sw_layout_field *fields, unsigned int n)
 {
 	void *btf;
 	size_t len;

@@ -1,14 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The wakeup path's parts that wake.c and shadow.c share. Only for files
- * that included the kernel's private sched.h and sched_access.h.
+ * The wakeup path's internal header, as kernel/sched/ext/internal.h is
+ * sched_ext's: what the path's files (path.c builds them as one unit)
+ * share, so that none relies on another being included first.
  */
-#ifndef _SMARTWAKE_WAKE_PATH_H
-#define _SMARTWAKE_WAKE_PATH_H
+#ifndef _SMARTWAKE_PATH_INTERNAL_H
+#define _SMARTWAKE_PATH_INTERNAL_H
 
+#include <linux/ftrace.h>
 #include <linux/sched.h>
-#include "lean.h"
-#include "sched_access.h"
+#include "../ksched.h"
+#include "../lean.h"
+#include "../path.h"
+#include "../sched_access.h"
+#include "seam.h"
 
 /*
  * What the module's path may change before it commits to an answer
@@ -52,7 +57,7 @@ struct sw_wake_info {
 
 /**
  * struct sw_wake_ctx - the wakeup being decided on this CPU
- * @mode:             enum sw_wake_mode, set by wake.c and shadow.c around
+ * @mode:             enum sw_wake_mode, set by select.c and shadow.c around
  *                    sw_wake()
  * @clear_idle_cores: SW_WAKE_COMMIT: the LLC whose has_idle_cores hint a
  *                    failed core search cleared (sis.c), or NULL
@@ -94,16 +99,41 @@ struct sw_wake_ctx {
 };
 DECLARE_PER_CPU(struct sw_wake_ctx, sw_wake_ctx);
 
-/* the kernel's select_task_rq_fair(), called by the module (wake.c) */
-int sw_orig_select(struct task_struct *p, int prev_cpu, int wake_flags);
+/* ---- the path (wake.c, sis.c) ------------------------------------------ */
 /*
  * the module's fast path for one wakeup; -1: the kernel's slow path.
- * Inlined into its callers (wake.c, shadow.c: one unit, path.c).
+ * Inlined into its callers (select.c, shadow.c).
  */
 int sw_wake(struct task_struct *p, int prev_cpu, int wake_flags, int cpu,
 	    struct sw_wake_info *info);
-/* policy=shadow (shadow.c): the kernel's answer, -1 if unmodelled */
+/* sw_wake() out of line, for the rare callers (wake.c) */
+int sw_wake_ool(struct task_struct *p, int prev_cpu, int wake_flags, int cpu,
+		struct sw_wake_info *info);
+/* select_idle_sibling() (sis.c), inlined into the path */
+int sw_select_idle_sibling(struct task_struct *p, int prev, int target);
+
+/* ---- the select hook and the decision envelope (select.c) -------------- */
+/* the kernel's select_task_rq_fair(), called by the module */
+int sw_orig_select(struct task_struct *p, int prev_cpu, int wake_flags);
+int sw_select_task_rq_fair(struct task_struct *p, int prev_cpu, int wake_flags);
+bool sw_select_wanted(struct ftrace_regs *fregs);
+bool sw_select_wanted_args(struct task_struct *p, int prev_cpu, int wake_flags);
+int sw_select_decide(struct task_struct *p, int prev_cpu, int wake_flags);
+/* select_hook=direct: SW_HAVE_DIRECT, see compat.h */
+#ifdef SW_HAVE_DIRECT
+void sw_select_tramp(void);
+int sw_select_direct(struct task_struct *p, int prev_cpu, int wake_flags,
+		     unsigned long parent_ip);
+#endif
+
+/* ---- policy=shadow (shadow.c) ------------------------------------------ */
+/* the kernel's answer, -1 if unmodelled */
 int sw_shadow(struct task_struct *p, int prev_cpu, int wake_flags, int cpu,
 	      bool timed);
 
-#endif /* _SMARTWAKE_WAKE_PATH_H */
+/* ---- the seam with bpf.c: seam.h, which bpf.c includes ----------------- */
+/* the program's select_cpu, the wakeup recorded for the former (select.c) */
+int sw_bpf_select_wakeup(struct sw_wake_ctx *ctx, struct task_struct *p,
+			 int prev_cpu, int wake_flags);
+
+#endif /* _SMARTWAKE_PATH_INTERNAL_H */

@@ -6,10 +6,11 @@
  * sis_filter knob is set, so they neither cost a runqueue visit nor use
  * up the SIS_UTIL scan budget.
  *
- * The caller (wake.c) has already excluded what this file does not model
+ * The hook (select.c) has already excluded what this file does not model
  * (asymmetric CPU capacity, core scheduling) and checked that target and
- * prev are active CPUs the task may use. Differences from the kernel are
- * listed at the top of wake.c.
+ * prev are active CPUs the task may use. Differences from the kernel:
+ * Documentation/design.md, "The wakeup path and its differences from the
+ * kernel".
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -17,16 +18,16 @@
 #include <linux/mmu_context.h>
 #include <linux/sched/smt.h>
 #include <linux/topology.h>
-#include "ksched.h"
-#include "knob_defs.h"
-#include "overload.h"
-#include "sched_access.h"
-#include "stats.h"
-#include "symbols.h"
-#include "testing.h"
-#include "wake.h"
-#include "wake_path.h"
-#include "trace.h"
+#include "internal.h"
+#include "../knob_defs.h"
+#include "../overload.h"
+#include "../stats.h"
+#include "../symbols.h"
+#include "../testing.h"
+#include "../trace.h"
+
+/* knob sis_sched_idle: SCHED_IDLE-only CPUs count as idle (mainline) */
+int sw_sis_sched_idle = 1;
 
 /* Scratch mask per CPU, like the kernel's select_rq_mask (IRQs are off). */
 static DEFINE_PER_CPU(cpumask_var_t, sw_sis_mask);
@@ -55,7 +56,7 @@ static __always_inline bool sw_usable(const struct sw_sis *s, int cpu)
 }
 
 /*
- * __select_idle_cpu(). The core-scheduling cookie test is left out: wake.c
+ * __select_idle_cpu(). The core-scheduling cookie test is left out: select.c
  * hands every wakeup to the kernel while core scheduling is enabled.
  */
 static int sw_select_idle_one(struct sw_sis *s, int cpu)
@@ -97,7 +98,7 @@ static void sw_clear_idle_cores(int cpu)
 	if (!sds || ctx->mode == SW_WAKE_SHADOW)
 		return;
 	if (ctx->mode == SW_WAKE_COMMIT) {
-		/* wake.c clears it if the answer is used */
+		/* select.c clears it if the answer is used */
 		ctx->clear_idle_cores = sds;
 		return;
 	}
