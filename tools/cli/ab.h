@@ -3,6 +3,7 @@
  * smartwake CLI: the ab command's declarations, shared by its files:
  *
  *   ab.c            the command: options, sides, the sequential runs
+ *   ab_run.c        the run primitives both kinds of run share
  *   ab_concurrent.c --concurrent: both sides at once, in their cgroups
  *   ab_report.c     the reports: figures, latency, locality, counter deltas,
  *                   the machine's state and steal, --json and --record
@@ -83,7 +84,7 @@ struct ab {
 
 #define AB_GO	(-1)	/* no exit status yet: go on */
 
-/* ---- ab.c ---- */
+/* ---- ab_run.c ---- */
 int apply_side(const struct side *s);
 bool ab_run_ok(const struct ab *ab, const struct side *s, int r,
 	       const struct sw_run_out *o);
@@ -91,13 +92,12 @@ bool ab_figure(struct ab *ab, struct side *s, int r,
 	       const struct sw_run_out *o, double *v, char *u);
 void ab_record(struct ab *ab, struct side *s, int r, double v,
 	       const char *u, const struct sw_run_out *o, bool add);
+void ab_state(struct ab *ab, int side, int r, bool after);
 
 /* ---- ab_concurrent.c ---- */
 int ab_concurrent_check(struct ab *ab);
 int ab_run_concurrent(struct ab *ab);
 int ab_concurrent_cleanup(struct ab *ab);
-
-void ab_state(struct ab *ab, int side, int r, bool after);
 
 /* ---- ab_report.c ---- */
 int ab_check_reached(const struct ab *ab);

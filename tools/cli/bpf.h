@@ -17,6 +17,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "bpfutil.h"
 #include "cli.h"
 
 #define OPS_STRUCT	"smartwake_ops"
@@ -26,7 +27,6 @@
 #define VMLINUX_BTF	"/sys/kernel/btf/vmlinux"
 #define BPFFS		"/sys/fs/bpf"
 #define PIN_DIR		BPFFS "/smartwake"
-#define SW_ENOTSUPP	524		/* the kernel's ENOTSUPP */
 
 /* the module's BTF: its struct_ops type and the map value that wraps it */
 struct kbtf {
@@ -56,9 +56,6 @@ extern const struct builtin builtins[];
 extern const unsigned int nr_builtins;
 const struct builtin *find_builtin(const char *name);
 
-/* a failed step (@err < 0): its message, EXIT_RUNTIME */
-int step_fail(const char *step, int err);
-const char *err_text(int e);
 /* libbpf's messages: kept, and printed on a failure (bpf_load.c) */
 void libbpf_capture(bool verbose);
 void libbpf_print_captured(const char *why);
@@ -73,7 +70,6 @@ int walk_ops_maps(ops_map_fn fn, void *ctx);
 int ops_link_fd(uint32_t map_id, uint32_t *link_id);
 /* the ids of the programs in the attached map's value (0: none) */
 int ops_prog_ids(int fd, const struct bpf_map_info *mi, uint32_t *ids, unsigned int max);
-uint32_t obj_id(int fd, bool map);
 
 int do_unload(int argc, char **argv);
 int do_status(int argc, char **argv);

@@ -23,21 +23,6 @@
 #define LOG_TAIL	60		/* lines of a refusal's log shown */
 #define BPF_FS_MAGIC	0xcafe4a11
 
-const char *err_text(int e)
-{
-	return e == SW_ENOTSUPP ? "operation not supported (ENOTSUPP)" : strerror(e);
-}
-
-int step_fail(const char *step, int err)
-{
-	if (err == -EPERM)
-		sw_err("%s: %s: needs root (CAP_BPF, CAP_PERFMON; CAP_SYS_ADMIN to find objects by id)",
-		       step, err_text(-err));
-	else
-		sw_err("%s: %s", step, err_text(-err));
-	return EXIT_RUNTIME;
-}
-
 /* ---- libbpf's messages ---- */
 
 static char *captured;

@@ -25,22 +25,6 @@
 #define STATE_READY	3		/* a .struct_ops.link map: its link registers it */
 #define MAX_MAPS	16
 
-uint32_t obj_id(int fd, bool map)
-{
-	struct bpf_map_info mi;
-	struct bpf_prog_info pi;
-	uint32_t len;
-
-	memset(&mi, 0, sizeof(mi));
-	memset(&pi, 0, sizeof(pi));
-	if (map) {
-		len = sizeof(mi);
-		return bpf_map_get_info_by_fd(fd, &mi, &len) ? 0 : mi.id;
-	}
-	len = sizeof(pi);
-	return bpf_prog_get_info_by_fd(fd, &pi, &len) ? 0 : pi.id;
-}
-
 /*
  * Call @fn for each struct_ops map of the module's type (fd, info), by
  * whatever loader and whatever name, until it returns non-zero. The

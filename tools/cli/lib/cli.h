@@ -17,6 +17,7 @@
  *   watch.h   sampling a file every --watch seconds
  *   json.h    a JSON writer (strings, numbers); knows nothing of stats
  *   figure.h  the figure of a run's output (ab), medians, number format
+ *   bpfutil.h bpf(2) errors and object ids through libbpf (bpf)
  *
  * The commands (../, one file each, cmd.h) use the layer; main.c
  * dispatches from the command table.
