@@ -82,8 +82,7 @@ check "insmod again after the refusals" sw_insmod
 # kfunc (bpf_kfuncs.c). A headers-only build (DKMS's) once gave the two a
 # different struct task_struct in BTF, and the verifier refused it.
 if grep -q '^struct_ops smartwake_ops registered' $SW_DBG/bpf; then
-	out=$(smartwake bpf load --obj /lib/smartwake/bpf/idle_sibling.bpf.o \
-		--section struct_ops/select_cpu 2>&1)
+	out=$(smartwake bpf load /lib/smartwake/bpf/idle_sibling.bpf.o 2>&1)
 	rc=$?
 	echo "$out" | tail -n 3 | sed 's/^/  /'
 	check "BTF: idle_sibling.bpf.o (a task from the callback to a kfunc) verified and attached" \
