@@ -9,11 +9,12 @@
 #define _SMARTWAKE_COST_H
 
 #include <linux/bitops.h>
+#include <linux/bits.h>
 #include <linux/minmax.h>
 #include <linux/types.h>
 
 #define SW_COST_SUB_BITS	5
-#define SW_COST_SUB		(1U << SW_COST_SUB_BITS)
+#define SW_COST_SUB		BIT(SW_COST_SUB_BITS)
 /* values from 2^SW_COST_MAX_LOG ns (16.8 ms) share the last bucket */
 #define SW_COST_MAX_LOG		24
 #define SW_COST_BUCKETS \
