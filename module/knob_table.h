@@ -196,6 +196,17 @@ SW_KNOB("locality",
 	"count placement locality of answers (loc_*, kernel_loc_*; static key)",
 	SW_BOOL(sw_locality_knob), .apply = sw_locality_apply)
 /*
+ * default: 1
+ * The `smartwake_wakeup` trace event (one record per wakeup the module's
+ * path decides, wake_wide, wake_affine and the idle scan in one): only 1
+ * decided wakeup in N per CPU is traced, and every record says N in its
+ * `sample` field (a reader multiplies its counts by it). 1: every
+ * decided wakeup. Costs nothing while the event is disabled.
+ */
+SW_KNOB("trace_sample",
+	"trace 1 decided wakeup in N per CPU (smartwake_wakeup event; 1: all)",
+	.val = &sw_trace_sample, .numeric = true, .min = 1, .max = 1000000)
+/*
  * default: all
  * A cgroup v2 directory, by its absolute path as the writer sees it (e.g.
  * `/sys/fs/cgroup/test`): `policy=smartwake` and `shadow` then take only the
