@@ -190,10 +190,10 @@ if [ "$nodes" -le 1 ]; then
 fi
 check "some answer is not prev itself" gt "$(($(fam loc_prev_) - $(sv loc_prev_same_cpu)))" 0
 
-# An oracle from outside the module: the smartwake_select_idle trace event
-# gives, for every answer, the wakee's prev and the answer (the module's
-# path ends in select_idle_sibling), and the line's CPU is the waking
-# CPU. Classify each with the topology in /sys (thread siblings, package
+# An oracle from outside the module: the smartwake_wakeup trace event
+# gives, for every decided wakeup, the wakee's prev and the answer used
+# (result=, -1 when the kernel decided), and the line's CPU is the waking
+# CPU; each record counts for sample= wakeups (trace_sample, 1 here). Classify each with the topology in /sys (thread siblings, package
 # = LLC on these QEMU topologies, node) and compare with the counters,
 # class by class.
 topo=/tmp/latency.topo
@@ -206,13 +206,13 @@ set_knob policy stock
 # room for every event of the run (a few thousand; 4 MiB per CPU holds
 # tens of thousands): the oracle needs all of them, checked by overrun
 echo 4096 >$TR/buffer_size_kb
-echo 1 >$TR/events/smartwake/smartwake_select_idle/enable
+echo 1 >$TR/events/smartwake/smartwake_wakeup/enable
 echo >$TR/trace
 reset_stats
 set_knob policy smartwake
 wakeload msg --pipes -g 1 -s 2 -r 2 -t 1 >/dev/null 2>&1
 set_knob policy stock
-echo 0 >$TR/events/smartwake/smartwake_select_idle/enable
+echo 0 >$TR/events/smartwake/smartwake_wakeup/enable
 snap
 awk -v topo=$topo '
 	function inlist(c, l,   n, r, i, a) {
@@ -236,11 +236,13 @@ awk -v topo=$topo '
 			split(l, f, " "); sib[f[1]] = f[2]; pkg[f[1]] = f[3]; node[f[1]] = f[4]
 		}
 	}
-	/smartwake_select_idle:/ {
+	/smartwake_wakeup:/ {
 		w = $0; sub(/.*\[0*/, "", w); sub(/\].*/, "", w); if (w == "") w = 0
 		p = $0; sub(/.* prev=/, "", p); sub(/ .*/, "", p)
 		r = $0; sub(/.* result=/, "", r); sub(/ .*/, "", r)
-		n++; cnt["loc_prev_" cls(p, r)]++; cnt["loc_waker_" cls(w, r)]++
+		s = $0; sub(/.* sample=/, "", s); sub(/ .*/, "", s)
+		if (r + 0 < 0) next
+		n += s; cnt["loc_prev_" cls(p, r)] += s; cnt["loc_waker_" cls(w, r)] += s
 	}
 	END {
 		printf "events %d\n", n
@@ -253,7 +255,7 @@ echo >$TR/trace
 echo "  oracle: $(tr '\n' ' ' </tmp/latency.oracle)"
 check "trace oracle: the ring buffer overwrote no event (overrun $lost)" eq "$lost" 0
 answers=$(($(sv wakeups) - $(sv fallback_original) - $(sv invariant_violations) - $(sv inactive_answers)))
-check "trace oracle: one select_idle event per module answer ($answers)" \
+check "trace oracle: one smartwake_wakeup record per module answer ($answers)" \
 	eq "$(awk '$1 == "events" { print $2 }' /tmp/latency.oracle)" "$answers"
 bad=
 for c in same_cpu smt llc node remote; do
