@@ -456,7 +456,10 @@ check "old events gone (smartwake_wake_wide, smartwake_select_idle)" \
 	eval "[ ! -e $TR/events/smartwake/smartwake_wake_wide ] && [ ! -e $TR/events/smartwake/smartwake_select_idle ]"
 check "trace_sample defaults to 1" eq "$(knob trace_sample)" 1
 check "trace_sample rejects 0 through debugfs, value kept" bad_write trace_sample '0\n'
+# (buffer_size_kb reads "7 (expanded: 1408)" before the first use)
 OLD_BUF=$(cat $TR/buffer_size_kb)
+OLD_BUF=${OLD_BUF##*expanded: }
+OLD_BUF=${OLD_BUF%)}
 echo 8192 >$TR/buffer_size_kb
 # trace_run N SECS: records (all), records saying sample=N, decided
 # wakeups and ring-buffer overruns of one pipe load traced at trace_sample=N
