@@ -408,8 +408,9 @@ static noinline void notrace sw_trace_end(struct sw_wake_ctx *ctx,
  * or -1 when it hands the wakeup back to the kernel (an unmodelled case
  * found only in the domain walk, a refused answer), state restored.
  */
-static __always_inline int __sw_select_body(struct task_struct *p, int prev_cpu,
-					  int wake_flags, bool timed)
+static __always_inline int __sw_select_body(struct task_struct *p,
+					    int prev_cpu, int wake_flags,
+					    bool timed)
 {
 	struct sw_wake_ctx *ctx = this_cpu_ptr(&sw_wake_ctx);
 	int policy = READ_ONCE(sw_policy);
