@@ -84,6 +84,28 @@ check "p50 <= p90 <= p99, all numbers" eval 'le "$p50" "$p90" && le "$p90" "$p99
 # clock does when the kernel skips its update at the switch (RQCF_ACT_SKIP)
 check "p50 > 100 ns (a wakeup is not free; bucket 0 would be a stale clock)" gt "$p50" 100
 
+# --- latency_sample=8: about 1 in 8 of the samples, and it says so --------
+# samples per op of the same ping-pong at 1 and at 8 (ops: ops_per_sec of
+# runs of the same length); the ratio within 0.8..1.25 of 8
+check "latency_sample defaults to 1, stats say no rate" \
+	eval '[ "$(knob latency_sample)" = 1 ] && ! grep -q "^latency_sample " $ST && ! grep -q "^#" $SW_DBG/latency_hist'
+ops1=$(echo "$out" | sed -n 's/.*ops_per_sec=\([0-9]*\).*/\1/p')
+check "latency_sample=8 accepted" set_knob latency_sample 8
+reset_stats
+out8=$(wakeload pipe -p 1 -t 2 2>&1 | tail -n 1)
+snap
+n8=$(hist_sum)
+ops8=$(echo "$out8" | sed -n 's/.*ops_per_sec=\([0-9]*\).*/\1/p')
+echo "  latency_sample=8: $n8 samples at $ops8 ops/s; latency_sample=1: $n at $ops1 ops/s"
+check "latency_sample=8: enough samples ($n8, at least 100)" gt "$n8" 99
+check "latency_sample=8: about 1 in 8 (samples per op x 8 within 0.8..1.25 of latency_sample=1's)" \
+	awk -v a="$n" -v oa="$ops1" -v b="$n8" -v ob="$ops8" \
+	'BEGIN { r = (b / ob * 8) / (a / oa); print "  ratio " r; exit !(r >= 0.8 && r <= 1.25) }'
+check "latency_sample=8: latency_hist ends with '# sample 1 in 8'" \
+	eq "$(tail -n 1 $SW_DBG/latency_hist)" "# sample 1 in 8"
+check "latency_sample=8: stats say latency_sample 8" eq "$(sv latency_sample)" 8
+check "latency_sample=1 again" set_knob latency_sample 1
+
 # --- the percentiles move from idle to busy --------------------------------
 # idle: one ping-pong pair on $NCPU CPUs; busy: the same pair with two
 # SCHED_OTHER busy loops per CPU, so a woken task usually waits for a CPU.

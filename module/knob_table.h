@@ -186,6 +186,19 @@ SW_KNOB("latency",
 	"wakeup latency histogram (3 tracepoint probes), debugfs latency_hist",
 	SW_BOOL(sw_latency), .apply = sw_latency_apply)
 /*
+ * default: 1
+ * `latency=1` times only 1 wakeup in N per CPU (the waking CPU's count of
+ * fair-class wakeups that wait): the wakeup probe returns at once for the
+ * others, so the histogram costs about 1/N of its work on top of the
+ * probes' floor. While N > 1 the histogram says so: `latency_hist` and
+ * `latency_hist_scope` end with a line `# sample 1 in N`, and `stats`
+ * prints `latency_sample N` after `latency_samples`. The percentiles are
+ * those of the sample; the counts are 1/N of the wakeups.
+ */
+SW_KNOB("latency_sample",
+	"latency histogram: time 1 wakeup in N per CPU (1: every wakeup)",
+	.val = &sw_latency_sample, .numeric = true, .min = 1, .max = 1000000)
+/*
  * 1: count the placement locality of every answer (`loc_*`, and under
  * `policy=shadow` `kernel_loc_*`; see "Wakeup latency and placement
  * locality"); 0: a static key jumps over the counting and the counters

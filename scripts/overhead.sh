@@ -141,12 +141,13 @@ def kinds(bs):
     return f"{len(bs)} boot{s} ({', '.join(parts)})" if len(parts) > 1 else f"{parts[0]} boot{s}"
 
 rows = read_rows("overhead.csv")
-order = ["none", "defaults", "ttwu_count", "sis_filter", "sis_filter_tick", "latency", "latency_empty", "no_redirect_ftrace", "no_redirect",
+order = ["none", "defaults", "ttwu_count", "sis_filter", "sis_filter_tick", "latency", "latency64", "latency_empty", "no_redirect_ftrace", "no_redirect",
          "smartwake_ftrace", "smartwake", "smartwake+trace", "trace", "trace64", "sched_trace", "sched_wakeup_trace", "shadow"]
 what = {"none": "no module", "defaults": "loaded, default knobs (nothing hooked)",
         "ttwu_count": "ttwu_count=1 (pre-handler + csd_queue_cpu probe)", "sis_filter": "sis_filter=1, sis_mask_update=enqueue (tracepoint probe; policy stock)",
         "sis_filter_tick": "sis_filter=1, sis_mask_update=tick (sched_tick hook; policy stock)",
         "latency": "latency=1 (sched_wakeup/_new/switch probes; policy stock)",
+        "latency64": "latency=1, latency_sample=64 (1 wakeup in 64 timed; policy stock)",
         "smartwake": "policy=smartwake, mainline knobs (select_hook=direct)",
         "smartwake_ftrace": "policy=smartwake, mainline knobs, select_hook=ftrace (ops redirect)",
         "smartwake+trace": "policy=smartwake + trace events on (before the combined event)",

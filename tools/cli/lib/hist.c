@@ -38,6 +38,9 @@ int read_hist_file(struct hist *h, const char *file)
 	h->n = 0;
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
+		/* "# sample 1 in N" (knob latency_sample): not a bucket */
+		if (line[0] == '#')
+			continue;
 		if (h->n == HIST_MAX || sscanf(line, "%llu %llu", &low, &n) != 2) {
 			ret = -EINVAL;
 			break;
