@@ -35,6 +35,7 @@ enum sw_shadow_stage {
  * @idle:        the idle scan's answer, -1 before it ran
  * @scanned:     CPUs its domain scan examined
  * @recent:      the task's recent_used_cpu as the scan left it
+ * @sample:      knob trace_sample when this record was started: 1 in it
  *
  * Per CPU in struct sw_wake_ctx (path/internal.h), written only while
  * @on, so that a wakeup not sampled pays one test per stage.
@@ -42,7 +43,7 @@ enum sw_shadow_stage {
 struct sw_wake_trace {
 	bool on;
 	s8 mode, wide, how;
-	unsigned int waker_flips, wakee_flips, factor, scanned;
+	unsigned int waker_flips, wakee_flips, factor, scanned, sample;
 	int target, idle, recent;
 };
 #endif /* _SMARTWAKE_TRACE_ENUMS_H */
@@ -70,7 +71,7 @@ SW_SHADOW_STAGES(SW_TP_ENUM, SW_TP_ENUM)
  * One decided wakeup of the module's path (select.c), gathered while it
  * decides (struct sw_wake_trace): wake_wide(), wake_affine() and the idle
  * scan in one record, emitted once at the end, for 1 decided wakeup in
- * @sample per CPU (knob trace_sample). mode and wide are enum
+ * sample per CPU (knob trace_sample). mode and wide are enum
  * sw_wide_mode and enum sw_wide, how enum sw_sis_how; -1 (printed "-")
  * where the path did not get that far. target is wake_affine()'s choice,
  * idle the idle scan's answer, scanned the CPUs its domain scan examined,
@@ -81,9 +82,9 @@ SW_SHADOW_STAGES(SW_TP_ENUM, SW_TP_ENUM)
 TRACE_EVENT(smartwake_wakeup,
 
 	TP_PROTO(pid_t pid, pid_t waker, int prev, int result,
-		 const struct sw_wake_trace *t, unsigned int sample),
+		 const struct sw_wake_trace *t),
 
-	TP_ARGS(pid, waker, prev, result, t, sample),
+	TP_ARGS(pid, waker, prev, result, t),
 
 	TP_STRUCT__entry(
 		__field(pid_t, pid)
@@ -118,7 +119,7 @@ TRACE_EVENT(smartwake_wakeup,
 		__entry->scanned = t->scanned;
 		__entry->recent = t->recent;
 		__entry->result = result;
-		__entry->sample = sample;
+		__entry->sample = t->sample;
 	),
 
 	TP_printk("pid=%d waker=%d prev=%d waker_flips=%u wakee_flips=%u factor=%u mode=%s wide=%s target=%d idle=%d how=%s scanned=%u recent=%d result=%d sample=%u",

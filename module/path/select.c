@@ -380,14 +380,14 @@ int sw_trace_sample = 1;
  */
 static __always_inline bool sw_trace_begin(struct sw_wake_ctx *ctx)
 {
-	struct sw_wake_trace *t = &ctx->trace;
+	unsigned int n = READ_ONCE(sw_trace_sample);
 
-	if (++ctx->trace_tick < READ_ONCE(sw_trace_sample))
+	if (++ctx->trace_tick < n)
 		return false;
 	ctx->trace_tick = 0;
-	*t = (struct sw_wake_trace){
+	ctx->trace = (struct sw_wake_trace){
 		.on = true, .mode = -1, .wide = -1, .how = -1,
-		.target = -1, .idle = -1, .recent = -1,
+		.target = -1, .idle = -1, .recent = -1, .sample = n,
 	};
 	return true;
 }
@@ -399,8 +399,7 @@ static noinline void notrace sw_trace_end(struct sw_wake_ctx *ctx,
 {
 	ctx->trace.on = false;
 	trace_smartwake_wakeup(sw_task(p, pid), sw_task(current, pid),
-			       prev_cpu, cpu, &ctx->trace,
-			       max(READ_ONCE(sw_trace_sample), 1));
+			       prev_cpu, cpu, &ctx->trace);
 }
 
 /*
