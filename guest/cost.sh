@@ -38,11 +38,21 @@ run() {
 	wakeload "$@" -t "$T" >/dev/null 2>&1
 	M=$(stat module_ns_per_call)
 	K=$(stat kernel_ns_per_call)
+	M50=$(stat module_ns_p50)
+	K50=$(stat kernel_ns_p50)
 	R=$(stat module_kernel_ratio)
 	N=$(stat shadow_calls_sampled)
-	echo "COST-FIG | $_name | $N | $M | $K | $R |"
+	echo "COST-FIG | $_name | $N | $M50 | $K50 | $R | $(stat module_ns_p99) | $(stat kernel_ns_p99) | $M | $K | $(stat module_kernel_mean_ratio) |"
 	check "$_name: sampled calls timed both ways ($N >= $MIN_CALLS)" \
 		eval '[ "$N" != missing ] && [ "$N" -ge $MIN_CALLS ]'
+	# the ratio is that of the medians (issue 61): both must be there
+	check "$_name: medians of both sides printed ($M50, $K50)" \
+		eval '[ "$M50" -gt 0 ] && [ "$K50" -gt 0 ] 2>/dev/null'
+	# read after N: the guest's own wakeups go on being sampled meanwhile
+	_hm=$(awk '$1 == "module" { n += $3 } END { print n + 0 }' $SW_DBG/cost_hist)
+	_hk=$(awk '$1 == "kernel" { n += $3 } END { print n + 0 }' $SW_DBG/cost_hist)
+	check "$_name: the cost histograms hold the sampled calls ($_hm, $_hk from $N)" \
+		eval '[ "$_hm" -ge "$N" ] && [ "$_hm" -le $((N + N / 50 + 10)) ] && [ "$_hk" -ge "$N" ] && [ "$_hk" -le $((N + N / 50 + 10)) ]'
 	check "$_name: no disagreement at mainline knobs" eq "$(stat shadow_disagree)" 0
 	# R is N.NNN: thousandths without the dot
 	_r=$(echo "$R" | awk '/^[0-9]+\.[0-9][0-9][0-9]$/ { sub(/\./, ""); print $0 + 0; exit } { print 999999 }')

@@ -23,6 +23,7 @@
 #include <linux/uaccess.h>
 #include <smartwake/policy.h>
 #include "bpf.h"
+#include "cost.h"
 #include "path/seam.h"
 #include "knob_defs.h"
 #include "stats.h"
@@ -37,19 +38,24 @@ static const struct {
 	const char *ns_line;
 	enum sw_counter refused;	/* SW_NR_COUNTERS: never invalid */
 	enum sw_counter ns, timed;
+	enum sw_cost_series series;	/* its histogram */
 } sw_bpf_cb_info[SW_BPF_NR_CBS] = {
 	[SW_BPF_SELECT_CPU] = { "select_cpu", "bpf_ns_per_call",
 		SW_C_bpf_select_refused,
-		SW_C_bpf_ns_sampled, SW_C_bpf_calls_sampled },
+		SW_C_bpf_ns_sampled, SW_C_bpf_calls_sampled,
+		SW_COST_BPF_SELECT },
 	[SW_BPF_WAKE_WIDE] = { "wake_wide", "bpf_wide_ns_per_call",
 		SW_NR_COUNTERS,
-		SW_C_bpf_wide_ns_sampled, SW_C_bpf_wide_calls_sampled },
+		SW_C_bpf_wide_ns_sampled, SW_C_bpf_wide_calls_sampled,
+		SW_COST_BPF_WIDE },
 	[SW_BPF_WAKE_AFFINE] = { "wake_affine", "bpf_affine_ns_per_call",
 		SW_C_bpf_affine_refused,
-		SW_C_bpf_affine_ns_sampled, SW_C_bpf_affine_calls_sampled },
+		SW_C_bpf_affine_ns_sampled, SW_C_bpf_affine_calls_sampled,
+		SW_COST_BPF_AFFINE },
 	[SW_BPF_SELECT_IDLE] = { "select_idle", "bpf_idle_ns_per_call",
 		SW_C_bpf_idle_refused,
-		SW_C_bpf_idle_ns_sampled, SW_C_bpf_idle_calls_sampled },
+		SW_C_bpf_idle_ns_sampled, SW_C_bpf_idle_calls_sampled,
+		SW_COST_BPF_IDLE },
 };
 
 /*
@@ -134,8 +140,10 @@ static __always_inline u64 sw_bpf_clock(void)
 static __always_inline void sw_bpf_timed(enum sw_bpf_cb_id cb, u64 t0)
 {
 	if (unlikely(t0)) {
-		sw_count_add(sw_bpf_cb_info[cb].ns, local_clock() - t0);
+		t0 = local_clock() - t0;
+		sw_count_add(sw_bpf_cb_info[cb].ns, t0);
 		sw_count(sw_bpf_cb_info[cb].timed);
+		sw_cost_record(sw_bpf_cb_info[cb].series, t0);
 	}
 }
 
