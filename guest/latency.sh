@@ -84,6 +84,28 @@ check "p50 <= p90 <= p99, all numbers" eval 'le "$p50" "$p90" && le "$p90" "$p99
 # clock does when the kernel skips its update at the switch (RQCF_ACT_SKIP)
 check "p50 > 100 ns (a wakeup is not free; bucket 0 would be a stale clock)" gt "$p50" 100
 
+# --- latency_sample=8: about 1 in 8 of the samples, and it says so --------
+# samples per op of the same ping-pong at 1 and at 8 (ops: ops_per_sec of
+# runs of the same length); the ratio within 0.8..1.25 of 8
+check "latency_sample defaults to 1, stats say no rate" \
+	eval '[ "$(knob latency_sample)" = 1 ] && ! grep -q "^latency_sample " $ST && ! grep -q "^#" $SW_DBG/latency_hist'
+ops1=$(echo "$out" | sed -n 's/.*ops_per_sec=\([0-9]*\).*/\1/p')
+check "latency_sample=8 accepted" set_knob latency_sample 8
+reset_stats
+out8=$(wakeload pipe -p 1 -t 2 2>&1 | tail -n 1)
+snap
+n8=$(hist_sum)
+ops8=$(echo "$out8" | sed -n 's/.*ops_per_sec=\([0-9]*\).*/\1/p')
+echo "  latency_sample=8: $n8 samples at $ops8 ops/s; latency_sample=1: $n at $ops1 ops/s"
+check "latency_sample=8: enough samples ($n8, at least 100)" gt "$n8" 99
+check "latency_sample=8: about 1 in 8 (samples per op x 8 within 0.8..1.25 of latency_sample=1's)" \
+	awk -v a="$n" -v oa="$ops1" -v b="$n8" -v ob="$ops8" \
+	'BEGIN { r = (b / ob * 8) / (a / oa); print "  ratio " r; exit !(r >= 0.8 && r <= 1.25) }'
+check "latency_sample=8: latency_hist ends with '# sample 1 in 8'" \
+	eq "$(tail -n 1 $SW_DBG/latency_hist)" "# sample 1 in 8"
+check "latency_sample=8: stats say latency_sample 8" eq "$(sv latency_sample)" 8
+check "latency_sample=1 again" set_knob latency_sample 1
+
 # --- the percentiles move from idle to busy --------------------------------
 # idle: one ping-pong pair on $NCPU CPUs; busy: the same pair with two
 # SCHED_OTHER busy loops per CPU, so a woken task usually waits for a CPU.
@@ -190,10 +212,10 @@ if [ "$nodes" -le 1 ]; then
 fi
 check "some answer is not prev itself" gt "$(($(fam loc_prev_) - $(sv loc_prev_same_cpu)))" 0
 
-# An oracle from outside the module: the smartwake_select_idle trace event
-# gives, for every answer, the wakee's prev and the answer (the module's
-# path ends in select_idle_sibling), and the line's CPU is the waking
-# CPU. Classify each with the topology in /sys (thread siblings, package
+# An oracle from outside the module: the smartwake_wakeup trace event
+# gives, for every decided wakeup, the wakee's prev and the answer used
+# (result=, -1 when the kernel decided), and the line's CPU is the waking
+# CPU; each record counts for sample= wakeups (trace_sample, 1 here). Classify each with the topology in /sys (thread siblings, package
 # = LLC on these QEMU topologies, node) and compare with the counters,
 # class by class.
 topo=/tmp/latency.topo
@@ -206,13 +228,13 @@ set_knob policy stock
 # room for every event of the run (a few thousand; 4 MiB per CPU holds
 # tens of thousands): the oracle needs all of them, checked by overrun
 echo 4096 >$TR/buffer_size_kb
-echo 1 >$TR/events/smartwake/smartwake_select_idle/enable
+echo 1 >$TR/events/smartwake/smartwake_wakeup/enable
 echo >$TR/trace
 reset_stats
 set_knob policy smartwake
 wakeload msg --pipes -g 1 -s 2 -r 2 -t 1 >/dev/null 2>&1
 set_knob policy stock
-echo 0 >$TR/events/smartwake/smartwake_select_idle/enable
+echo 0 >$TR/events/smartwake/smartwake_wakeup/enable
 snap
 awk -v topo=$topo '
 	function inlist(c, l,   n, r, i, a) {
@@ -236,11 +258,13 @@ awk -v topo=$topo '
 			split(l, f, " "); sib[f[1]] = f[2]; pkg[f[1]] = f[3]; node[f[1]] = f[4]
 		}
 	}
-	/smartwake_select_idle:/ {
+	/smartwake_wakeup:/ {
 		w = $0; sub(/.*\[0*/, "", w); sub(/\].*/, "", w); if (w == "") w = 0
 		p = $0; sub(/.* prev=/, "", p); sub(/ .*/, "", p)
 		r = $0; sub(/.* result=/, "", r); sub(/ .*/, "", r)
-		n++; cnt["loc_prev_" cls(p, r)]++; cnt["loc_waker_" cls(w, r)]++
+		s = $0; sub(/.* sample=/, "", s); sub(/ .*/, "", s)
+		if (r + 0 < 0) next
+		n += s; cnt["loc_prev_" cls(p, r)] += s; cnt["loc_waker_" cls(w, r)] += s
 	}
 	END {
 		printf "events %d\n", n
@@ -253,7 +277,7 @@ echo >$TR/trace
 echo "  oracle: $(tr '\n' ' ' </tmp/latency.oracle)"
 check "trace oracle: the ring buffer overwrote no event (overrun $lost)" eq "$lost" 0
 answers=$(($(sv wakeups) - $(sv fallback_original) - $(sv invariant_violations) - $(sv inactive_answers)))
-check "trace oracle: one select_idle event per module answer ($answers)" \
+check "trace oracle: one smartwake_wakeup record per module answer ($answers)" \
 	eq "$(awk '$1 == "events" { print $2 }' /tmp/latency.oracle)" "$answers"
 bad=
 for c in same_cpu smt llc node remote; do

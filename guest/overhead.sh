@@ -4,22 +4,28 @@
 # mainline knobs (and shadow mode when the module has it), and the
 # kernel's own sched_waking + sched_wakeup trace events with the module at
 # its defaults (sched_trace: the reference for the module's trace-events
-# row). Prints one "SMARTWAKE-OVH,setting,load,round,ops_per_sec" line per
+# row). trace and trace64: policy=smartwake with its smartwake_wakeup
+# event on, every decided wakeup or 1 in 64 (trace_sample=64); latency64:
+# latency=1 timing 1 wakeup in 64 (latency_sample=64).
+# Prints one "SMARTWAKE-OVH,setting,load,round,ops_per_sec" line per
 # run; the host (scripts/overhead.sh) takes medians and ratios.
 # ORDER: rotate (default): each round starts one setting later; fixed:
-# every round runs the settings in the listed order.
+# every round runs the settings in the listed order. SETTINGS: only these
+# (and none, the reference), in the listed order.
 # Usage: overhead.sh [ROUNDS] [SECONDS] [testing|""] [LOADS] [rotate|fixed]
+#                    [SETTINGS]
 . ./lib.sh
 rounds=${1:-6}
 secs=${2:-1}
 TR=/sys/kernel/tracing
-settings="none defaults ttwu_count sis_filter sis_filter_tick latency smartwake smartwake_ftrace smartwake+trace sched_trace sched_wakeup_trace shadow"
+settings="none defaults ttwu_count sis_filter sis_filter_tick latency latency64 smartwake smartwake_ftrace trace trace64 sched_trace sched_wakeup_trace shadow"
 # With the testing build as the module (overhead.sh --testing), also the
 # select hook's trampoline and callback alone, never redirecting.
 # And latency=1's probes returning at once (the floor of attaching them).
 [ "${3:-}" = testing ] && settings="$settings no_redirect no_redirect_ftrace latency_empty"
 loads=${4:-pipe msg}
 rotate=${5:-rotate}
+[ -z "${6:-}" ] || settings="none $6"
 case $rotate in rotate|fixed) ;; *) not_ok "ORDER is rotate or fixed, not $rotate"; summary; exit 1 ;; esac
 
 runload() {
@@ -36,9 +42,14 @@ apply() {
 	sis_filter) set_knob sis_filter 1 ;;
 	sis_filter_tick) set_knob sis_mask_update tick && set_knob sis_filter 1 ;;
 	latency) set_knob latency 1 ;;
+	latency64) set_knob latency_sample 64 && set_knob latency 1 ;;
 	smartwake) set_knob policy smartwake ;;
 	smartwake_ftrace) set_knob select_hook ftrace && set_knob policy smartwake ;;
-	smartwake+trace) set_knob policy smartwake && echo 1 >$TR/events/smartwake/enable ;;
+	# the module's one event per decided wakeup, all of them or 1 in 64
+	trace) set_knob policy smartwake &&
+		echo 1 >$TR/events/smartwake/smartwake_wakeup/enable ;;
+	trace64) set_knob trace_sample 64 && set_knob policy smartwake &&
+		echo 1 >$TR/events/smartwake/smartwake_wakeup/enable ;;
 	# the kernel's own two events per wakeup, nothing of the module hooked
 	sched_trace) [ -e $TR/events/sched/sched_waking/enable ] &&
 		[ -e $TR/events/sched/sched_wakeup/enable ] &&
@@ -73,6 +84,8 @@ undo() {
 	set_knob sis_mask_update enqueue
 	set_knob ttwu_count 0
 	set_knob latency 0 2>/dev/null
+	set_knob trace_sample 1
+	set_knob latency_sample 1
 }
 
 check "insmod" sw_insmod

@@ -119,10 +119,10 @@ check "select_hook=ftrace: the load outside is out of scope, the one inside take
 set_knob select_hook "$sh0"
 
 # Both at once, with an oracle from outside the module: every
-# smartwake_select_idle event (one per answer of the module's path) names
+# smartwake_wakeup event (one per decision of the module's path) names
 # a thread of the in/ load, none of the out/ load (thread ids from
 # cgroup.threads while both run).
-echo 1 >$TR/events/smartwake/smartwake_select_idle/enable
+echo 1 >$TR/events/smartwake/smartwake_wakeup/enable
 echo >$TR/trace
 reset_stats
 in_cg $CG/in wakeload msg --pipes -g 1 -s 2 -r 2 -t 3 >/dev/null 2>&1 &
@@ -133,9 +133,9 @@ sleep 1
 cat $CG/in/cgroup.threads >/tmp/scope.in
 cat $CG/out/cgroup.threads >/tmp/scope.out
 wait $w1 $w2
-echo 0 >$TR/events/smartwake/smartwake_select_idle/enable
+echo 0 >$TR/events/smartwake/smartwake_wakeup/enable
 snap
-sed -n 's/.*smartwake_select_idle: pid=\([0-9]*\) .*/\1/p' $TR/trace | sort -u >/tmp/scope.pids
+sed -n 's/.*smartwake_wakeup: pid=\([0-9]*\) .*/\1/p' $TR/trace | sort -u >/tmp/scope.pids
 echo >$TR/trace
 nin=$(grep -cxFf /tmp/scope.in /tmp/scope.pids)
 nout=$(grep -cxFf /tmp/scope.out /tmp/scope.pids)

@@ -155,7 +155,7 @@ check "cost: module_kernel_ratio ($MKR) is their ratio to 3 decimals" \
 # wakee_flip_decay_ts (decay=halve: to now, once a second); shadow puts
 # both back, so the kernel's own record_wakee halves them as it would
 # without the module. A decay time left moved means the kernel never sees
-# a second go by: a 1:4 dispatcher's flips (what the smartwake_wake_wide
+# a second go by: a 1:4 dispatcher's flips (what the smartwake_wakeup
 # event shows of current's, after the module's record) grow with the run
 # instead of levelling off at about twice its flips per second. The flips
 # per second: new wakees per whole second of trace time; the bound 3x
@@ -163,26 +163,28 @@ check "cost: module_kernel_ratio ($MKR) is their ratio to 3 decimals" \
 # wakee_flips left as the module's record made it: the kernel's adds a
 # second flip per new wakee (and halves again what the module halved).
 if measured_here; then
-	check "event dir smartwake_wake_wide" test -d $TR/events/smartwake/smartwake_wake_wide
+	check "event dir smartwake_wakeup" test -d $TR/events/smartwake/smartwake_wakeup
 	OLD_BUF=$(cat $TR/buffer_size_kb)
 	echo 8192 >$TR/buffer_size_kb
 	echo >$TR/trace
-	echo 1 >$TR/events/smartwake/smartwake_wake_wide/enable
+	echo 1 >$TR/events/smartwake/smartwake_wakeup/enable
 	wakeload disp -d 1 -w 4 -t $((T * 4)) >/dev/null 2>&1
-	echo 0 >$TR/events/smartwake/smartwake_wake_wide/enable
+	echo 0 >$TR/events/smartwake/smartwake_wakeup/enable
 	# per waker: new wakees per whole second, the highest flips; the waker with
 	# the highest flips: "MAXFLIPS MAXRATE PAIRS ONES EVENTS" (PAIRS: events
 	# with a new wakee after one of its own, no halving between; ONES: those
 	# one flip above it)
-	DECAY=$(awk '/smartwake_wake_wide:/ {
-			ts = ""; w = ""; e = ""; f = ""
+	# (records with wide=- did not get to wake_wide: no flips in them)
+	DECAY=$(awk '/smartwake_wakeup:/ {
+			ts = ""; w = ""; e = ""; f = ""; wd = ""
 			for (i = 1; i <= NF; i++) {
-				if ($i == "smartwake_wake_wide:") { ts = $(i - 1); sub(/:$/, "", ts) }
+				if ($i == "smartwake_wakeup:") { ts = $(i - 1); sub(/:$/, "", ts) }
 				else if ($i ~ /^waker=/) w = substr($i, 7)
-				else if ($i ~ /^wakee=/) e = substr($i, 7)
+				else if ($i ~ /^pid=/) e = substr($i, 5)
 				else if ($i ~ /^waker_flips=/) f = substr($i, 13) + 0
+				else if ($i ~ /^wide=/) wd = substr($i, 6)
 			}
-			if (w == "" || ts == "") next
+			if (w == "" || ts == "" || wd == "-") next
 			n[w]++
 			if (e != last[w]) {
 				s = int(ts); c[w, s]++; if (c[w, s] > r[w]) r[w] = c[w, s]

@@ -446,21 +446,56 @@ check "factor accepts N and shows it" \
 set_knob factor llc
 
 # ---- trace events -------------------------------------------------------------
-check "event dir smartwake_wake_wide" test -d $TR/events/smartwake/smartwake_wake_wide
-check "event dir smartwake_select_idle" test -d $TR/events/smartwake/smartwake_select_idle
+# One smartwake_wakeup record per decided wakeup (wide, affine and idle
+# scan in one); trace_sample=N keeps 1 in N per CPU and each record says
+# N. Decided wakeups: wakeups - fallback_original (a pipe load has no
+# unmodelled case; a hand-back in the path is traced and counted in both).
+# The ring buffer is made large enough that no record is lost (overrun 0).
+check "event dir smartwake_wakeup" test -d $TR/events/smartwake/smartwake_wakeup
+check "old events gone (smartwake_wake_wide, smartwake_select_idle)" \
+	eval "[ ! -e $TR/events/smartwake/smartwake_wake_wide ] && [ ! -e $TR/events/smartwake/smartwake_select_idle ]"
+check "trace_sample defaults to 1" eq "$(knob trace_sample)" 1
+check "trace_sample rejects 0 through debugfs, value kept" bad_write trace_sample '0\n'
+# (buffer_size_kb reads "7 (expanded: 1408)" before the first use)
+OLD_BUF=$(cat $TR/buffer_size_kb)
+OLD_BUF=${OLD_BUF##*expanded: }
+OLD_BUF=${OLD_BUF%)}
+echo 8192 >$TR/buffer_size_kb
+# trace_run N SECS: records (all), records saying sample=N, decided
+# wakeups and ring-buffer overruns of one pipe load traced at trace_sample=N
+trace_run() {
+	set_knob trace_sample "$1"
+	echo >$TR/trace
+	reset_stats
+	echo 1 >$TR/events/smartwake/smartwake_wakeup/enable
+	load pipe -p 2 -t "$2" >/dev/null
+	echo 0 >$TR/events/smartwake/smartwake_wakeup/enable
+	snap
+	TRN=$(grep -c 'smartwake_wakeup:' $TR/trace)
+	TRS=$(grep -c "smartwake_wakeup:.* sample=$1\$" $TR/trace)
+	TRD=$(($(sv wakeups) - $(sv fallback_original)))
+	TRO=$(cat $TR/per_cpu/cpu*/stats | awk '/^overrun:/ { n += $2 } END { print n + 0 }')
+}
+trace_run 1 1
+grep -m 1 'smartwake_wakeup:' $TR/trace
+echo "  trace_sample=1: $TRN records, $TRD decided wakeups, overrun $TRO"
+check "trace_sample=1: no record lost (overrun $TRO)" eq "$TRO" 0
+check "trace_sample=1: records ($TRN), at least 200" eval '[ "$TRN" -ge 200 ]'
+check "trace_sample=1: one record per decided wakeup ($TRN of $TRD, 0.95..1.05)" \
+	eval '[ $((TRN * 100)) -ge $((TRD * 95)) ] && [ $((TRN * 100)) -le $((TRD * 105)) ]'
+check "trace_sample=1: every record says sample=1 ($TRS of $TRN)" eq "$TRS" "$TRN"
+check "records name wide and how" \
+	eval "grep -q 'smartwake_wakeup:.* wide=\(no\|waker-master\|wakee-master\) .* how=\(fast-target\|fast-prev\|fast-recent\|scan\|none\) ' $TR/trace"
+# 1 in 16 per CPU: records = decided / 16 give or take one per CPU
+trace_run 16 3
+echo "  trace_sample=16: $TRN records, $TRD decided wakeups ($((TRD / 16)) expected), overrun $TRO"
+check "trace_sample=16: enough records ($TRN, at least 200)" eval '[ "$TRN" -ge 200 ]'
+check "trace_sample=16: about 1 in 16 ($TRN of $TRD decided, 0.9/16..1.1/16)" \
+	eval '[ $((TRN * 1600)) -ge $((TRD * 90)) ] && [ $((TRN * 1600)) -le $((TRD * 110)) ]'
+check "trace_sample=16: every record says sample=16 ($TRS of $TRN)" eq "$TRS" "$TRN"
+set_knob trace_sample 1
 echo >$TR/trace
-echo 1 >$TR/events/smartwake/enable
-load pipe -p 2 -t 1 >/dev/null
-echo 0 >$TR/events/smartwake/enable
-NWW=$(grep -c 'smartwake_wake_wide:' $TR/trace)
-NSI=$(grep -c 'smartwake_select_idle:' $TR/trace)
-grep -m 1 'smartwake_wake_wide:' $TR/trace
-grep -m 1 'smartwake_select_idle:' $TR/trace
-check "smartwake_wake_wide records ($NWW)" gt "$NWW" 0
-check "smartwake_select_idle records ($NSI)" gt "$NSI" 0
-check "select_idle records name how" \
-	eval "grep -q 'smartwake_select_idle:.*how=\(fast-target\|fast-prev\|fast-recent\|scan\|none\)' $TR/trace"
-echo >$TR/trace
+echo "$OLD_BUF" >$TR/buffer_size_kb
 
 # recent_used_cpu: select_idle_sibling() sets it to prev once past the
 # idle target and prev checks, so a fast-recent answer is the prev of the
@@ -474,21 +509,21 @@ echo >$TR/trace
 if measured_here; then
 	OLD_BUF=$(cat $TR/buffer_size_kb)
 	echo 8192 >$TR/buffer_size_kb
-	echo 1 >$TR/events/smartwake/smartwake_select_idle/enable
+	echo 1 >$TR/events/smartwake/smartwake_wakeup/enable
 	load disp -d 2 -w 8 --switch -t 4 >/dev/null
-	echo 0 >$TR/events/smartwake/smartwake_select_idle/enable
+	echo 0 >$TR/events/smartwake/smartwake_wakeup/enable
 	# "CHECKED WRONG": fast-recent answers after a known prev, those not it
-	RU=$(awk '/smartwake_select_idle:/ {
+	RU=$(awk '/smartwake_wakeup:/ {
 			pid = ""; prev = ""; tgt = ""; res = ""; how = ""; rec = ""
 			for (i = 1; i <= NF; i++) {
 				if ($i ~ /^pid=/) pid = substr($i, 5)
 				else if ($i ~ /^prev=/) prev = substr($i, 6)
 				else if ($i ~ /^target=/) tgt = substr($i, 8)
-				else if ($i ~ /^result=/) res = substr($i, 8)
+				else if ($i ~ /^idle=/) res = substr($i, 6)
 				else if ($i ~ /^how=/) how = substr($i, 5)
 				else if ($i ~ /^recent=/) rec = substr($i, 8)
 			}
-			if (pid == "") next
+			if (pid == "" || how == "-") next
 			if (how == "fast-recent" && (pid in set)) { n++; if (res != set[pid]) bad++ }
 			if (how != "fast-target" && how != "fast-prev") {
 				set[pid] = prev

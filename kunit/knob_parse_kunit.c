@@ -33,6 +33,7 @@ int sw_factor_fixed, sw_wa_idle, sw_wa_weight, sw_wa_bias, sw_sync;
 int sw_sis_filter, sw_sis_sched_idle, sw_sis_mask_update;
 static int sw_select_hook, sw_sib_count, sw_sib_pull, sw_ttwu_queue, sw_ttwu_count;
 static int sw_revert_on, sw_numa_retry, sw_latency, sw_locality_knob;
+static int sw_latency_sample, sw_trace_sample;
 
 enum { SW_SELECT_HOOKS(SW_ENUM_ID, SW_ENUM_ID) SW_SELECT_HOOK_NR };
 enum { SW_TTWU_MODES(SW_ENUM_ID, SW_ENUM_ID) SW_TTWU_NR };
@@ -233,6 +234,17 @@ static const struct parse_case parse_cases[] = {
 	REJECT("factor", "-1"),
 	REJECT("factor", "12 "),
 	REJECT("factor", "LLC"),
+	/* the sampling rates: a number 1..1000000, no name */
+	ACCEPT("trace_sample", "1", 1),
+	ACCEPT("trace_sample", "64\n", 64),
+	ACCEPT("trace_sample", "1000000", 1000000),
+	REJECT("trace_sample", "0"),
+	REJECT("trace_sample", "1000001"),
+	REJECT("trace_sample", "-64"),
+	ACCEPT("latency_sample", "1\n", 1),
+	ACCEPT("latency_sample", "64", 64),
+	REJECT("latency_sample", "0\n"),
+	REJECT("latency_sample", "all"),
 	/* names: exact bytes only, and no number */
 	ACCEPT("policy", "stock", SW_POLICY_STOCK),
 	ACCEPT("policy", "smartwake\n", SW_POLICY_SMARTWAKE),

@@ -230,7 +230,8 @@ SW_COUNTER(shadow_diff_idle)		/* disagree: select_idle_sibling differed */
  * tasks. Derived `latency_samples`, `latency_p50_ns`, `latency_p90_ns`,
  * `latency_p99_ns`: latency_hist's number of samples and three percentiles
  * of the wakeup latency in ns (interpolated inside the log2 bucket),
- * printed only once there is a sample.
+ * printed only once there is a sample; then `latency_sample`: N while
+ * knob latency_sample is N > 1 (the samples are 1 wakeup in N).
  */
 SW_COUNTER(latency_slot_taken)		/* a pending wakeup lost to another task's in its slot */
 /*

@@ -20,7 +20,8 @@
  *   latency_hist
  *            the wakeup-latency histogram (knob `latency`, latency.c): 40
  *            lines `lower-bound-ns count`, log2 buckets 0, 2, 4, ... 2^39
- *            ns, summed over CPUs (see "Wakeup latency and placement
+ *            ns, summed over CPUs, then `# sample 1 in N` while knob
+ *            `latency_sample` is N > 1 (see "Wakeup latency and placement
  *            locality" in usage.md)
  *   latency_hist_scope
  *            the part of `latency_hist` from tasks inside knob `scope`'s

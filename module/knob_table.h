@@ -186,6 +186,19 @@ SW_KNOB("latency",
 	"wakeup latency histogram (3 tracepoint probes), debugfs latency_hist",
 	SW_BOOL(sw_latency), .apply = sw_latency_apply)
 /*
+ * default: 1
+ * `latency=1` times only 1 wakeup in N per CPU (the waking CPU's count of
+ * fair-class wakeups that wait): the wakeup probe returns at once for the
+ * others, so the histogram costs about 1/N of its work on top of the
+ * probes' floor. While N > 1 the histogram says so: `latency_hist` and
+ * `latency_hist_scope` end with a line `# sample 1 in N`, and `stats`
+ * prints `latency_sample N` after `latency_samples`. The percentiles are
+ * those of the sample; the counts are 1/N of the wakeups.
+ */
+SW_KNOB("latency_sample",
+	"latency histogram: time 1 wakeup in N per CPU (1: every wakeup)",
+	.val = &sw_latency_sample, .numeric = true, .min = 1, .max = 1000000)
+/*
  * 1: count the placement locality of every answer (`loc_*`, and under
  * `policy=shadow` `kernel_loc_*`; see "Wakeup latency and placement
  * locality"); 0: a static key jumps over the counting and the counters
@@ -195,6 +208,17 @@ SW_KNOB("latency",
 SW_KNOB("locality",
 	"count placement locality of answers (loc_*, kernel_loc_*; static key)",
 	SW_BOOL(sw_locality_knob), .apply = sw_locality_apply)
+/*
+ * default: 1
+ * The `smartwake_wakeup` trace event (one record per wakeup the module's
+ * path decides, wake_wide, wake_affine and the idle scan in one): only 1
+ * decided wakeup in N per CPU is traced, and every record says N in its
+ * `sample` field (a reader multiplies its counts by it). 1: every
+ * decided wakeup. Costs nothing while the event is disabled.
+ */
+SW_KNOB("trace_sample",
+	"trace 1 decided wakeup in N per CPU (smartwake_wakeup event; 1: all)",
+	.val = &sw_trace_sample, .numeric = true, .min = 1, .max = 1000000)
 /*
  * default: all
  * A cgroup v2 directory, by its absolute path as the writer sees it (e.g.

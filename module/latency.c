@@ -26,6 +26,9 @@
 #include "testing.h"
 
 int sw_latency;
+/* knob latency_sample: 1 wakeup in N per CPU is timed (1: every one) */
+int sw_latency_sample = 1;
+static DEFINE_PER_CPU(unsigned int, sw_lat_tick);
 
 /* 4096 pending wakeups (32 KiB); more runnable tasks only lose samples */
 #define SW_LAT_SLOT_BITS	12
@@ -66,6 +69,10 @@ static void notrace sw_lat_wakeup(void *data, struct task_struct *p)
 		return;
 	if (!sw_lat_fair(p) || READ_ONCE(sw_task(p, on_cpu)))
 		return;
+	/* latency_sample=N: 1 in N per CPU (IRQs off, under a rq lock) */
+	if (__this_cpu_inc_return(sw_lat_tick) < READ_ONCE(sw_latency_sample))
+		return;
+	__this_cpu_write(sw_lat_tick, 0);
 	h = sw_lat_hash(p);
 	slot = &sw_lat_slot[h & (SW_LAT_SLOTS - 1)];
 	old = READ_ONCE(*slot);
@@ -244,16 +251,19 @@ static void sw_latency_sum(struct sw_lat_hist __percpu *hist, u64 *sum)
 
 /*
  * latency_hist, latency_hist_scope: "lower-bound-ns count" per bucket,
- * every bucket
+ * every bucket; then, while latency_sample is N > 1, "# sample 1 in N"
+ * (the counts are of 1 wakeup in N)
  */
 static int sw_latency_hist_show(struct seq_file *m, void *unused)
 {
+	int b, n = READ_ONCE(sw_latency_sample);
 	u64 sum[SW_LAT_BUCKETS];
-	int b;
 
 	sw_latency_sum((struct sw_lat_hist __percpu __force *)m->private, sum);
 	for (b = 0; b < SW_LAT_BUCKETS; b++)
 		seq_printf(m, "%llu %llu\n", sw_lat_bucket_low(b), sum[b]);
+	if (n > 1)
+		seq_printf(m, "# sample 1 in %d\n", n);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sw_latency_hist);
@@ -283,6 +293,10 @@ void sw_latency_show_stats(struct seq_file *m)
 	if (!n)
 		return;
 	seq_printf(m, "latency_samples %llu\n", n);
+	/* the samples are 1 wakeup in N: said beside them */
+	if (READ_ONCE(sw_latency_sample) > 1)
+		seq_printf(m, "latency_sample %d\n",
+			   READ_ONCE(sw_latency_sample));
 	for (i = 0; i < ARRAY_SIZE(pcts); i++)
 		seq_printf(m, "latency_p%u_ns %llu\n", pcts[i],
 			   sw_lat_percentile(sum, pcts[i]));

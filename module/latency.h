@@ -12,6 +12,7 @@ struct dentry;
 struct seq_file;
 
 extern int sw_latency;		/* knob "latency": the probes exist while 1 */
+extern int sw_latency_sample;	/* knob "latency_sample": 1 wakeup in N timed */
 int sw_latency_apply(const struct sw_knob *k, int old, int new);
 void sw_latency_register(void);	/* at load: the probes, in "hooks" */
 void sw_latency_reset(void);	/* "reset": zero the histogram */

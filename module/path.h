@@ -30,6 +30,7 @@ enum sw_select_hook {
 
 extern const char * const sw_policy_names[SW_POLICY_NR];
 extern int sw_select_hook;
+extern int sw_trace_sample;	/* knob "trace_sample" (path/select.c) */
 extern const char * const sw_select_hook_names[SW_SELECT_HOOK_NR];
 int sw_select_hook_apply(const struct sw_knob *k, int old, int new);
 void sw_select_register(void);	/* at load: the select hook */

@@ -9,6 +9,7 @@
 /* The values of the events' enum fields, once (outside the multi-read). */
 #ifndef _SMARTWAKE_TRACE_ENUMS_H
 #define _SMARTWAKE_TRACE_ENUMS_H
+#include <linux/types.h>
 #include <smartwake/enums.h>
 
 /* how select_idle_sibling() found its answer (path/sis.c, event "how") */
@@ -19,6 +20,31 @@ enum sw_sis_how {
 /* the stage a policy=shadow disagreement is put down to (path/shadow.c) */
 enum sw_shadow_stage {
 	SW_SHADOW_STAGES(SW_ENUM_ID, SW_ENUM_ID)
+};
+
+/**
+ * struct sw_wake_trace - a smartwake_wakeup record while it is gathered
+ * @on:          this decision is sampled and the event enabled (select.c)
+ * @mode:        wake_wide()'s enum sw_wide_mode, -1 before it ran (wake.c)
+ * @wide:        ...its enum sw_wide verdict
+ * @how:         enum sw_sis_how of the idle scan, -1 before it ran (sis.c)
+ * @waker_flips: the waker's wakee_flips as wake_wide() read them
+ * @wakee_flips: ...the wakee's
+ * @factor:      ...and its factor
+ * @target:      wake_affine()'s choice, -1 before it ran
+ * @idle:        the idle scan's answer, -1 before it ran
+ * @scanned:     CPUs its domain scan examined
+ * @recent:      the task's recent_used_cpu as the scan left it
+ * @sample:      knob trace_sample when this record was started: 1 in it
+ *
+ * Per CPU in struct sw_wake_ctx (path/internal.h), written only while
+ * @on, so that a wakeup not sampled pays one test per stage.
+ */
+struct sw_wake_trace {
+	bool on;
+	s8 mode, wide, how;
+	unsigned int waker_flips, wakee_flips, factor, scanned, sample;
+	int target, idle, recent;
 };
 #endif /* _SMARTWAKE_TRACE_ENUMS_H */
 
@@ -42,85 +68,72 @@ SW_SIS_HOWS(SW_TP_ENUM, SW_TP_ENUM)
 SW_SHADOW_STAGES(SW_TP_ENUM, SW_TP_ENUM)
 
 /*
- * One wake_wide() decision. mode and result are the numeric values of
- * enum sw_wide_mode and enum sw_wide (printed by name).
+ * One decided wakeup of the module's path (select.c), gathered while it
+ * decides (struct sw_wake_trace): wake_wide(), wake_affine() and the idle
+ * scan in one record, emitted once at the end, for 1 decided wakeup in
+ * sample per CPU (knob trace_sample). mode and wide are enum
+ * sw_wide_mode and enum sw_wide, how enum sw_sis_how; -1 (printed "-")
+ * where the path did not get that far. target is wake_affine()'s choice,
+ * idle the idle scan's answer, scanned the CPUs its domain scan examined,
+ * recent the task's recent_used_cpu as the scan left it; result is the
+ * CPU the decision placed the task on (under policy=shadow the kernel's
+ * answer), -1 when the kernel's function decided.
  */
-TRACE_EVENT(smartwake_wake_wide,
+TRACE_EVENT(smartwake_wakeup,
 
-	TP_PROTO(pid_t waker, pid_t wakee, unsigned int waker_flips,
-		 unsigned int wakee_flips, unsigned int factor, int mode,
-		 int result),
+	TP_PROTO(pid_t pid, pid_t waker, int prev, int result,
+		 const struct sw_wake_trace *t),
 
-	TP_ARGS(waker, wakee, waker_flips, wakee_flips, factor, mode, result),
-
-	TP_STRUCT__entry(
-		__field(pid_t, waker)
-		__field(pid_t, wakee)
-		__field(unsigned int, waker_flips)
-		__field(unsigned int, wakee_flips)
-		__field(unsigned int, factor)
-		__field(int, mode)
-		__field(int, result)
-	),
-
-	TP_fast_assign(
-		__entry->waker = waker;
-		__entry->wakee = wakee;
-		__entry->waker_flips = waker_flips;
-		__entry->wakee_flips = wakee_flips;
-		__entry->factor = factor;
-		__entry->mode = mode;
-		__entry->result = result;
-	),
-
-	TP_printk("waker=%d wakee=%d waker_flips=%u wakee_flips=%u factor=%u mode=%s result=%s",
-		  __entry->waker, __entry->wakee, __entry->waker_flips,
-		  __entry->wakee_flips, __entry->factor,
-		  __print_symbolic(__entry->mode,
-				   SW_WIDE_MODES(SW_TP_SYM, SW_TP_SYM_END)),
-		  __print_symbolic(__entry->result,
-				   SW_WIDE_RESULTS(SW_TP_SYM, SW_TP_SYM_END)))
-);
-
-/*
- * One select_idle_sibling() answer. how is enum sw_sis_how; scanned
- * counts the CPUs a domain scan examined (0 for the fast paths); recent
- * is the task's recent_used_cpu as the answer leaves it (prev once past
- * the idle target and prev checks).
- */
-TRACE_EVENT(smartwake_select_idle,
-
-	TP_PROTO(pid_t pid, int prev, int target, int result, int how,
-		 unsigned int scanned, int recent),
-
-	TP_ARGS(pid, prev, target, result, how, scanned, recent),
+	TP_ARGS(pid, waker, prev, result, t),
 
 	TP_STRUCT__entry(
 		__field(pid_t, pid)
+		__field(pid_t, waker)
 		__field(int, prev)
+		__field(unsigned int, waker_flips)
+		__field(unsigned int, wakee_flips)
+		__field(unsigned int, factor)
+		__field(s8, mode)
+		__field(s8, wide)
+		__field(s8, how)
 		__field(int, target)
-		__field(int, result)
-		__field(int, how)
+		__field(int, idle)
 		__field(unsigned int, scanned)
 		__field(int, recent)
+		__field(int, result)
+		__field(unsigned int, sample)
 	),
 
 	TP_fast_assign(
 		__entry->pid = pid;
+		__entry->waker = waker;
 		__entry->prev = prev;
-		__entry->target = target;
+		__entry->waker_flips = t->waker_flips;
+		__entry->wakee_flips = t->wakee_flips;
+		__entry->factor = t->factor;
+		__entry->mode = t->mode;
+		__entry->wide = t->wide;
+		__entry->how = t->how;
+		__entry->target = t->target;
+		__entry->idle = t->idle;
+		__entry->scanned = t->scanned;
+		__entry->recent = t->recent;
 		__entry->result = result;
-		__entry->how = how;
-		__entry->scanned = scanned;
-		__entry->recent = recent;
+		__entry->sample = t->sample;
 	),
 
-	TP_printk("pid=%d prev=%d target=%d result=%d how=%s scanned=%u recent=%d",
-		  __entry->pid, __entry->prev, __entry->target,
-		  __entry->result,
-		  __print_symbolic(__entry->how,
+	TP_printk("pid=%d waker=%d prev=%d waker_flips=%u wakee_flips=%u factor=%u mode=%s wide=%s target=%d idle=%d how=%s scanned=%u recent=%d result=%d sample=%u",
+		  __entry->pid, __entry->waker, __entry->prev,
+		  __entry->waker_flips, __entry->wakee_flips, __entry->factor,
+		  __print_symbolic(__entry->mode, { -1, "-" },
+				   SW_WIDE_MODES(SW_TP_SYM, SW_TP_SYM_END)),
+		  __print_symbolic(__entry->wide, { -1, "-" },
+				   SW_WIDE_RESULTS(SW_TP_SYM, SW_TP_SYM_END)),
+		  __entry->target, __entry->idle,
+		  __print_symbolic(__entry->how, { -1, "-" },
 				   SW_SIS_HOWS(SW_TP_SYM, SW_TP_SYM_END)),
-		  __entry->scanned, __entry->recent)
+		  __entry->scanned, __entry->recent, __entry->result,
+		  __entry->sample)
 );
 
 /*

@@ -875,6 +875,12 @@ mkhist "1:90 20:10"
 run $SW latency
 check "latency: percentiles across buckets as sw_lat_percentile() (p99 1991680)" \
 	has "^samples 100  p50 3  p90 4  p99 1991680 ns$"
+# latency_sample=64: the module ends the file with "# sample 1 in 64"
+echo "# sample 1 in 64" >>"$D/latency_hist"
+run $SW latency
+check "latency, sampled histogram: exit 0, the same figures, '1 wakeup in 64'" \
+	eval '[ $rc -eq 0 ] && has "^samples 100  p50 3  p90 4  p99 1991680 ns  \(1 wakeup in 64\)$"'
+mkhist "1:90 20:10"
 echo 0 >"$D/latency"
 run $SW latency
 check "latency with the knob at 0: a note on stderr" has "latency is 0: no new samples"
@@ -918,6 +924,14 @@ run $SW stats --openmetrics
 check "stats --openmetrics: percentiles are gauges, latency_samples a counter" \
 	eval 'has "^# TYPE smartwake_latency_p99_ns gauge$" && has "^smartwake_latency_p99_ns 2037$" &&
 		has "^smartwake_latency_samples_total 100$"'
+cp "$D/stats" "$D/stats.unsampled"
+echo "latency_sample 64" >>"$D/stats"
+run $SW stats
+check "stats, latency_sample 64: the summary says 1 wakeup in 64" \
+	has "^latency: p50 1536  p90 1945  p99 2037 ns \(100 samples, 1 wakeup in 64\)$"
+run $SW stats --openmetrics
+check "stats --openmetrics: latency_sample is a gauge" has "^smartwake_latency_sample 64$"
+mv "$D/stats.unsampled" "$D/stats"
 # ab: side A (enabled=1) adds 100 samples in [1024, 2048) and 4 answers on
 # prev's CPU per run, side B 100 in [2^20, 2^21) and 4 on prev's LLC; the
 # answers are 4 wakeups either way, classified only while the knob

@@ -71,7 +71,7 @@ figtext_cost() {
 	else
 		echo "## The path per call at 64 CPUs (guest/cost.sh sized, make check step $2)"
 		echo
-		echo "$(sed -n 's/^SMARTWAKE-GUEST-START \([^ ]*\) cpus=\([0-9]*\).*/\1, \2 vCPUs/p' "$1" | head -n 1) (2 sockets of 32 CPUs, an LLC each) under"
+		echo "$(sed -n 's/.*SMARTWAKE-GUEST-START \([^ ]*\) cpus=\([0-9]*\).*/\1, \2 vCPUs/p' "$1" | head -n 1) (2 sockets of 32 CPUs, an LLC each) under"
 		echo "-icount shift=0,sleep=off, all vCPUs on one host thread: with every vCPU busy, a sample"
 		echo "whose vCPU was switched out counts other vCPUs' instructions (as steal time does on a"
 		echo "real VM). Loads sized to the machine; policy=shadow at mainline knobs, 0 disagreements,"

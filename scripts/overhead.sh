@@ -41,13 +41,18 @@
 # --loads "pipe" measures the ping-pong only (the M:N load's icount ratios
 # move with the order the two vCPUs interleave: several % between rounds).
 #
+# --settings "A B ..." runs only these settings (guest/overhead.sh's names)
+# and no module, in that order: a shorter run for the rows a change moves.
+# Its figures go to section "overhead-subset", so the full table stays.
+#
 # Usage: scripts/overhead.sh [--rounds N] [--secs S] [--boots N] [--fixed M]
 #                            [--jobs J] [--out DIR] [--no-wall] [--no-figures]
 #                            [--testing] [--loads "pipe msg"]
+#                            [--settings "trace trace64 ..."]
 #        scripts/overhead.sh --report DIR | --summarise DIR
 . "$(dirname "$0")/common.sh"
 
-rounds=7 secs=1 out= wall=1 figs=1 testing=() report= summarise= loads="pipe msg" boots=1 fixed=0 jobs=1
+rounds=7 secs=1 out= wall=1 figs=1 testing=() report= summarise= loads="pipe msg" boots=1 fixed=0 jobs=1 only=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--rounds) rounds=$2; shift 2 ;;
@@ -62,6 +67,7 @@ while [ $# -gt 0 ]; do
 	--report) report=$2; shift 2 ;;
 	--summarise) summarise=$2; shift 2 ;;
 	--loads) loads=$2; shift 2 ;;
+	--settings) only=$2; shift 2 ;;
 	-h|--help) sw_help "$0"; exit 0 ;;
 	*) sw_die "unknown argument: $1 (try --help)" ;;
 	esac
@@ -71,6 +77,7 @@ done
 [[ $fixed =~ ^(0|[1-9][0-9]*)$ ]] || sw_die "--fixed: a whole number, 0 or more (got '$fixed')"
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || sw_die "--jobs: a whole number, 1 or more (got '$jobs')"
 [[ $loads =~ ^(pipe|msg)( (pipe|msg))*$ ]] || sw_die "--loads: pipe and/or msg"
+[[ -z $only || $only =~ ^[a-z0-9_+]+( [a-z0-9_+]+)*$ ]] || sw_die "--settings: names separated by spaces (got '$only')"
 # what is measured: the tree as it is now, not when the run ends
 commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- module include guest tools 2>/dev/null || echo "+changes")
 started=$(date -Is)
@@ -84,6 +91,10 @@ write_figures() {
 		build="testing (--testing: adds no_redirect, no_redirect_ftrace, latency_empty)"
 		sec=overhead-split
 		title="Hook cost split: the hook alone, the latency probes' floor (testing build)"
+	fi
+	if grep -q '^settings ' "$1/meta.txt" 2>/dev/null; then
+		sec=$sec-subset
+		title="$title, some settings only ($(sed -n 's/^settings //p' "$1/meta.txt"))"
 	fi
 	{
 		echo "## $title"
@@ -130,15 +141,18 @@ def kinds(bs):
     return f"{len(bs)} boot{s} ({', '.join(parts)})" if len(parts) > 1 else f"{parts[0]} boot{s}"
 
 rows = read_rows("overhead.csv")
-order = ["none", "defaults", "ttwu_count", "sis_filter", "sis_filter_tick", "latency", "latency_empty", "no_redirect_ftrace", "no_redirect",
-         "smartwake_ftrace", "smartwake", "smartwake+trace", "sched_trace", "sched_wakeup_trace", "shadow"]
+order = ["none", "defaults", "ttwu_count", "sis_filter", "sis_filter_tick", "latency", "latency64", "latency_empty", "no_redirect_ftrace", "no_redirect",
+         "smartwake_ftrace", "smartwake", "smartwake+trace", "trace", "trace64", "sched_trace", "sched_wakeup_trace", "shadow"]
 what = {"none": "no module", "defaults": "loaded, default knobs (nothing hooked)",
         "ttwu_count": "ttwu_count=1 (pre-handler + csd_queue_cpu probe)", "sis_filter": "sis_filter=1, sis_mask_update=enqueue (tracepoint probe; policy stock)",
         "sis_filter_tick": "sis_filter=1, sis_mask_update=tick (sched_tick hook; policy stock)",
         "latency": "latency=1 (sched_wakeup/_new/switch probes; policy stock)",
+        "latency64": "latency=1, latency_sample=64 (1 wakeup in 64 timed; policy stock)",
         "smartwake": "policy=smartwake, mainline knobs (select_hook=direct)",
         "smartwake_ftrace": "policy=smartwake, mainline knobs, select_hook=ftrace (ops redirect)",
-        "smartwake+trace": "policy=smartwake + trace events on",
+        "smartwake+trace": "policy=smartwake + trace events on (before the combined event)",
+        "trace": "policy=smartwake + its smartwake_wakeup event, every decided wakeup (trace_sample=1)",
+        "trace64": "policy=smartwake + its smartwake_wakeup event, 1 decided wakeup in 64 (trace_sample=64)",
         "sched_trace": "kernel's own sched_waking + sched_wakeup events (module at defaults): reference for the trace-events row",
         "sched_wakeup_trace": "kernel's own sched_wakeup event alone (module at defaults): one ring-buffer event per wakeup",
         "latency_empty": "testing build: latency=1's probes attached, returning at once (the floor of the latency row)",
@@ -296,7 +310,7 @@ boot() {
 	sw_log "overhead: $m clock, boot $b ($ord order), $rounds rounds of ${secs} s"
 	{
 		scripts/guest-run.sh "${opts[@]}" "${testing[@]}" overhead.sh "$rounds" "$secs" \
-			"${testing:+testing}" "$loads" "$ord" || st=$?
+			"${testing:+testing}" "$loads" "$ord" "$only" || st=$?
 		echo "$st" >"$out/guest-$m-$b.rc"
 	} | grep -E 'passed|FAIL' || :
 }
@@ -333,6 +347,7 @@ summarise "$out" || rc=1
 	[ $wall -eq 0 ] || nb+=", wall: 1 rotating boot"
 	echo "commit $commit, $started, $rounds rounds of $secs s ($done_rounds completed), $nb"
 	[ ${#testing[@]} -gt 0 ] && echo "testing build"
+	[ -z "$only" ] || echo "settings $only"
 } >"$out/meta.txt"
 if [ $figs -eq 1 ] && [ -s "$out/summary.txt" ]; then
 	write_figures "$out"

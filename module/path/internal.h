@@ -13,6 +13,7 @@
 #include "../lean.h"
 #include "../path.h"
 #include "../sched_access.h"
+#include "../trace.h"
 #include "seam.h"
 
 /*
@@ -78,6 +79,8 @@ struct sw_wake_info {
  * @bpf_default:      ...the module's answer once a program asked for it
  *                    (-1: handed to the kernel), SW_BPF_NO_DEFAULT before
  * @bpf_info:         ...and how the path got to it
+ * @trace:            the smartwake_wakeup record of this decision
+ * @trace_tick:       decisions since the last one traced (trace_sample)
  *
  * Per CPU, defined by wake.c: a wakeup is decided with p->pi_lock held
  * and interrupts off, so one CPU decides one wakeup at a time, and the
@@ -96,8 +99,24 @@ struct sw_wake_ctx {
 	int bpf_wake_flags;
 	int bpf_default;
 	struct sw_wake_info bpf_info;
+	struct sw_wake_trace trace;
+	unsigned int trace_tick;
 };
 DECLARE_PER_CPU(struct sw_wake_ctx, sw_wake_ctx);
+
+/*
+ * The smartwake_wakeup record of the decision on this CPU, or NULL when
+ * it is not traced: the event's static key first, a nop while it is off.
+ */
+static __always_inline struct sw_wake_trace *sw_trace_rec(void)
+{
+	struct sw_wake_trace *t;
+
+	if (!trace_smartwake_wakeup_enabled())
+		return NULL;
+	t = this_cpu_ptr(&sw_wake_ctx.trace);
+	return t->on ? t : NULL;
+}
 
 /* ---- the path (wake.c, sis.c) ------------------------------------------ */
 /*

@@ -372,13 +372,45 @@ bool sw_bpf_shadowing(void)
 	return this_cpu_read(sw_wake_ctx.mode) == SW_WAKE_SHADOW;
 }
 
+/* knob trace_sample (knob_table.h): 1 decided wakeup in N per CPU traced */
+int sw_trace_sample = 1;
+
+/*
+ * Start this decision's smartwake_wakeup record if it is the sampled one
+ * of its CPU (the event is enabled). Return: true if it is.
+ */
+static __always_inline bool sw_trace_begin(struct sw_wake_ctx *ctx)
+{
+	unsigned int n = READ_ONCE(sw_trace_sample);
+
+	if (++ctx->trace_tick < n)
+		return false;
+	ctx->trace_tick = 0;
+	ctx->trace = (struct sw_wake_trace){
+		.on = true, .mode = -1, .wide = -1, .how = -1,
+		.target = -1, .idle = -1, .recent = -1, .sample = n,
+	};
+	return true;
+}
+
+/* The record gathered by the path (wake.c, sis.c), one event per decision. */
+static noinline void notrace sw_trace_end(struct sw_wake_ctx *ctx,
+					  struct task_struct *p, int prev_cpu,
+					  int cpu)
+{
+	ctx->trace.on = false;
+	trace_smartwake_wakeup(sw_task(p, pid), sw_task(current, pid),
+			       prev_cpu, cpu, &ctx->trace);
+}
+
 /*
  * The module's answer for a wakeup sw_select_wanted_args() let through,
  * or -1 when it hands the wakeup back to the kernel (an unmodelled case
  * found only in the domain walk, a refused answer), state restored.
  */
-static __always_inline int sw_select_body(struct task_struct *p, int prev_cpu,
-					  int wake_flags, bool timed)
+static __always_inline int __sw_select_body(struct task_struct *p,
+					    int prev_cpu, int wake_flags,
+					    bool timed)
 {
 	struct sw_wake_ctx *ctx = this_cpu_ptr(&sw_wake_ctx);
 	int policy = READ_ONCE(sw_policy);
@@ -470,6 +502,19 @@ static __always_inline int sw_select_body(struct task_struct *p, int prev_cpu,
 		sw_numa_backoff_store(p);
 	sw_locality_count(prev_cpu, cpu, new_cpu);
 	return new_cpu;
+}
+
+/* __sw_select_body(), and its smartwake_wakeup event when traced */
+static __always_inline int sw_select_body(struct task_struct *p, int prev_cpu,
+					  int wake_flags, bool timed)
+{
+	struct sw_wake_ctx *ctx = this_cpu_ptr(&sw_wake_ctx);
+	bool traced = trace_smartwake_wakeup_enabled() && sw_trace_begin(ctx);
+	int cpu = __sw_select_body(p, prev_cpu, wake_flags, timed);
+
+	if (unlikely(traced))
+		sw_trace_end(ctx, p, prev_cpu, cpu);
+	return cpu;
 }
 
 /**

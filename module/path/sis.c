@@ -24,7 +24,6 @@
 #include "../stats.h"
 #include "../symbols.h"
 #include "../testing.h"
-#include "../trace.h"
 
 /* knob sis_sched_idle: SCHED_IDLE-only CPUs count as idle (mainline) */
 int sw_sis_sched_idle = 1;
@@ -277,6 +276,7 @@ static __always_inline int sw_sis_done(struct sw_sis *s, int prev, int target,
 		[SW_SIS_PREV] = SW_C_sis_fast_prev,
 		[SW_SIS_RECENT] = SW_C_sis_fast_recent,
 	};
+	struct sw_wake_trace *t;
 
 	if (how >= SW_SIS_TARGET && how <= SW_SIS_RECENT && !s->domain)
 		sw_count(fast[how]);
@@ -285,8 +285,13 @@ static __always_inline int sw_sis_done(struct sw_sis *s, int prev, int target,
 	else
 		sw_count(SW_C_sis_idle_found);
 	sw_count_add(SW_C_sis_cpus_scanned, s->scanned);
-	trace_smartwake_select_idle(sw_task(s->p, pid), prev, target, cpu, how,
-				    s->scanned, sw_task(s->p, recent_used_cpu));
+	t = sw_trace_rec();
+	if (unlikely(t)) {
+		t->how = how;
+		t->idle = cpu;
+		t->scanned = s->scanned;
+		t->recent = sw_task(s->p, recent_used_cpu);
+	}
 	return cpu;
 }
 

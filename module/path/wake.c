@@ -21,7 +21,6 @@
 #include "../knob_defs.h"
 #include "../numa.h"
 #include "../stats.h"
-#include "../trace.h"
 
 /* the wakeup being decided on each CPU (internal.h) */
 DEFINE_PER_CPU(struct sw_wake_ctx, sw_wake_ctx);
@@ -257,6 +256,7 @@ static __always_inline int __sw_wake(struct task_struct *p, int prev_cpu,
 	int sd_flag = wake_flags & 0xF, new_cpu = prev_cpu;
 	struct sched_domain *tmp, *affine = NULL, *slow = NULL;
 	int mode = sw_knob(lean, sw_wide_mode);
+	struct sw_wake_trace *t;
 	unsigned int factor;
 	enum sw_wide wide;
 	bool want_affine;
@@ -295,9 +295,14 @@ static __always_inline int __sw_wake(struct task_struct *p, int prev_cpu,
 		sw_count(SW_C_wide_waker_master);
 	else if (wide == SW_WIDE_WAKEE_MASTER)
 		sw_count(SW_C_wide_wakee_master);
-	trace_smartwake_wake_wide(sw_task(current, pid), sw_task(p, pid),
-				  sw_task(current, wakee_flips),
-				  sw_task(p, wakee_flips), factor, mode, wide);
+	t = sw_trace_rec();
+	if (unlikely(t)) {
+		t->waker_flips = sw_task(current, wakee_flips);
+		t->wakee_flips = sw_task(p, wakee_flips);
+		t->factor = factor;
+		t->mode = mode;
+		t->wide = wide;
+	}
 
 	if (affine && cpu != prev_cpu) {
 		new_cpu = -1;
@@ -308,6 +313,8 @@ static __always_inline int __sw_wake(struct task_struct *p, int prev_cpu,
 						    sync, lean);
 	}
 	info->target = new_cpu;
+	if (unlikely(t))
+		t->target = new_cpu;
 	if (sw_bpf_cbs_on()) {
 		int idle = sw_wake_bpf_idle(p, prev_cpu, new_cpu);
 

@@ -133,6 +133,9 @@ static int do_latency(int argc, char **argv)
 	}
 	print_hist(&h);
 	print_hist_pcts(&h);
+	/* knob latency_sample=N: the counts are 1 wakeup in N */
+	if (h.sample > 1)
+		printf("  (1 wakeup in %u)", h.sample);
 	printf("\n");
 	return EXIT_OK;
 }

@@ -36,8 +36,16 @@ int read_hist_file(struct hist *h, const char *file)
 	if (!buf)
 		return -errno;
 	h->n = 0;
+	h->sample = 1;
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
+		/* "# sample 1 in N" (knob latency_sample): not a bucket */
+		if (line[0] == '#') {
+			if (sscanf(line, "# sample 1 in %u", &h->sample) != 1 ||
+			    !h->sample)
+				h->sample = 1;
+			continue;
+		}
 		if (h->n == HIST_MAX || sscanf(line, "%llu %llu", &low, &n) != 2) {
 			ret = -EINVAL;
 			break;

@@ -14,6 +14,7 @@ struct hist {
 	unsigned long long low[HIST_MAX];	/* bucket lower bound, ns */
 	unsigned long long count[HIST_MAX];
 	int n;
+	unsigned int sample;	/* knob latency_sample: 1 wakeup in this many */
 };
 
 int read_hist(struct hist *h);

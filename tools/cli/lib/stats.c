@@ -30,8 +30,10 @@ bool stat_gauge_name(const char *name)
 		if (n > l && !strcmp(name + n - l, suffix[i]))
 			return true;
 	}
-	return !strncmp(name, "latency_p", 9) && n > 3 &&
-	       !strcmp(name + n - 3, "_ns");
+	/* knob latency_sample's rate beside latency_samples */
+	return !strcmp(name, "latency_sample") ||
+	       (!strncmp(name, "latency_p", 9) && n > 3 &&
+		!strcmp(name + n - 3, "_ns"));
 }
 
 /* Read the stats file; 0, or -errno. */
@@ -212,11 +214,14 @@ bool print_latency_locality(const struct stats *st)
 	const struct stat_line *p90 = find_stat(st, "latency_p90_ns");
 	const struct stat_line *p99 = find_stat(st, "latency_p99_ns");
 	const struct stat_line *n = find_stat(st, "latency_samples");
+	/* knob latency_sample=N > 1: the samples are 1 wakeup in N */
+	const struct stat_line *rate = find_stat(st, "latency_sample");
 	bool any = false;
 
 	if (p50 && p90 && p99) {
-		printf("latency: p50 %s  p90 %s  p99 %s ns (%s samples)\n",
-		       p50->value, p90->value, p99->value, n ? n->value : "?");
+		printf("latency: p50 %s  p90 %s  p99 %s ns (%s samples%s%s)\n",
+		       p50->value, p90->value, p99->value, n ? n->value : "?",
+		       rate ? ", 1 wakeup in " : "", rate ? rate->value : "");
 		any = true;
 	}
 	any |= print_locality("locality vs prev  (module):", "loc_prev_",
