@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * smartwake policy core, the wakeup-latency histogram, placement locality and the sched-idle pull's verdicts.
+ * smartwake policy core, the wakeup-latency histogram, placement locality
+ * and the sched-idle pull's verdicts.
  * Included by <smartwake/policy.h>; conventions there.
  */
 #ifndef _SMARTWAKE_POLICY_OBSERVE_H
