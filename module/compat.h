@@ -92,6 +92,23 @@ static inline int sw_ftrace_direct_unregister(struct ftrace_ops *ops,
 	return unregister_ftrace_direct_multi(ops, addr);
 #endif
 }
+#else
+/*
+ * No direct trampoline in this build (arm64: not written yet; kernels
+ * without direct calls): hooks.c's direct branch is never taken (no
+ * struct sw_hook has a ->direct), these only keep it compiling.
+ */
+static inline int sw_ftrace_direct_register(struct ftrace_ops *ops,
+					    unsigned long addr)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int sw_ftrace_direct_unregister(struct ftrace_ops *ops,
+					      unsigned long addr)
+{
+	return -EOPNOTSUPP;
+}
 #endif
 
 /* ---- struct cfs_rq and the scheduler helpers that differ -------------- */
