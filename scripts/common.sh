@@ -282,8 +282,22 @@ sw_kcc_args() {
 # $SW_KCACHE/host-kbuild/. Prints nothing when they run.
 # Call after sw_stock_env; KCC is sw_kcc_args's output.
 sw_kbuild_host_args() {
-	local kcc=$1 d="$SW_KCACHE/host-kbuild"
+	local kcc=$1 d="$SW_KCACHE/host-kbuild" twin
 	! sw_kbuild_runs "$SW_KDIR" || return 0
+	if [ "$(sw_arch_of "$SW_KREL")" != amd64 ]; then
+		# A cross build: the host's programs are those of the amd64
+		# twin (same version and source; modpost and resolve_btfids
+		# read any 64-bit little-endian ELF, as Debian's one amd64
+		# kbuild package serves every architecture).
+		twin=$(sw_abi_of_rel "$SW_KREL")-cloud-amd64
+		(
+			SW_KERNEL=$twin
+			[ "$twin" != "$SW_DEFAULT_KREL" ] || SW_KERNEL=
+			"$SW_TOP/scripts/fetch-kernel.sh" --kernel "$twin" >&2 &&
+				sw_stock_env && sw_kbuild_host_args "$(sw_kcc_args)"
+		)
+		return
+	fi
 	if [ ! -f "$d/.complete" ]; then
 		sw_log "$SW_KREL's objtool and modpost need a newer glibc: building them from $SW_KSRC into $d"
 		rm -rf "$d.tmp"
