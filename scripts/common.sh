@@ -182,6 +182,35 @@ sw_rt_refusal() {
 		" version, $(sw_abi_of_rel "$1")-$(sw_arch_of "$1"), or its cloud flavour"
 }
 
+# sw_arm64_busybox: the path of Debian's busybox-static for arm64 (the
+# arm64 guests' initramfs, scripts/guest-run.sh), downloaded once into
+# $SW_CACHE/busybox-arm64/ through private lists of the host's suite for
+# both architectures (the host's apt configuration is untouched).
+sw_arm64_busybox() {
+	local d=$SW_CACHE/busybox-arm64 s a o
+	if [ ! -x "$d/bin/busybox" ]; then
+		s=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-bookworm}")
+		a=$SW_CACHE/apt/$s-arm64
+		o=(-o "Dir::Etc::sourcelist=$a/sources.list" -o Dir::Etc::sourceparts=/nonexistent
+			-o "Dir::State::Lists=$a/lists" -o "Dir::Cache=$a/cache"
+			-o Dir::State::status=/var/lib/dpkg/status
+			-o APT::Architectures::=amd64 -o APT::Architectures::=arm64)
+		mkdir -p "$a/lists/partial" "$a/cache/archives/partial" "$d.tmp"
+		[ -s "$a/sources.list" ] ||
+			printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian %s main\n' \
+				"$s" >"$a/sources.list"
+		[ -n "$(apt-cache "${o[@]}" madison busybox-static:arm64 2>/dev/null)" ] ||
+			apt-get "${o[@]}" update -qq >&2 || sw_die "apt-get update of $s (arm64) failed"
+		(cd "$d.tmp" && apt-get "${o[@]}" download -qq busybox-static:arm64 >&2) ||
+			sw_die "cannot download busybox-static:arm64"
+		dpkg -x "$d.tmp"/busybox-static_*.deb "$d.tmp/x"
+		rm -rf "$d"
+		mv "$d.tmp/x" "$d"
+		rm -rf "$d.tmp"
+	fi
+	printf '%s\n' "$d/bin/busybox"
+}
+
 # sw_kernels: the supported releases, the default first (x86-64).
 sw_kernels() { awk 'NF { print $1 }' <<<"$SW_KERNEL_TABLE"; }
 # sw_kernels_arm64: the supported arm64 releases (cross-built).
