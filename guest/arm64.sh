@@ -12,6 +12,8 @@
 . ./lib.sh
 
 check "the guest is arm64 ($(uname -m))" eq "$(uname -m)" aarch64
+echo Y >/sys/kernel/debug/sched/verbose 2>/dev/null
+echo "# CPU 0's scheduler domains: $(cat /sys/kernel/debug/sched/domains/cpu0/domain*/name 2>/dev/null | tr '\n' ' ')"
 check "insmod" sw_insmod
 [ -d $SW_DBG ] || { not_ok "no $SW_DBG: the module did not load"; summary; exit 1; }
 check "its BTF layout check passed" eval 'dmesg | grep -q "smartwake: layout of [0-9]* fields matches"'
