@@ -166,10 +166,11 @@ sw_kernel_row() {
 # (module/Kbuild says the same when the headers lack the two options).
 sw_arm64_refusal() {
 	printf '%s' "kernel $1 is refused: Debian's 6.1 arm64 kernels have neither" \
-		" CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS (arm64 direct calls came in 6.4), which the" \
-		" hook needs, nor CONFIG_KALLSYMS_ALL, without which the scheduler's variables the" \
-		" module reads (sd_llc, runqueues, ...) are not in kallsyms" \
-		" (Documentation/install.md, \"arm64\"); use Debian's 6.12 arm64 kernel, e.g." \
+		" CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS (arm64 direct calls came in 6.4)" \
+		" nor CONFIG_KALLSYMS_ALL, without which the scheduler's variables the module" \
+		" resolves at load (sd_llc, runqueues, ...) are not in kallsyms; no test boots an" \
+		" arm64 kernel without them (Documentation/install.md, \"arm64\"); use Debian's 6.12" \
+		" arm64 kernel, e.g." \
 		" $(sw_kernels_arm64 | head -n1)"
 }
 
