@@ -13,7 +13,9 @@
 #                          -cpu max) with Debian's busybox-static for arm64
 #                          and the workload tools cross-built (not the CLI:
 #                          its libbpf is amd64's)
-#   --arch A               amd64 or arm64: fail unless the kernel is of A
+#   --arch A               amd64 or arm64: fail unless the kernel is of A;
+#                          --arch arm64 without --kernel-release: the first
+#                          arm64 release of the table (6.12 deb12 cloud)
 #   --topo NAME            smp2 | smp4 (default) | numa2 (8 CPUs, 2 sockets,
 #                          2 NUMA nodes, LLC of 4) | flat4 (4 sockets, no LLC)
 #                          | smt8 (1 socket, 4 cores x 2 threads, LLC of 8)
@@ -88,6 +90,9 @@ done
 script=$1; shift
 [ -f "$SW_TOP/guest/$script" ] || sw_die "no guest script guest/$script"
 
+if [ "$want_arch" = arm64 ] && [ "$kernel" = stock ] && [ -z "$SW_KERNEL" ]; then
+	SW_KERNEL=$(sw_kernels_arm64 | head -n1)
+fi
 case $kernel in
 stock)
 	sw_stock_env
