@@ -206,7 +206,7 @@ arm64-build        host -     -        -    scripts/arm64-test.sh
 arm64              2    arm64 smp2     600  arm64.sh
 shadow-arm64       2    arm64 smp4     900  shadow.sh mainline
 arm64-7.3-cluster  2    7.3-generic-arm64 smp4 600 --smp 8,clusters=2,cores=4 arm64.sh
-shadow-7.3-cluster-arm64 2 7.3-generic-arm64 smp4 900 --smp 8,clusters=2,cores=4 shadow.sh mainline
+shadow-7.3-arm64   2    7.3-generic-arm64 smp4 900 --smp 8,clusters=2,cores=4 shadow.sh mainline
 '
 
 # sw_klabel RELEASE: a kernel's label in step names: generic for the
@@ -303,7 +303,7 @@ steps_extra=(kfacts-6.1 kfacts-deb13 kfacts-7.2 headers-only-6.1 headers-only-de
 	e2e-7.2 wake-7.2 ttwu-7.2 numa-7.2 pull-7.2 e2e-generic shadow-generic
 	compat-6.1-generic compat-deb13-generic compat-7.2-generic wake-6.1
 	shadow-deb13 ttwu-deb13 wake-debug
-	arm64-build arm64 shadow-arm64 arm64-7.3-cluster shadow-7.3-cluster-arm64)
+	arm64-build arm64 shadow-arm64 arm64-7.3-cluster shadow-7.3-arm64)
 is_extra() { [[ " ${steps_extra[*]} " == *" $1 "* ]]; }
 steps_default=()
 for s in "${steps_all[@]}"; do
