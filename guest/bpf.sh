@@ -535,6 +535,10 @@ for cbn in wake_wide:bpf_wide select_idle:bpf_idle; do
 	echo "  ${cbn%%:*}=slow: calls $(sv "${cbn#*:}_calls") timed $(sv "${cbn#*:}_calls_sampled") ${cbn#*:}_ns_per_call $ns bpf_ns_per_call $(sv bpf_ns_per_call)"
 	check "${cbn%%:*}=slow: its loop shows in ${cbn#*:}_ns_per_call (over 10 us)" eval '[ "$ns" -gt 10000 ] 2>/dev/null'
 	check "${cbn%%:*}=slow: no select_cpu time (bpf_ns_per_call absent)" eq "$(sv bpf_ns_per_call)" missing
+	# the histograms too (cost.c): the median is the loop's, select_cpu has none
+	p50=$(sv "${cbn#*:}_ns_p50")
+	check "${cbn%%:*}=slow: its median ${cbn#*:}_ns_p50 $p50 over 10 us, no bpf_ns_p50" \
+		eval '[ "$p50" -gt 10000 ] 2>/dev/null && [ "$(sv bpf_ns_p50)" = missing ]'
 	check "unload ${cbn%%:*}=slow" eval 'smartwake bpf unload >/dev/null 2>&1; detached'
 done
 check "load slow again" load slow

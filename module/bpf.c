@@ -22,7 +22,9 @@
 #include <linux/topology.h>
 #include <linux/uaccess.h>
 #include <smartwake/policy.h>
+#include <smartwake/ops.h>
 #include "bpf.h"
+#include "cost.h"
 #include "path/seam.h"
 #include "knob_defs.h"
 #include "stats.h"
@@ -37,19 +39,24 @@ static const struct {
 	const char *ns_line;
 	enum sw_counter refused;	/* SW_NR_COUNTERS: never invalid */
 	enum sw_counter ns, timed;
+	enum sw_cost_series series;	/* its histogram */
 } sw_bpf_cb_info[SW_BPF_NR_CBS] = {
 	[SW_BPF_SELECT_CPU] = { "select_cpu", "bpf_ns_per_call",
 		SW_C_bpf_select_refused,
-		SW_C_bpf_ns_sampled, SW_C_bpf_calls_sampled },
+		SW_C_bpf_ns_sampled, SW_C_bpf_calls_sampled,
+		SW_COST_BPF_SELECT },
 	[SW_BPF_WAKE_WIDE] = { "wake_wide", "bpf_wide_ns_per_call",
 		SW_NR_COUNTERS,
-		SW_C_bpf_wide_ns_sampled, SW_C_bpf_wide_calls_sampled },
+		SW_C_bpf_wide_ns_sampled, SW_C_bpf_wide_calls_sampled,
+		SW_COST_BPF_WIDE },
 	[SW_BPF_WAKE_AFFINE] = { "wake_affine", "bpf_affine_ns_per_call",
 		SW_C_bpf_affine_refused,
-		SW_C_bpf_affine_ns_sampled, SW_C_bpf_affine_calls_sampled },
+		SW_C_bpf_affine_ns_sampled, SW_C_bpf_affine_calls_sampled,
+		SW_COST_BPF_AFFINE },
 	[SW_BPF_SELECT_IDLE] = { "select_idle", "bpf_idle_ns_per_call",
 		SW_C_bpf_idle_refused,
-		SW_C_bpf_idle_ns_sampled, SW_C_bpf_idle_calls_sampled },
+		SW_C_bpf_idle_ns_sampled, SW_C_bpf_idle_calls_sampled,
+		SW_COST_BPF_IDLE },
 };
 
 /*
@@ -80,31 +87,7 @@ void sw_bpf_refuse(enum sw_bpf_cb_id cb)
 
 #ifdef SW_HAVE_BPF_STRUCT_OPS
 
-/**
- * struct smartwake_ops - a BPF placement policy (policy=bpf)
- * @select_cpu: the CPU for a wakeup of @p, whose last CPU is @prev_cpu,
- *              with the kernel's WF_* @wake_flags; negative: the module's
- *              path decides
- * @wake_wide:  wake_wide() for @p from @waker_flips, @wakee_flips and
- *              @factor: 0 no, 1 wide (waker master), 2 wide (wakee
- *              master); negative: knob wake_wide decides
- * @wake_affine: wake_affine()'s choice for @p between @prev_cpu and the
- *              waking @this_cpu (@sync: WF_SYNC as knob sync takes it):
- *              the target CPU the idle scan starts from; negative: the
- *              knobs decide
- * @select_idle: select_idle_sibling() for @p around @target: the CPU;
- *              negative: the module's scan (knobs sis_*)
- *
- * The ABI of the programs: members are appended, never reordered.
- */
-struct smartwake_ops {
-	s32 (*select_cpu)(struct task_struct *p, s32 prev_cpu, u64 wake_flags);
-	s32 (*wake_wide)(struct task_struct *p, u32 waker_flips,
-			 u32 wakee_flips, u32 factor);
-	s32 (*wake_affine)(struct task_struct *p, s32 prev_cpu, s32 this_cpu,
-			   u32 sync);
-	s32 (*select_idle)(struct task_struct *p, s32 prev_cpu, s32 target);
-};
+/* struct smartwake_ops: include/smartwake/ops.h, shared with the programs */
 
 /* where each callback is, for the checks and the "bpf" file */
 static const size_t sw_bpf_cb_off[SW_BPF_NR_CBS] = {
@@ -134,8 +117,10 @@ static __always_inline u64 sw_bpf_clock(void)
 static __always_inline void sw_bpf_timed(enum sw_bpf_cb_id cb, u64 t0)
 {
 	if (unlikely(t0)) {
-		sw_count_add(sw_bpf_cb_info[cb].ns, local_clock() - t0);
+		t0 = local_clock() - t0;
+		sw_count_add(sw_bpf_cb_info[cb].ns, t0);
 		sw_count(sw_bpf_cb_info[cb].timed);
+		sw_cost_record(sw_bpf_cb_info[cb].series, t0);
 	}
 }
 

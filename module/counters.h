@@ -95,8 +95,9 @@ SW_COUNTER(fallback_sis_prop)		/* ...of them because SIS_PROP is on (not modelle
 
 /*
  * Time in the module's replacement, measured with `local_clock()` on 1 call
- * in 64 per CPU; derived `self_ns_per_call` (indicative under emulation,
- * where the clock is not cycles).
+ * in 64 per CPU; derived `self_ns_per_call` (the mean), `self_ns_p50` and
+ * `self_ns_p99` (indicative under emulation, where the clock is not
+ * cycles).
  */
 SW_COUNTER(self_ns_sampled)		/* ns in the replacement, 1 call in 64 (local_clock) */
 SW_COUNTER(self_calls_sampled)		/* the calls those ns were measured on */
@@ -106,9 +107,13 @@ SW_COUNTER(self_calls_sampled)		/* the calls those ns were measured on */
  * evaluation (its bookkeeping saved and put back, its answer checked) and
  * the kernel's `select_task_rq_fair()` on the same wakeup (entered through
  * the hook, which lets the module's own call through), each timed with
- * `local_clock()`. Derived `module_ns_per_call`, `kernel_ns_per_call` and
- * `module_kernel_ratio` (module / kernel, three decimals): the path's cost
- * against the kernel's own; under `-icount` a ns is about one instruction.
+ * `local_clock()`. Derived `module_ns_per_call`, `kernel_ns_per_call`
+ * (means) and `module_kernel_mean_ratio`; `module_ns_p50`, `kernel_ns_p50`
+ * and `module_kernel_ratio`, the ratio of the medians (three decimals),
+ * from the per-call histograms (debugfs cost_hist), which a sample
+ * stretched by a switched-out vCPU cannot move; `*_ns_p99`: their tails.
+ * The path's cost against the kernel's own; under `-icount` a ns is about
+ * one instruction.
  */
 SW_COUNTER(shadow_module_ns_sampled)	/* ns in the module's evaluation, sampled calls */
 SW_COUNTER(shadow_kernel_ns_sampled)	/* ns in the kernel's function, the same calls */
@@ -286,7 +291,8 @@ SW_COUNTER(kernel_loc_waker_remote)	/* ...another node */
  * bpf_affine_refused + bpf_idle_refused` (a wake_wide verdict cannot be
  * invalid). Each callback is timed apart, 1 call in 64 per CPU: derived
  * `bpf_wide_ns_per_call`, `bpf_affine_ns_per_call`, `bpf_idle_ns_per_call`
- * beside select_cpu's `bpf_ns_per_call`.
+ * beside select_cpu's `bpf_ns_per_call` (means), and each one's `_p50`
+ * and `_p99` in place of `_per_call` (`bpf_ns_p50`, ...: cost_hist).
  */
 SW_COUNTER(bpf_calls)			/* select_cpu programs run */
 SW_COUNTER(bpf_answers)			/* ...that answered a CPU */

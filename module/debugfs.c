@@ -4,8 +4,8 @@
  * table is generated from this one by scripts/gen-docs.sh):
  *   stats    counters, `name value` per line, summed over CPUs, then the
  *            derived lines (two decimals; see counters.h)
- *   reset    write anything: zero all counters and the wakeup-latency
- *            histograms
+ *   reset    write anything: zero all counters, the wakeup-latency and
+ *            the per-call histograms
  *   knobs    every knob with value, accepted values and help (knobs.c)
  *   hooks    every hook and observer: function, kind (redirect, observe,
  *            kretprobe, tracepoint), on/off, `needs:` the knob setting that
@@ -26,6 +26,11 @@
  *            the part of `latency_hist` from tasks inside knob `scope`'s
  *            cgroup (when switched in), same format; stands still while
  *            `scope=all` (see "Scope" in usage.md)
+ *   cost_hist
+ *            the sampled per-call times (cost.c): `series lower-bound-ns
+ *            count` per non-empty bucket (log2 split in 32, summed over
+ *            CPUs); series self, module, kernel, bpf_*; stats has their
+ *            medians and p99s (`*_ns_p50`, `*_ns_p99`)
  *   bpf      policy=bpf (bpf.c): `struct_ops smartwake_ops registered
  *            attached|detached` or `unavailable` and why, `kfuncs
  *            registered` or `unavailable`; with a program attached, the
@@ -44,6 +49,7 @@
 #include <linux/fs.h>
 #include <linux/seq_file.h>
 #include "bpf.h"
+#include "cost.h"
 #include "debugfs.h"
 #include "hooks.h"
 #include "knobs.h"
@@ -64,6 +70,7 @@ static int sw_stats_show(struct seq_file *m, void *unused)
 	sw_stats_show_derived(m);
 	sw_latency_show_stats(m);
 	sw_bpf_show_stats(m);
+	sw_cost_show_stats(m);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sw_stats);
@@ -73,6 +80,7 @@ static ssize_t sw_reset_write(struct file *file, const char __user *ubuf,
 {
 	sw_counters_reset();
 	sw_latency_reset();
+	sw_cost_reset();
 	*ppos += count;
 	return count;
 }
@@ -122,6 +130,7 @@ int sw_debugfs_init(void)
 			    &sw_overloaded_list_fops);
 	debugfs_create_file("bpf", 0444, sw_dir, NULL, &sw_bpf_status_fops);
 	sw_latency_debugfs(sw_dir);
+	sw_cost_debugfs(sw_dir);
 	return sw_knobs_init(sw_dir);
 }
 

@@ -5,6 +5,7 @@
  * modinfo descriptions, registered with the knob core (knobs.c).
  */
 #include <linux/moduleparam.h>
+#include "cost.h"
 #include "knobs.h"
 #include "latency.h"
 #include "lean.h"
@@ -53,11 +54,12 @@ static_assert(ARRAY_SIZE(sw_knob_params) == ARRAY_SIZE(sw_knobs));
 
 static struct sw_knob_pending sw_pending[ARRAY_SIZE(sw_knobs)];
 
-/* "reset": the counters and the latency histograms */
+/* "reset": the counters, the latency and per-call histograms */
 static void sw_knobs_reset(void)
 {
 	sw_counters_reset();
 	sw_latency_reset();
+	sw_cost_reset();
 }
 
 const struct sw_knob_table sw_knob_table = {

@@ -12,6 +12,7 @@
 #include <linux/rcupdate.h>
 #include <linux/security.h>
 #include <linux/utsname.h>
+#include "cost.h"
 #include "debugfs.h"
 #include "hooks.h"
 #include "bpf.h"
@@ -58,9 +59,12 @@ static int __init sw_init(void)
 	ret = sw_calls_check();
 	if (ret)
 		return ret;
-	ret = sw_sis_init();
+	ret = sw_cost_init();
 	if (ret)
 		return ret;
+	ret = sw_sis_init();
+	if (ret)
+		goto err_cost;
 	ret = sw_overload_init();
 	if (ret)
 		goto err_sis;
@@ -102,6 +106,8 @@ err_overload:
 	sw_overload_free();
 err_sis:
 	sw_sis_exit();
+err_cost:
+	sw_cost_exit();
 	return ret;
 }
 
@@ -121,6 +127,7 @@ static void __exit sw_exit(void)
 	sw_scope_exit();
 	sw_overload_free();
 	sw_sis_exit();
+	sw_cost_exit();
 	pr_info("unloaded\n");
 }
 

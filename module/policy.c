@@ -16,6 +16,7 @@
 #include <linux/overflow.h>
 #include <linux/types.h>
 
+#include <smartwake/cost.h>
 #include <smartwake/policy.h>
 
 const char * const sw_decay_names[SW_DECAY_NR] = {
@@ -159,30 +160,37 @@ u64 sw_lat_bucket_low(unsigned int b)
 	return 1ULL << min(b, SW_LAT_BUCKETS - 1);
 }
 
-u64 sw_lat_percentile(const u64 *counts, unsigned int pct)
+/*
+ * A percentile of a histogram of @n buckets whose lower bounds @low gives:
+ * the rank is ceil(total * @pct / 100), the value interpolated linearly
+ * inside its bucket, up to the next bucket's bound (the last bucket is
+ * taken as twice as wide as its lower bound).
+ */
+static u64 sw_hist_percentile(const u64 *counts, unsigned int nb,
+			      unsigned int pct, u64 (*low)(unsigned int))
 {
 	u64 total = 0, rank, before = 0, lo, hi, frac, n, in, r;
 	unsigned int b;
 
-	for (b = 0; b < SW_LAT_BUCKETS; b++)
+	for (b = 0; b < nb; b++)
 		if (check_add_overflow(total, counts[b], &total))
 			total = U64_MAX;
 	if (!total)
-		return SW_LAT_UNDEFINED;
+		return U64_MAX;
 	pct = clamp(pct, 1U, 100U);
 	/* ceil(total * pct / 100) without the product */
 	rank = div64_u64_rem(total, 100, &r) * pct + DIV_ROUND_UP_ULL(r * pct, 100);
 	rank = clamp(rank, 1ULL, total);
-	for (b = 0; b < SW_LAT_BUCKETS; b++) {
+	for (b = 0; b < nb; b++) {
 		n = counts[b];
 		if (n && n >= rank - before)
 			break;
 		before += n;
 	}
-	if (b == SW_LAT_BUCKETS)	/* unreachable: the counts sum to total */
-		b = SW_LAT_BUCKETS - 1;
-	lo = sw_lat_bucket_low(b);
-	hi = b ? lo * 2 : 2;
+	if (b == nb)	/* unreachable: the counts sum to total */
+		b = nb - 1;
+	lo = low(b);
+	hi = b + 1 < nb ? low(b + 1) : lo * 2;
 	n = max(counts[b], 1ULL);
 	in = min(rank - before, n);
 	/* the position inside the bucket in 1/1024 steps, no 128-bit product */
@@ -191,6 +199,29 @@ u64 sw_lat_percentile(const u64 *counts, unsigned int pct)
 	else
 		frac = div64_u64(in, n >> 10);
 	return lo + (((hi - lo) * min(frac, 1024ULL)) >> 10);
+}
+
+u64 sw_lat_percentile(const u64 *counts, unsigned int pct)
+{
+	return sw_hist_percentile(counts, SW_LAT_BUCKETS, pct,
+				  sw_lat_bucket_low);
+}
+
+u64 sw_cost_bucket_low(unsigned int b)
+{
+	if (b < 2 * SW_COST_SUB)
+		return b;
+	if (b >= SW_COST_BUCKETS - 1)
+		return 1ULL << SW_COST_MAX_LOG;
+	/* b = (m - SW_COST_SUB_BITS + 1) * SW_COST_SUB + sub, msb m */
+	return (u64)(SW_COST_SUB + b % SW_COST_SUB) <<
+	       (b / SW_COST_SUB - 1);
+}
+
+u64 sw_cost_percentile(const u64 *counts, unsigned int pct)
+{
+	return sw_hist_percentile(counts, SW_COST_BUCKETS, pct,
+				  sw_cost_bucket_low);
 }
 
 enum sw_loc sw_locality(bool same_cpu, bool smt_sibling, bool same_llc,

@@ -59,7 +59,9 @@ static void sw_print_pct(struct seq_file *m, const char *name, u64 x100)
 
 /*
  * policy=shadow's two halves of the sampled calls: the module's evaluation
- * and the kernel's function per call, and their ratio to three decimals.
+ * and the kernel's function, their means per call and the ratio of the
+ * means (a preempted sample moves these: cost.c prints the medians and
+ * module_kernel_ratio, the ratio of the medians).
  */
 static void sw_print_cost(struct seq_file *m)
 {
@@ -73,7 +75,8 @@ static void sw_print_cost(struct seq_file *m)
 	seq_printf(m, "module_ns_per_call %llu\n", div64_u64(mod, n));
 	seq_printf(m, "kernel_ns_per_call %llu\n", div64_u64(ker, n));
 	r = div64_u64(mod * 1000 + ker / 2, ker);
-	seq_printf(m, "module_kernel_ratio %llu.%03llu\n", r / 1000, r % 1000);
+	seq_printf(m, "module_kernel_mean_ratio %llu.%03llu\n", r / 1000,
+		   r % 1000);
 }
 
 /**

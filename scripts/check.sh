@@ -99,6 +99,10 @@ pull-stock         1    stock smp4     600  pull.sh
 pull-6.1           1    6.1   smp4     600  pull.sh
 # the cost guard: the path per call against that of the kernel, in instruction time
 cost-stock         1    stock smp2     600  @cost_figures --icount cost.sh
+# the same at 64 CPUs (2 sockets of 32, one LLC each; issue 61): loads
+# sized to the machine, every vCPU busy, the guard on the medians, shadow
+# races below 1 %
+cost-64            2    stock smp4     1500 @cost_figures --icount --smp 64,sockets=2,cores=32 --mem 2048 cost.sh 1150 2 sized
 # the short form of the reliability runs (make stress runs the long form)
 reliability        1    stock smp4     900  reliability.sh 30 10
 cli-guest          1    stock -        -    scripts/cli-test.sh --guest
@@ -714,10 +718,11 @@ bpf_figures() {
 # The cost guard (issue 32): guest/cost.sh under -icount; a pass writes
 # its per-call figures to Documentation/figures.md, section cost.
 cost_figures() {
-	local log=build/logs/cost-stock-smp2.log rc=0
+	local log=build/logs/$1.log rc=0 sec=cost
+	[ "$1" = cost-stock ] || sec=$1
 	guest "$2" "$3" "$4" --log "$log" "${@:5}" || rc=$?
 	[ $rc -eq 0 ] || return $rc
-	figtext_cost "$log" | scripts/figures.sh cost - || true
+	figtext_cost "$log" "$1" | scripts/figures.sh "$sec" - || true
 }
 # The Debian system image (issue 31): scripts/debian-run.sh boots it
 # (built once by scripts/debian-image.sh, cached); a pass writes the

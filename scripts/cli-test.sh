@@ -493,6 +493,15 @@ check "stats: the cost line (module and kernel ns per call, their ratio)" \
 $SW stats --openmetrics >"$tmp/om" 2>&1
 check "stats --openmetrics: the cost figures are gauges" eval \
 	'grep -q "^# TYPE smartwake_module_ns_per_call gauge" "$tmp/om" && grep -q "^smartwake_module_kernel_ratio 1.531" "$tmp/om"'
+# the medians (issue 61): the line leads with them, the ratio is theirs
+printf 'module_ns_p50 380\nmodule_ns_p99 9000\nkernel_ns_p50 372\nkernel_ns_p99 20100\n' >>"$D/stats"
+sed -i 's/^module_kernel_ratio .*/module_kernel_ratio 1.022/' "$D/stats"
+run $SW stats
+check "stats: the cost line with medians leads with them (means beside)" \
+	has "^cost: module 380 ns per call \(median; mean 614\), kernel 372 ns \(mean 401\): 1\.022 of the kernel's \(medians; policy=shadow, 1 wakeup in 64 timed both ways\)$"
+$SW stats --openmetrics >"$tmp/om" 2>&1
+check "stats --openmetrics: the medians and p99s are gauges" eval \
+	'grep -q "^# TYPE smartwake_module_ns_p50 gauge" "$tmp/om" && grep -q "^# TYPE smartwake_kernel_ns_p99 gauge" "$tmp/om"'
 mv "$tmp/stats.plain" "$D/stats"
 check "stats without module_kernel_ratio: no cost line" eval '! grep -q "^cost:" <<<"$($SW stats)"'
 # the counters rise while --watch runs

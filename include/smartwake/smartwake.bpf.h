@@ -42,14 +42,7 @@ enum smartwake_wide {
  * defines SMARTWAKE_VMLINUX_HAS_OPS; the layouts are the same.
  */
 #ifndef SMARTWAKE_VMLINUX_HAS_OPS
-struct smartwake_ops {
-	s32 (*select_cpu)(struct task_struct *p, s32 prev_cpu, u64 wake_flags);
-	s32 (*wake_wide)(struct task_struct *p, u32 waker_flips,
-			 u32 wakee_flips, u32 factor);
-	s32 (*wake_affine)(struct task_struct *p, s32 prev_cpu, s32 this_cpu,
-			   u32 sync);
-	s32 (*select_idle)(struct task_struct *p, s32 prev_cpu, s32 target);
-};
+#include "ops.h"
 #endif
 
 /*

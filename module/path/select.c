@@ -19,6 +19,7 @@
 #include <linux/string.h>
 #include "internal.h"
 #include "../bpf.h"
+#include "../cost.h"
 #include "../hooks.h"
 #include "../knob_defs.h"
 #include "../numa.h"
@@ -499,8 +500,10 @@ int notrace sw_select_decide(struct task_struct *p, int prev_cpu,
 		t0 = local_clock();
 	cpu = sw_select_body(p, prev_cpu, wake_flags, timed);
 	if (unlikely(timed)) {
-		sw_count_add(SW_C_self_ns_sampled, local_clock() - t0);
+		t0 = local_clock() - t0;
+		sw_count_add(SW_C_self_ns_sampled, t0);
 		sw_count(SW_C_self_calls_sampled);
+		sw_cost_record(SW_COST_SELF, t0);
 	}
 	return cpu;
 }

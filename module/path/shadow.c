@@ -12,6 +12,7 @@
 #include <linux/sched/clock.h>
 #include "internal.h"
 #include "../bpf.h"
+#include "../cost.h"
 #include "../overload.h"
 #include "../stats.h"
 #include "../testing.h"
@@ -243,10 +244,14 @@ int sw_shadow(struct task_struct *p, int prev_cpu, int wake_flags, int cpu,
 		t1 = local_clock();
 	theirs = sw_orig_select(p, prev_cpu, wake_flags);
 	if (timed) {
+		u64 k = local_clock() - t1;
+
 		/* before the stash below, which keeps them */
 		sw_count_add(SW_C_shadow_module_ns_sampled, t1 - t0);
-		sw_count_add(SW_C_shadow_kernel_ns_sampled, local_clock() - t1);
+		sw_count_add(SW_C_shadow_kernel_ns_sampled, k);
 		sw_count(SW_C_shadow_calls_sampled);
+		sw_cost_record(SW_COST_MODULE, t1 - t0);
+		sw_cost_record(SW_COST_KERNEL, k);
 	}
 	if (loc)
 		__sw_locality_kernel(prev_cpu, cpu, theirs);

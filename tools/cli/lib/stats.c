@@ -20,12 +20,18 @@
  */
 bool stat_gauge_name(const char *name)
 {
-	size_t n = strlen(name);
+	static const char * const suffix[] = {
+		"_pct", "_per_call", "_ratio", "_ns_p50", "_ns_p99",
+	};
+	size_t n = strlen(name), i, l;
 
-	return (n > 4 && !strcmp(name + n - 4, "_pct")) ||
-	       (n > 9 && !strcmp(name + n - 9, "_per_call")) ||
-	       (!strncmp(name, "latency_p", 9) && n > 3 &&
-		!strcmp(name + n - 3, "_ns"));
+	for (i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++) {
+		l = strlen(suffix[i]);
+		if (n > l && !strcmp(name + n - l, suffix[i]))
+			return true;
+	}
+	return !strncmp(name, "latency_p", 9) && n > 3 &&
+	       !strcmp(name + n - 3, "_ns");
 }
 
 /* Read the stats file; 0, or -errno. */
@@ -107,7 +113,10 @@ bool print_shadow(const struct stats *st, const char *label)
 /*
  * policy=shadow's cost figure, one line, when the module printed
  * module_kernel_ratio (once a sampled wakeup was timed both ways): the
- * module's evaluation and the kernel's select_task_rq_fair() per call.
+ * module's evaluation and the kernel's select_task_rq_fair() per call,
+ * their medians (module_ns_p50, kernel_ns_p50: a preempted sample does
+ * not move them) and means, and the ratio the module took from the
+ * medians. A module without the medians gives the means alone.
  * Returns whether it printed.
  */
 bool print_cost(const struct stats *st, const char *label)
@@ -115,11 +124,18 @@ bool print_cost(const struct stats *st, const char *label)
 	const struct stat_line *r = find_stat(st, "module_kernel_ratio");
 	const struct stat_line *m = find_stat(st, "module_ns_per_call");
 	const struct stat_line *k = find_stat(st, "kernel_ns_per_call");
+	const struct stat_line *m50 = find_stat(st, "module_ns_p50");
+	const struct stat_line *k50 = find_stat(st, "kernel_ns_p50");
 
 	if (!r || !m || !k)
 		return false;
-	printf("%smodule %s ns per call, kernel %s ns: %s of the kernel's (policy=shadow, 1 wakeup in 64 timed both ways)\n",
-	       label, m->value, k->value, r->value);
+	if (m50 && k50)
+		printf("%smodule %s ns per call (median; mean %s), kernel %s ns (mean %s): %s of the kernel's (medians; policy=shadow, 1 wakeup in 64 timed both ways)\n",
+		       label, m50->value, m->value, k50->value, k->value,
+		       r->value);
+	else
+		printf("%smodule %s ns per call, kernel %s ns: %s of the kernel's (policy=shadow, 1 wakeup in 64 timed both ways)\n",
+		       label, m->value, k->value, r->value);
 	return true;
 }
 
