@@ -66,6 +66,13 @@ static __always_inline void sw_fregs_set_ip(struct ftrace_regs *fregs,
 #endif
 }
 
+/* why select_hook=direct is refused where SW_HAVE_DIRECT is not set */
+#if defined(CONFIG_ARM64) && defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS)
+#define SW_NO_DIRECT_WHY	"the module's direct trampoline is x86-64 only (arm64: select_hook=ftrace)"
+#else
+#define SW_NO_DIRECT_WHY	"this kernel has no direct ftrace calls"
+#endif
+
 /* select_hook=direct: x86-64 kernels with direct ftrace calls */
 #if defined(CONFIG_X86_64) && defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS) && \
 	(defined(SW_HAVE_FTRACE_DIRECT_OPS) || defined(SW_HAVE_FTRACE_DIRECT_MULTI))
@@ -91,6 +98,23 @@ static inline int sw_ftrace_direct_unregister(struct ftrace_ops *ops,
 #else
 	return unregister_ftrace_direct_multi(ops, addr);
 #endif
+}
+#else
+/*
+ * No direct trampoline in this build (arm64: not written yet; kernels
+ * without direct calls): hooks.c's direct branch is never taken (no
+ * struct sw_hook has a ->direct), these only keep it compiling.
+ */
+static inline int sw_ftrace_direct_register(struct ftrace_ops *ops,
+					    unsigned long addr)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int sw_ftrace_direct_unregister(struct ftrace_ops *ops,
+					      unsigned long addr)
+{
+	return -EOPNOTSUPP;
 }
 #endif
 

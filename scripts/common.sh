@@ -47,6 +47,20 @@ SW_KERNEL_TABLE='
 '
 # scripts/matrix.sh adds every other release of the archive for its run.
 SW_KERNEL_TABLE+=${SMARTWAKE_MATRIX_KERNELS:-}
+# The arm64 kernels, in the same format: cross-built on this x86-64 host
+# with Debian's gcc-aarch64-linux-gnu (make KERNEL=R, fetch-kernel.sh
+# --kernel R), the kernel's arm64 image and headers beside the amd64
+# kbuild programs of the same version (Debian's cross-build packaging).
+# Not in SW_KERNEL_TABLE: the lab's guests, DKMS, flavour and matrix runs
+# (everything that loops over sw_kernels) are x86-64 ones. 6.1's arm64
+# build is refused (sw_arm64_refusal).
+SW_KERNEL_TABLE_ARM64='
+6.12.117+deb12-cloud-arm64 6.12.117-1~deb12u1 bookworm linux-source-6.12
+6.12.117+deb12-arm64       6.12.117-1~deb12u1 bookworm linux-source-6.12
+6.12.117+deb13-cloud-arm64 6.12.117-1         trixie   linux-source-6.12
+6.12.117+deb13-arm64       6.12.117-1         trixie   linux-source-6.12
+7.3.4+deb13-arm64          7.3.4-1~bpo13+1    trixie-backports linux-source-7.3
+'
 SW_DEFAULT_KREL=6.12.117+deb12-cloud-amd64
 # The kernel chosen by release; empty means the default kernel.
 SW_KERNEL=${SMARTWAKE_KERNEL:-${KERNEL:-}}
@@ -55,8 +69,9 @@ SW_KERNEL=${SMARTWAKE_KERNEL:-${KERNEL:-}}
 # The flavours of the table, the longer suffix first ("-amd64" ends
 # "-cloud-amd64" too). The cloud flavour keeps the plain per-version cache
 # directory; the others get <version>+<flavour> (sw_kcache_dir). rt-amd64
-# (PREEMPT_RT) is named only to be refused (sw_kernel_row, Kbuild).
-SW_FLAVOURS='cloud-amd64 rt-amd64 amd64'
+# (PREEMPT_RT) is named only to be refused (sw_kernel_row, Kbuild); so is
+# rt-arm64.
+SW_FLAVOURS='cloud-amd64 rt-amd64 amd64 cloud-arm64 rt-arm64 arm64'
 SW_DEFAULT_FLAVOUR=cloud-amd64
 
 # sw_flavour_of RELEASE: its flavour ("cloud-amd64", "amd64").
@@ -67,6 +82,11 @@ sw_flavour_of() {
 	done
 	printf '[smartwake] error: %s\n' "release $1 has no known flavour ($SW_FLAVOURS)" >&2
 	exit 1
+}
+
+# sw_arch_of RELEASE: its Debian architecture, amd64 or arm64.
+sw_arch_of() {
+	case $1 in *-arm64) echo arm64 ;; *) echo amd64 ;; esac
 }
 
 # sw_abi_of_rel RELEASE: its ABI name, the release without its flavour
@@ -134,9 +154,24 @@ sw_kernel_row() {
 		SW_ROW_VERSION=$ver SW_ROW_SUITE=$suite SW_ROW_SRCPKG=$src
 		SW_ROW_KBUILD=${kb:-linux-kbuild-$(sw_abi_of_rel "$rel")}
 		return 0
-	done <<<"$SW_KERNEL_TABLE"
-	case $1 in *-rt-amd64) sw_die "$(sw_rt_refusal "$1")" ;; esac
-	sw_die "kernel $1 is not supported; supported: $(sw_kernels | tr '\n' ' ')"
+	done <<<"$SW_KERNEL_TABLE$SW_KERNEL_TABLE_ARM64"
+	case $1 in
+	*-rt-amd64|*-rt-arm64) sw_die "$(sw_rt_refusal "$1")" ;;
+	6.1.*-arm64) sw_die "$(sw_arm64_refusal "$1")" ;;
+	esac
+	sw_die "kernel $1 is not supported; supported: $(sw_kernels | tr '\n' ' ')$(sw_kernels_arm64 | tr '\n' ' ')"
+}
+
+# sw_arm64_refusal RELEASE: why Debian's 6.1 arm64 kernels are refused
+# (module/Kbuild says the same when the headers lack the two options).
+sw_arm64_refusal() {
+	printf '%s' "kernel $1 is refused: Debian's 6.1 arm64 kernels have neither" \
+		" CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS (arm64 direct calls came in 6.4)" \
+		" nor CONFIG_KALLSYMS_ALL, without which the scheduler's variables the module" \
+		" resolves at load (sd_llc, runqueues, ...) are not in kallsyms; no test boots an" \
+		" arm64 kernel without them (Documentation/install.md, \"arm64\"); use Debian's 6.12" \
+		" arm64 kernel, e.g." \
+		" $(sw_kernels_arm64 | head -n1)"
 }
 
 # sw_rt_refusal RELEASE: why an rt (PREEMPT_RT) kernel is refused, and what
@@ -145,11 +180,42 @@ sw_rt_refusal() {
 	printf '%s' "kernel $1 is PREEMPT_RT (the rt flavour), which smartwake does not support:" \
 		" no test boots it and shadow has never compared its decisions with the kernel's" \
 		" (Documentation/install.md, \"The rt flavour\"); use the generic flavour of the same" \
-		" version, $(sw_abi_of_rel "$1")-amd64, or its cloud flavour"
+		" version, $(sw_abi_of_rel "$1")-$(sw_arch_of "$1"), or its cloud flavour"
 }
 
-# sw_kernels: the supported releases, the default first.
+# sw_arm64_busybox: the path of Debian's busybox-static for arm64 (the
+# arm64 guests' initramfs, scripts/guest-run.sh), downloaded once into
+# $SW_CACHE/busybox-arm64/ through private lists of the host's suite for
+# both architectures (the host's apt configuration is untouched).
+sw_arm64_busybox() {
+	local d=$SW_CACHE/busybox-arm64 s a o
+	if [ ! -x "$d/bin/busybox" ]; then
+		s=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-bookworm}")
+		a=$SW_CACHE/apt/$s-arm64
+		o=(-o "Dir::Etc::sourcelist=$a/sources.list" -o Dir::Etc::sourceparts=/nonexistent
+			-o "Dir::State::Lists=$a/lists" -o "Dir::Cache=$a/cache"
+			-o Dir::State::status=/var/lib/dpkg/status
+			-o APT::Architectures::=amd64 -o APT::Architectures::=arm64)
+		mkdir -p "$a/lists/partial" "$a/cache/archives/partial" "$d.tmp"
+		[ -s "$a/sources.list" ] ||
+			printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian %s main\n' \
+				"$s" >"$a/sources.list"
+		[ -n "$(apt-cache "${o[@]}" madison busybox-static:arm64 2>/dev/null)" ] ||
+			apt-get "${o[@]}" update -qq >&2 || sw_die "apt-get update of $s (arm64) failed"
+		(cd "$d.tmp" && apt-get "${o[@]}" download -qq busybox-static:arm64 >&2) ||
+			sw_die "cannot download busybox-static:arm64"
+		dpkg -x "$d.tmp"/busybox-static_*.deb "$d.tmp/x"
+		rm -rf "$d"
+		mv "$d.tmp/x" "$d"
+		rm -rf "$d.tmp"
+	fi
+	printf '%s\n' "$d/bin/busybox"
+}
+
+# sw_kernels: the supported releases, the default first (x86-64).
 sw_kernels() { awk 'NF { print $1 }' <<<"$SW_KERNEL_TABLE"; }
+# sw_kernels_arm64: the supported arm64 releases (cross-built).
+sw_kernels_arm64() { awk 'NF { print $1 }' <<<"$SW_KERNEL_TABLE_ARM64"; }
 
 # sw_kernel_pkgs RELEASE SOURCE-PACKAGE [KBUILD-PACKAGE [IMAGE-PACKAGE]]:
 # the five package names. The image is linux-image-R-unsigned up to
@@ -211,19 +277,24 @@ sw_stock_env() {
 # is older than the kernel's, CONFIG_PAHOLE_VERSION of the host's, so the
 # module's BTF is made with flags it knows.
 sw_kcc_args() {
-	local want have pv hpv
+	local want have pv hpv cross
 	# pahole: the module's BTF with the flags of the host's pahole.
 	pv=$(sed -n 's/^CONFIG_PAHOLE_VERSION=//p' "$SW_KDIR/.config" 2>/dev/null)
 	hpv=$(pahole --version 2>/dev/null | tr -dc '0-9')
 	if [ -n "$pv" ] && [ -n "$hpv" ] && [ "$hpv" -lt "$pv" ]; then
 		printf 'CONFIG_PAHOLE_VERSION=%s ' "$hpv"
 	fi
+	# the target's compiler prefix (aarch64-linux-gnu- for arm64 headers:
+	# Debian's gcc-aarch64-linux-gnu, make deps)
+	cross=$(sed -n 's/^override CROSS_COMPILE = //p' "$SW_KDIR/.kernelvariables" 2>/dev/null)
+	cross=${cross:-x86_64-linux-gnu-}
 	want=$(grep -so '^CC = .*$(CROSS_COMPILE)gcc-[0-9]*' "$SW_KDIR/.kernelvariables" |
-		sed 's/.*$(CROSS_COMPILE)/x86_64-linux-gnu-/') || true
+		sed "s/.*\$(CROSS_COMPILE)/$cross/") || true
 	[ -n "$want" ] || return 0
 	command -v "$want" >/dev/null && { echo; return 0; }
-	have=x86_64-linux-gnu-gcc-$(gcc -dumpversion | cut -d. -f1)
-	command -v "$have" >/dev/null || sw_die "neither $want nor $have found"
+	have=$cross$(command -v "${cross}gcc" >/dev/null && echo "gcc-$("${cross}gcc" -dumpversion | cut -d. -f1)")
+	command -v "$have" >/dev/null ||
+		sw_die "neither $want nor ${cross}gcc found (make deps installs them)"
 	sw_log "$SW_KREL was built with $want, not on this host: building with $have"
 	printf 'CC=%s' "$have"
 	[ "${have##*-}" -ge 14 ] || printf ' CONFIG_CC_HAS_MIN_FUNCTION_ALIGNMENT='
@@ -241,8 +312,22 @@ sw_kcc_args() {
 # $SW_KCACHE/host-kbuild/. Prints nothing when they run.
 # Call after sw_stock_env; KCC is sw_kcc_args's output.
 sw_kbuild_host_args() {
-	local kcc=$1 d="$SW_KCACHE/host-kbuild"
+	local kcc=$1 d="$SW_KCACHE/host-kbuild" twin
 	! sw_kbuild_runs "$SW_KDIR" || return 0
+	if [ "$(sw_arch_of "$SW_KREL")" != amd64 ]; then
+		# A cross build: the host's programs are those of the amd64
+		# twin (same version and source; modpost and resolve_btfids
+		# read any 64-bit little-endian ELF, as Debian's one amd64
+		# kbuild package serves every architecture).
+		twin=$(sw_abi_of_rel "$SW_KREL")-cloud-amd64
+		(
+			SW_KERNEL=$twin
+			[ "$twin" != "$SW_DEFAULT_KREL" ] || SW_KERNEL=
+			"$SW_TOP/scripts/fetch-kernel.sh" --kernel "$twin" >&2 &&
+				sw_stock_env && sw_kbuild_host_args "$(sw_kcc_args)"
+		)
+		return
+	fi
 	if [ ! -f "$d/.complete" ]; then
 		sw_log "$SW_KREL's objtool and modpost need a newer glibc: building them from $SW_KSRC into $d"
 		rm -rf "$d.tmp"

@@ -2,7 +2,9 @@
 # Fetch a Debian stock 6.12 cloud kernel image, its headers (flavour, common,
 # kbuild) and the matching linux-source-6.12, all of ONE Debian version, and
 # extract them with dpkg -x into the cache (see common.sh). Nothing is
-# installed. A flavour other than cloud-amd64 (the generic -amd64) goes to
+# installed. An arm64 kernel (SW_KERNEL_TABLE_ARM64) comes as its arm64
+# image and headers with the amd64 kbuild programs of its version (a cross
+# build), through private lists of both architectures. A flavour other than cloud-amd64 (the generic -amd64) goes to
 # its own directory, <version>+<flavour>, and shares the version's source
 # with the cloud set when that is cached (not downloaded again). The default
 # kernel: prefers 6.12.117-1~deb12u1 and falls back to the newest version
@@ -15,7 +17,8 @@
 #               (e.g. 6.12.117+deb13-cloud-amd64, 6.12.117+deb12-amd64);
 #               default: the default kernel
 #   --print     only print the version that is (or would be) used
-#   --list      print the supported releases, the default first
+#   --list      print the supported releases, the default first, each with
+#               its architecture (amd64, arm64)
 . "$(dirname "$0")/common.sh"
 
 want=$SW_PREFERRED_VERSION
@@ -26,7 +29,7 @@ while [ $# -gt 0 ]; do
 	--kernel) SW_KERNEL=${2:-}; shift 2 || sw_die "--kernel wants a release"
 		[ "$SW_KERNEL" != "$SW_DEFAULT_KREL" ] || SW_KERNEL= ;;
 	--print) print_only=1; shift ;;
-	--list) sw_kernels; exit 0 ;;
+	--list) sw_kernels | sed 's/$/ amd64/'; sw_kernels_arm64 | sed 's/$/ arm64/'; exit 0 ;;
 	-h|--help) sw_help "$0"; exit 0 ;;
 	*) sw_die "unknown argument: $1 (try --help)" ;;
 	esac
@@ -39,7 +42,16 @@ if [ -n "$SW_KERNEL" ]; then
 	sw_kernel_row "$SW_KERNEL"
 	want=$SW_ROW_VERSION srcpkg=$SW_ROW_SRCPKG
 	host_suite=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
-	if [ "$SW_ROW_SUITE" != "$host_suite" ]; then
+	karch=$(sw_arch_of "$SW_KERNEL")
+	if [ "$karch" != amd64 ]; then
+		# Lists of both architectures: the image and headers of
+		# $karch, the kbuild programs that run here (amd64).
+		a=$SW_CACHE/apt/$SW_ROW_SUITE-$karch
+		apt_opts=(-o "Dir::Etc::sourcelist=$a/sources.list" -o Dir::Etc::sourceparts=/nonexistent
+			-o "Dir::State::Lists=$a/lists" -o "Dir::Cache=$a/cache"
+			-o Dir::State::status=/var/lib/dpkg/status
+			-o APT::Architectures::=amd64 -o "APT::Architectures::=$karch")
+	elif [ "$SW_ROW_SUITE" != "$host_suite" ]; then
 		# The suite's own lists, state and package cache, under the cache.
 		a=$SW_CACHE/apt/$SW_ROW_SUITE
 		apt_opts=(-o "Dir::Etc::sourcelist=$a/sources.list" -o Dir::Etc::sourceparts=/nonexistent
@@ -188,7 +200,11 @@ for p in $(pkgs_for "$ver"); do
 	[ -z "$shared_src" ] || [ "$p" != "$srcpkg" ] || continue
 	pv=$(pkg_version "$p" "$ver")
 	[ "$pv" = "$ver" ] || sw_log "$p is not in the archive at $ver: taking $pv"
-	(cd "$d.tmp/debs" && apt-get "${apt_opts[@]}" download -qq "$p=$pv")
+	# an arm64 kernel's own packages (image, flavour headers) by their
+	# architecture: apt takes a bare name for the host's
+	qa=
+	case $p in *"$krel"*) [ "$(sw_arch_of "$krel")" = amd64 ] || qa=:$(sw_arch_of "$krel") ;; esac
+	(cd "$d.tmp/debs" && apt-get "${apt_opts[@]}" download -qq "$p$qa=$pv")
 done
 
 sw_log "extracting"

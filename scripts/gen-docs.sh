@@ -22,7 +22,8 @@
 # Also Documentation/testing.md's section gen-steps: make check's steps,
 # from scripts/check.sh's step table (check.sh --table); and
 # Documentation/install.md's gen-kernels: the supported kernels of
-# scripts/common.sh's SW_KERNEL_TABLE, each with its make check steps.
+# scripts/common.sh's SW_KERNEL_TABLE and SW_KERNEL_TABLE_ARM64, each with
+# its make check steps.
 . "$(dirname "$0")/common.sh"
 check=0
 case ${1:-} in
@@ -74,7 +75,7 @@ print(f'gen-docs: {DOC} {sec} regenerated')
 PY
 # install.md's gen-kernels: the supported kernels (common.sh's
 # SW_KERNEL_TABLE) and the make check steps of each (check.sh --table)
-python3 - "$check" "$steps" "$SW_KERNEL_TABLE" "$SW_DEFAULT_KREL" <<'PY' || steps_rc=1
+python3 - "$check" "$steps" "$SW_KERNEL_TABLE$SW_KERNEL_TABLE_ARM64" "$SW_DEFAULT_KREL" <<'PY' || steps_rc=1
 import difflib, re, sys
 
 DOC, sec = 'Documentation/install.md', 'gen-kernels'
@@ -90,7 +91,9 @@ for ln in ktab.splitlines():
     if not f:
         continue
     rel, ver, suite = f[0], f[1], f[2]
-    flav = 'generic' if not rel.endswith('-cloud-amd64') else 'cloud'
+    flav = 'cloud' if re.search(r'-cloud-(amd64|arm64)$', rel) else 'generic'
+    if rel.endswith('-arm64'):
+        flav += ', arm64 (cross-built)'
     if rel == default:
         build = '`make`, `make testing`'
         st = f'default: every `stock` step ({len(steps.get(rel, []))}; testing.md)'
@@ -102,7 +105,7 @@ for ln in ktab.splitlines():
         if extra:
             st += '; extra: ' + ', '.join(extra)
     rows.append(f'| `{rel}` | {ver} | {suite} | {flav} | {build} | {st} |')
-body = ('Generated from scripts/common.sh\'s SW_KERNEL_TABLE and scripts/check.sh\'s step table\n'
+body = ('Generated from scripts/common.sh\'s SW_KERNEL_TABLE, SW_KERNEL_TABLE_ARM64 and scripts/check.sh\'s step table\n'
         'by scripts/gen-docs.sh; do not edit by hand.\n\n'
         '| release (`uname -r`) | Debian version | suite | flavour | build | `make check` steps |\n'
         '|---|---|---|---|---|---|\n' + '\n'.join(rows) + '\n')

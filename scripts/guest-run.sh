@@ -8,7 +8,14 @@
 #   --kernel-release R     the stock kernel of release R, one of
 #                          scripts/fetch-kernel.sh --list (default: the
 #                          default one, or KERNEL=), with the builds for it
-#                          (make KERNEL=R; make testing KERNEL=R)
+#                          (make KERNEL=R; make testing KERNEL=R); an arm64
+#                          release boots in qemu-system-aarch64 (virt,
+#                          -cpu max) with Debian's busybox-static for arm64
+#                          and the workload tools cross-built (not the CLI:
+#                          its libbpf is amd64's)
+#   --arch A               amd64 or arm64: fail unless the kernel is of A;
+#                          --arch arm64 without --kernel-release: the first
+#                          arm64 release of the table (6.12 deb12 cloud)
 #   --topo NAME            smp2 | smp4 (default) | numa2 (8 CPUs, 2 sockets,
 #                          2 NUMA nodes, LLC of 4) | flat4 (4 sockets, no LLC)
 #                          | smt8 (1 socket, 4 cores x 2 threads, LLC of 8)
@@ -47,6 +54,7 @@
 . "$SW_TOP/scripts/qemulib.sh"
 
 kernel=stock topo=smp4 smp= mem=1024 timeout=900 log= verbose=0 append= icount=() plugin=() hdronly=0
+want_arch=
 kos=()
 tkos=()
 fkos=()
@@ -58,6 +66,7 @@ while [ $# -gt 0 ]; do
 	--kernel-release) kernel=stock SW_KERNEL=$2; shift 2
 		[ "$SW_KERNEL" != "$SW_DEFAULT_KREL" ] || SW_KERNEL= ;;
 	--topo) topo=$2; shift 2 ;;
+	--arch) want_arch=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
@@ -81,6 +90,9 @@ done
 script=$1; shift
 [ -f "$SW_TOP/guest/$script" ] || sw_die "no guest script guest/$script"
 
+if [ "$want_arch" = arm64 ] && [ "$kernel" = stock ] && [ -z "$SW_KERNEL" ]; then
+	SW_KERNEL=$(sw_kernels_arm64 | head -n1)
+fi
 case $kernel in
 stock)
 	sw_stock_env
@@ -113,6 +125,10 @@ debug)
 *) sw_die "--kernel must be stock or debug" ;;
 esac
 [ -f "$vmlinuz" ] || sw_die "kernel image $vmlinuz missing"
+arch=amd64
+[ "$kernel" != stock ] || arch=$(sw_arch_of "$SW_KREL")
+[ -z "$want_arch" ] || [ "$want_arch" = "$arch" ] ||
+	sw_die "--arch $want_arch: the kernel ${SW_KREL:-$kernel} is $arch (--kernel-release R of that architecture)"
 # The sched-idle pull's companion (knob sib_pull), where it was built beside
 # the module (kernels with CONFIG_LIVEPATCH): /lib/smartwake/smartwake_pull.ko
 for ko in "${kos[@]}"; do
@@ -143,6 +159,7 @@ sw_guest_setup smartwake-guest
 root=$work/root
 mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,run,guest,lib/smartwake/testing}
 busybox=$(command -v busybox || echo /bin/busybox)
+[ "$arch" = amd64 ] || busybox=$(sw_arm64_busybox)
 cp "$busybox" "$root/bin/busybox"
 for ko in "${kos[@]}"; do
 	[ -f "$ko" ] || sw_die "module $ko missing (build it first)"
@@ -175,17 +192,37 @@ done
 # The guest scripts' workloads and the CLI: built here when out of date
 # (a step run alone, as check.sh --repeat does, has no make all before
 # it), and never left out: a guest without them only counts zeros.
-make -s -C "$SW_TOP/tools" >&2 || sw_die "tools/ did not build (make tools)"
-for t in "$SW_TOP"/tools/wakeload "$SW_TOP"/tools/udpstream "$SW_TOP"/tools/numatouch \
-	"$SW_TOP"/tools/smartwake; do
+if [ "$arch" = amd64 ]; then
+	make -s -C "$SW_TOP/tools" >&2 || sw_die "tools/ did not build (make tools)"
+	tools=("$SW_TOP"/tools/wakeload "$SW_TOP"/tools/udpstream "$SW_TOP"/tools/numatouch
+		"$SW_TOP"/tools/smartwake)
+else
+	# the workloads, static, by Debian's cross compiler (tools/Makefile's
+	# flags); the CLI links the host's libbpf, so it is not there
+	tools=()
+	mkdir -p "$SW_TOP/build/tools-$arch"
+	for t in wakeload udpstream numatouch; do
+		o=$SW_TOP/build/tools-$arch/$t
+		if [ ! -x "$o" ] || [ -n "$(find "$SW_TOP/tools/$t.c" "$SW_TOP"/tools/lib/swtool.[ch] -newer "$o")" ]; then
+			aarch64-linux-gnu-gcc -I"$SW_TOP/tools/lib" -O2 -Wall -Wextra -Werror -static -pthread \
+				-o "$o" "$SW_TOP/tools/$t.c" "$SW_TOP/tools/lib/swtool.c" ||
+				sw_die "tools/$t.c did not cross-build (make deps installs gcc-aarch64-linux-gnu)"
+		fi
+		tools+=("$o")
+	done
+fi
+for t in "${tools[@]}"; do
 	[ -x "$t" ] || sw_die "$t missing (make tools)"
 	cp "$t" "$root/bin/"
 done
 cp "$SW_TOP"/guest/*.sh "$root/guest/"
 # the example BPF policies (tools/bpf/), for guest/bpf.sh
-mkdir -p "$root/lib/smartwake/bpf/test"
-cp "$SW_TOP"/tools/bpf/*.bpf.o "$root/lib/smartwake/bpf/"
-cp "$SW_TOP"/tools/bpf/test/*.bpf.o "$root/lib/smartwake/bpf/test/"
+# (x86-64 guests: they are built for __TARGET_ARCH_x86 with the CLI)
+if [ "$arch" = amd64 ]; then
+	mkdir -p "$root/lib/smartwake/bpf/test"
+	cp "$SW_TOP"/tools/bpf/*.bpf.o "$root/lib/smartwake/bpf/"
+	cp "$SW_TOP"/tools/bpf/test/*.bpf.o "$root/lib/smartwake/bpf/test/"
+fi
 # Dynamically linked programs from the host, with their libraries and loader.
 for b in "${bins[@]}"; do
 	p=$(command -v "$b") || sw_die "--bin $b: not found"
@@ -225,12 +262,20 @@ chmod +x "$root/init"
 # no_timer_check: on a loaded host the IO-APIC timer check can miss the
 # emulated 8254 and panic ("IO-APIC + timer doesn't work!")
 cmdline="console=ttyS0 panic=-1 tsc=reliable no_timer_check quiet loglevel=4 rdinit=/init $append"
+qemu=(qemu-system-x86_64)
+if [ "$arch" = arm64 ]; then
+	# virt's PL011 console; -cpu max: every feature TCG has (BTI, PAC;
+	# pauth-impdef: the cheaper PAC hash, as fast as no PAC under TCG)
+	cmdline="console=ttyAMA0 panic=-1 quiet loglevel=4 rdinit=/init $append"
+	qemu=(qemu-system-aarch64 -M virt)
+	SW_QEMU_CPU=${SW_QEMU_CPU:-max,pauth-impdef=on}
+fi
 # KASAN prints only its first report per boot unless told otherwise; a
 # later report from smartwake must not hide behind an earlier one.
 [ "$kernel" = debug ] && cmdline+=" kasan_multi_shot"
 sw_log "booting $klabel kernel, topology $topo, guest/$script $* (log: $log)"
 start=$(date +%s)
-qemu-system-x86_64 -accel tcg,thread=single "${icount[@]}" "${plugin[@]}" ${SW_QEMU_CPU:+-cpu $SW_QEMU_CPU} -m "$mem" "${topo_args[@]}" \
+"${qemu[@]}" -accel tcg,thread=single "${icount[@]}" "${plugin[@]}" ${SW_QEMU_CPU:+-cpu $SW_QEMU_CPU} -m "$mem" "${topo_args[@]}" \
 	-kernel "$vmlinuz" -initrd "$work/initramfs.gz" -append "$cmdline" \
 	-nographic -no-reboot -nic none </dev/null >"$log" 2>&1 &
 qpid=$!

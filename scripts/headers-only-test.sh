@@ -35,9 +35,9 @@ vm=$(modinfo -F vermagic "$hdr/module/smartwake.ko" 2>/dev/null || true)
 check "headers-only module is for $SW_KREL" test "${vm%% *}" = "$SW_KREL"
 # kbuild's dependency lists name every header each object read
 check "headers-only builds: no file of the kernel source read (.cmd dependency lists)" eval \
-	'[ -s "$hdr/module/.path.o.cmd" ] && ! grep -lF "$SW_KSRC" "$hdr"{,-testing}/module/.*.cmd'
+	'[ -s "$hdr/module/path/.path.o.cmd" ] && ! grep -lF "$SW_KSRC" "$hdr"{,-testing}/module/{,path/}.*.cmd'
 check "full-source build: kernel/sched/sched.h read (two different builds compared)" \
-	grep -qF "$SW_KSRC/kernel/sched/sched.h" "$full/module/.path.o.cmd"
+	grep -qF "$SW_KSRC/kernel/sched/sched.h" "$full/module/path/.path.o.cmd"
 btf=$(sw_kernel_btf)
 sl() { scripts/sched-layout.sh --kernel-release "$SW_KREL" "$@"; }
 if sl "$full" >"$logd/full.list" && sl "$hdr" >"$logd/headers-only.list" &&

@@ -17,6 +17,9 @@ need=(
 	"dkms:dkms" "man:man-db" "lz4:lz4" "dpkg-buildpackage:dpkg-dev" "dh:debhelper"
 	"dh_dkms:dh-dkms" "openssl:openssl" "clang:clang" "llvm-strip:llvm"
 	"mmdebstrap:mmdebstrap" "mke2fs:e2fsprogs"
+	# the arm64 kernels (SW_KERNEL_TABLE_ARM64): cross builds, guests
+	"aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu" "aarch64-linux-gnu-readelf:binutils-aarch64-linux-gnu"
+	"/usr/aarch64-linux-gnu/lib/libc.a:libc6-dev-arm64-cross" "qemu-system-aarch64:qemu-system-arm"
 )
 missing=()
 for e in "${need[@]}"; do

@@ -12,7 +12,9 @@
 #include <linux/stop_machine.h>
 #include "pull_ops.h"
 
-#if defined(SW_HAVE_RQ_UNLOCK_CALL) && defined(SW_HAVE_STOP_NOWAIT_BOOL)
+/* scripts/klp-relocs.py converts x86-64 objects only */
+#if defined(SW_HAVE_RQ_UNLOCK_CALL) && defined(SW_HAVE_STOP_NOWAIT_BOOL) && \
+	defined(CONFIG_X86_64)
 
 /*
  * Livepatch symbols: the compiler emits the relocations against these
@@ -80,11 +82,15 @@ module_init(swp_init);
 module_exit(swp_exit);
 MODULE_INFO(livepatch, "Y");
 
-#else	/* 7.x: the stub a packaged build installs */
+#else	/* 7.x, arm64: the stub a packaged build installs */
 
 static int __init swp_init(void)
 {
+#ifndef CONFIG_X86_64
+	pr_err("not on this kernel: its livepatch-format direct calls are made for x86-64 only, so sib_pull cannot be done here (Documentation/usage.md)\n");
+#else
 	pr_err("not on this kernel: raw_spin_rq_unlock() is inline here or stop_one_cpu_nowait() does not say whether it queued, so sib_pull cannot be done (Documentation/usage.md)\n");
+#endif
 	return -EOPNOTSUPP;
 }
 module_init(swp_init);

@@ -271,7 +271,7 @@ int sw_select_hook_apply(const struct sw_knob *k, int old, int new)
 				     new == SW_SELECT_HOOK_DIRECT);
 
 	if (ret == -EOPNOTSUPP)
-		pr_err("select_hook=direct: this kernel has no direct ftrace calls\n");
+		pr_err("select_hook=direct: %s\n", SW_NO_DIRECT_WHY);
 	return ret;
 }
 
