@@ -15,21 +15,23 @@ weight() {
 		}
 		print n }'
 }
+# nodes_here: how many NUMA nodes the guest has
+nodes_here() { set -- /sys/devices/system/node/node[0-9]*; echo $#; }
 echo 1 >/sys/kernel/debug/sched/verbose 2>/dev/null
 l3=$(cat /sys/devices/system/cpu/cpu0/cache/index3/shared_cpu_list 2>/dev/null)
-echo "TOPO cpus $(nproc) nodes $(ls -d /sys/devices/system/node/node* | wc -l) l3 ${l3:-none}"
+echo "TOPO cpus $(nproc) nodes $(nodes_here) l3 ${l3:-none}"
 D=/sys/kernel/debug/sched/domains/cpu0
 sd_llc=0
 for m in $(awk '$1 == "cpu0" { f = 1; next } /^cpu/ { f = 0 } f && /^domain/ { print $2 }' /proc/schedstat); do
 	i=${i:-0}
-	name=$(cat $D/domain$i/name 2>/dev/null)
-	flags=$(cat $D/domain$i/flags 2>/dev/null)
+	name=$(cat "$D/domain$i/name" 2>/dev/null)
+	flags=$(cat "$D/domain$i/flags" 2>/dev/null)
 	w=$(weight "$m")
 	echo "TOPO domain$i ${name:-?} span $w flags $flags"
 	case $flags in *SD_SHARE_LLC*|*SD_SHARE_PKG_RESOURCES*) sd_llc=$w ;; esac
 	i=$((i + 1))
 done
 check "$cpus CPUs" [ "$(nproc)" -eq "$cpus" ]
-check "$nodes NUMA nodes" [ "$(ls -d /sys/devices/system/node/node* | wc -l)" -eq "$nodes" ]
+check "$nodes NUMA nodes" [ "$(nodes_here)" -eq "$nodes" ]
 check "the scheduler's LLC of CPU 0 spans $llc CPUs (got $sd_llc)" [ "$sd_llc" -eq "$llc" ]
 summary

@@ -52,6 +52,7 @@ sw_topo_args() {
 		topo_args=(-smp "${smp:-$n,sockets=$s,dies=$l,cores=$c,threads=$t}")
 		# QEMU 7.2's qemu64 is an AMD CPU: Linux takes its LLC per socket;
 		# an Intel vendor makes it read CPUID leaf 4 (an L3 per die)
+		# shellcheck disable=SC2054 # one -cpu value
 		[ "$l" -gt 1 ] && [ -z "${SW_QEMU_CPU:-}" ] && topo_args+=(-cpu qemu64,vendor=GenuineIntel)
 		if [ "$s" -gt 1 ]; then
 			mem=${mem:-$((1024 + (n > 8 ? (n - 8) * 8 : 0)))}
