@@ -25,22 +25,28 @@
 # CPUs takes minutes here.
 #
 # Usage: scripts/scale.sh [--topos LIST] [--secs S] [--out DIR]
-#          [--report DIR] [--no-figures]
+#          [--report DIR] [--before DIR] [--no-figures]
 #   --topos   topologies (scripts/guest-run.sh --topo), comma-separated
 #             (default smp4,llc16,llc64,2s2l8c2t)
 #   --secs    guest seconds of load per boot (default 1)
 #   --out     results directory (default results/scale-DATE)
 #   --report  an earlier run's table again, measuring nothing
+#   --before  an earlier run (another build of the module) whose table
+#             goes into the section too, as the before of a change
+#   A directory that already holds a setting's report.txt is reused
+#   (e.g. none and smartwake copied from --before when only shadow's
+#   code changed).
 #   --no-figures  do not write the scale section of Documentation/figures.md
 . "$(dirname "$0")/common.sh"
 
-topos=smp4,llc16,llc64,2s2l8c2t secs=1 out= again= figs=1
+topos=smp4,llc16,llc64,2s2l8c2t secs=1 out= again= figs=1 before=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--topos) topos=$2; shift 2 ;;
 	--secs) secs=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--report) again=$2; shift 2 ;;
+	--before) before=$2; shift 2 ;;
 	--no-figures) figs=0; shift ;;
 	-h|--help) sw_help "$0"; exit 0 ;;
 	*) sw_die "unknown argument: $1 (try --help)" ;;
@@ -104,7 +110,7 @@ for t, r in runs.items():
     calls = min(r[s].get("#calls", (0, 0))[0] for s in ("none", "smartwake", "shadow"))
     rows.append((r["cpus"], t, k, m, sh, seq, calls, max(r["boot"].values())))
 rows.sort()
-print("| CPUs | topology | wakeups (fewest of 3) | kernel | module | shadow | sw_rq_seq in shadow | module / kernel | shadow / (kernel + module) | goals | longest boot |")
+print("| CPUs | topology | wakeups (fewest of 3) | kernel | module | shadow | sw_rq_seq in shadow | module / kernel | shadow / (kernel + module) | goals | longest run (wall) |")
 print("|---|---|---|---|---|---|---|---|---|---|---|")
 fails = 0
 for n, t, k, m, sh, seq, calls, boot in rows:
@@ -152,8 +158,16 @@ if [ "$figs" = 1 ]; then
 		echo "instructions per wakeup from the exact instruction profile"
 		echo "(scripts/insnprof.sh, icount), pipe load of CPUs / 2 pairs; kernel: setting"
 		echo "none; module: policy=smartwake; shadow: policy=shadow (see scripts/scale.sh)."
-		echo "The boot column is the wall time of one whole insnprof run here."
+		echo "The last column is the wall time of the longest of the three insnprof runs (boot, load, profile) on this shared host."
 		echo
 		cat "$out/table.md"
+		if [ -n "$before" ]; then
+			echo
+			echo "Before, the same runs with the module of $(sed -n 's/.*commit \([^,]*\),.*/\1/p' "$before"/*-shadow/meta.txt | sort -u | tr '\n' ' ')(\`--before\`):"
+			echo
+			table "$before" 2>/dev/null
+		fi
+		echo
+		echo "Runs: $(sed -n 's/^setting \([^,]*\),.*topology \([^,]*\),.*commit \([^,]*\),.*/\2 \1 \3/p' "$out"/*/meta.txt | tr '\n' ';' | sed 's/;$//; s/;/; /g')."
 	} | scripts/figures.sh scale -
 fi
