@@ -16,6 +16,10 @@
 #   make replay     each seed's claim beside the lab's measurements (scripts/replay.sh;
 #                   not part of check)
 #   make stress     long reliability runs (not part of check)
+#   make scale      the cost curve: instructions per wakeup of the kernel,
+#                   policy=smartwake and policy=shadow from 4 to 64+ CPUs,
+#                   one-LLC and multi-LLC shapes (scripts/scale.sh; not part
+#                   of check; SCALE_ARGS="--topos llc16,llc128" for others)
 #   make mutants    mutation suite: one-line bugs (scripts/mutants.tsv) each
 #                   built and run through the make check steps that must
 #                   fail; fails if one survives (not part of check; 1.5 h;
@@ -52,7 +56,7 @@ SHELL := /bin/bash
 TOP := $(CURDIR)
 
 .PHONY: all module testing tools deps check-start host-tools fetch kernels debug-kernel debug-modules replay \
-	demo check check-extra bench stress mutants matrix install uninstall clean help
+	demo check check-extra bench stress scale mutants matrix install uninstall clean help
 
 # KERNEL=<release> reaches the scripts (scripts/common.sh) as SMARTWAKE_KERNEL.
 ifdef KERNEL
@@ -154,6 +158,9 @@ bench: deps all
 
 stress: deps
 	@scripts/stress.sh
+
+scale: deps all
+	@scripts/scale.sh $(SCALE_ARGS)
 
 # Each mutant in its own copy of the committed tree (build/mutants/), two
 # at once (MUTANTS_ARGS="--jobs 1 ..." for one).

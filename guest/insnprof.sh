@@ -3,11 +3,12 @@
 #   insnprof.sh syms
 #       print the kernel's text symbols (SWSYM lines): with nokaslr they
 #       are the same in every boot of this kernel
-#   insnprof.sh run SETTING LOAD SECONDS
+#   insnprof.sh run SETTING LOAD SECONDS [SIZE]
 #       load the module, apply SETTING (stock, smartwake, shadow,
 #       latency or ttwu_count: that knob 1, or none: no module), call
 #       sync(2) (the plugin's mark: snapshot 1),
-#       run wakeload LOAD for SECONDS, sync again (snapshot 2), then print
+#       run wakeload LOAD (SIZE pipe pairs or message groups, default
+#       1) for SECONDS, sync again (snapshot 2), then print
 #       the module's symbols (SWSYM) and its counters (SWSTAT)
 . ./lib.sh
 case $1 in
@@ -16,7 +17,7 @@ syms)
 	check "kernel symbols printed" [ "$(awk '$2 ~ /^[tT]$/' /proc/kallsyms | wc -l)" -gt 1000 ]
 	;;
 run)
-	setting=$2 load=$3 secs=$4
+	setting=$2 load=$3 secs=$4 size=${5:-1}
 	if [ "$setting" != none ]; then
 		check "insmod" sw_insmod
 		case $setting in
@@ -28,8 +29,8 @@ run)
 	[ "$setting" = none ] || echo 1 >$SW_DBG/reset
 	sync
 	case $load in
-	pipe) wakeload pipe -p 1 -t "$secs" ;;
-	msg) wakeload msg --pipes -g 1 -s 2 -r 2 -t "$secs" ;;
+	pipe) wakeload pipe -p "$size" -t "$secs" ;;
+	msg) wakeload msg --pipes -g "$size" -s 2 -r 2 -t "$secs" ;;
 	*) echo "unknown load $load" ;;
 	esac >/dev/null 2>&1
 	sync

@@ -72,11 +72,14 @@ static bool sw_overload_update(int cpu)
 }
 
 /*
- * Changes of each runqueue's nr_running, counted under that runqueue's
- * lock: policy=shadow (path/shadow.c) compares sums of them to tell whether any
- * runqueue it looked at changed while the module and the kernel decided.
+ * Changes of nr_running of the runqueues of each LLC, in the slot of the
+ * LLC's id (its lowest CPU; a CPU outside any LLC is its own):
+ * policy=shadow (path/shadow.c) reads two slots, not every CPU of two
+ * LLCs, to tell whether a runqueue of the LLCs it looked at changed
+ * while the module and the kernel decided. The writers of one slot hold
+ * different runqueue locks: atomic.
  */
-DEFINE_PER_CPU(unsigned long, sw_nr_running_seq);
+DEFINE_PER_CPU(atomic_long_t, sw_llc_nr_running_seq);
 
 /* the watcher of nr_running changes (sib_pull's trigger), or NULL */
 static sw_nr_watch_fn sw_nr_watch;
@@ -101,17 +104,22 @@ static struct sw_hook sw_nr_hook;
 
 static void notrace sw_nr_running_probe(void *data, struct rq *rq, int change)
 {
-	int cpu = cpu_of(rq);
-	unsigned long *seq = per_cpu_ptr(&sw_nr_running_seq, cpu);
+	unsigned int users = READ_ONCE(sw_nr_hook.users);
+	int cpu = cpu_of(rq), id;
 	sw_nr_watch_fn watch;
 	bool became;
 
-	WRITE_ONCE(*seq, *seq + 1);
+	/* policy=shadow takes its bit before it hooks, drops it after */
+	if (users & SW_PROBE_SHADOW) {
+		id = sw_llc_id(cpu);
+		if ((unsigned int)id < nr_cpu_ids)
+			atomic_long_inc(per_cpu_ptr(&sw_llc_nr_running_seq, id));
+	}
 	/*
 	 * policy=shadow alone wants the count, not the masks: every other
 	 * user seeds them (sw_overload_seed()) after its bit is set.
 	 */
-	if (!(READ_ONCE(sw_nr_hook.users) & ~SW_PROBE_SHADOW))
+	if (!(users & ~SW_PROBE_SHADOW))
 		return;
 	became = sw_overload_update(cpu);
 	watch = READ_ONCE(sw_nr_watch);

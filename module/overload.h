@@ -5,6 +5,8 @@
 #ifndef _SMARTWAKE_OVERLOAD_H
 #define _SMARTWAKE_OVERLOAD_H
 
+#include <linux/atomic.h>
+#include <linux/cpumask.h>
 #include <linux/ftrace.h>
 #include <linux/percpu.h>
 #include <linux/types.h>
@@ -31,11 +33,16 @@ int sw_overload_show(struct seq_file *m);
 const struct cpumask *sw_llc_overloaded_mask(int llc_id);
 bool sw_llc_has_overloaded(int cpu);	/* another CPU of @cpu's LLC is */
 
-/* nr_running changes of a CPU so far (the nr_running probe counts them) */
-DECLARE_PER_CPU(unsigned long, sw_nr_running_seq);
-static inline unsigned long sw_nr_running_seq_of(int cpu)
+/*
+ * nr_running changes so far of the CPUs of the LLC whose id is @llc_id
+ * (the nr_running probe counts them while policy=shadow holds it)
+ */
+DECLARE_PER_CPU(atomic_long_t, sw_llc_nr_running_seq);
+static inline unsigned long sw_llc_nr_running_seq_of(int llc_id)
 {
-	return READ_ONCE(per_cpu(sw_nr_running_seq, cpu));
+	if ((unsigned int)llc_id >= nr_cpu_ids)
+		return 0;
+	return atomic_long_read(per_cpu_ptr(&sw_llc_nr_running_seq, llc_id));
 }
 
 #endif /* _SMARTWAKE_OVERLOAD_H */

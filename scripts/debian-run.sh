@@ -92,11 +92,11 @@ cmdline="root=/dev/vda rw console=ttyS0 quiet loglevel=3 systemd.show_status=0 t
 if [ -n "$topo" ]; then
 	sw_topo_args "$topo" "" "$mem"
 else
-	topo_args=(-smp "$smp")
+	topo_args=(-smp "$smp") topo_mem=$mem
 fi
 sw_log "booting the $suite image ($(cat "$img/krel")), ${topo:-$smp vCPUs}${icount[*]:+ (icount)}, guest/$script $* (log: $log)"
 start=$(date +%s)
-qemu-system-x86_64 -accel tcg,thread=single "${icount[@]}" ${SW_QEMU_CPU:+-cpu $SW_QEMU_CPU} -m "$mem" "${topo_args[@]}" \
+qemu-system-x86_64 -accel tcg,thread=single "${icount[@]}" ${SW_QEMU_CPU:+-cpu $SW_QEMU_CPU} -m "$topo_mem" "${topo_args[@]}" \
 	-kernel "$img/vmlinuz" -initrd "$img/initrd.img" -append "$cmdline" \
 	-drive "file=$img/rootfs.img,format=raw,if=virtio,snapshot=on" \
 	-drive "file=$work/payload.img,format=raw,if=virtio,readonly=on" \

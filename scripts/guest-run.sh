@@ -21,8 +21,14 @@
 #                          | smt8 (1 socket, 4 cores x 2 threads, LLC of 8)
 #                          | numa-smt (2 sockets x 2 cores x 2 threads, 2
 #                          NUMA nodes: CPUs 0-3 and 4-7, LLC of 4)
+#                          | llcN (1 socket, one LLC of N cores, e.g. llc16,
+#                          llc64, llc128) | SsLlCcTt (S sockets, one NUMA
+#                          node each when S > 1, of L LLCs of C cores of T
+#                          threads, e.g. 2s2l8c2t: 64 CPUs, 4 LLCs of 16
+#                          with SMT, 2 nodes; 4s1l8c2t: 4 nodes)
 #   --smp SPEC             raw -smp value (overrides --topo's CPUs)
-#   --mem MB               guest memory (default 1024)
+#   --mem MB               guest memory (default 1024, plus 8 MB per CPU
+#                          above 8; split evenly between NUMA nodes)
 #   --timeout SECS         kill the guest after this long (default 900)
 #   --log FILE             console log (default build/logs/<script>-<topo>.log)
 #   --ko FILE              module to put in /lib/smartwake (repeatable;
@@ -53,7 +59,7 @@
 # shellcheck source=scripts/qemulib.sh
 . "$SW_TOP/scripts/qemulib.sh"
 
-kernel=stock topo=smp4 smp= mem=1024 timeout=900 log= verbose=0 append= icount=() plugin=() hdronly=0
+kernel=stock topo=smp4 smp= mem= timeout=900 log= verbose=0 append= icount=() plugin=() hdronly=0
 want_arch=
 kos=()
 tkos=()
@@ -275,7 +281,7 @@ fi
 [ "$kernel" = debug ] && cmdline+=" kasan_multi_shot"
 sw_log "booting $klabel kernel, topology $topo, guest/$script $* (log: $log)"
 start=$(date +%s)
-"${qemu[@]}" -accel tcg,thread=single "${icount[@]}" "${plugin[@]}" ${SW_QEMU_CPU:+-cpu $SW_QEMU_CPU} -m "$mem" "${topo_args[@]}" \
+"${qemu[@]}" -accel tcg,thread=single "${icount[@]}" "${plugin[@]}" ${SW_QEMU_CPU:+-cpu $SW_QEMU_CPU} -m "$topo_mem" "${topo_args[@]}" \
 	-kernel "$vmlinuz" -initrd "$work/initramfs.gz" -append "$cmdline" \
 	-nographic -no-reboot -nic none </dev/null >"$log" 2>&1 &
 qpid=$!

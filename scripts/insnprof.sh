@@ -17,11 +17,16 @@
 #
 # Usage: scripts/insnprof.sh [--setting none|stock|smartwake|shadow|latency|ttwu_count]
 #          [--load pipe|msg] [--secs S] [--top N] [--out DIR]
+#          [--topo NAME] [--size N]
 #          [--per COUNTER] [--diff DIR_A DIR_B] [--annotate FUNCTION DIR]
 #          [--report DIR]
 #   --setting  module state during the run (default shadow: both paths
 #              on the same wakeups; latency, ttwu_count: policy stock and
 #              that observer on)
+#   --topo     the guest's topology (scripts/guest-run.sh --topo; default
+#              smp2)
+#   --size     the load's size: pipe pairs (pipe) or message groups (msg)
+#              (default 1)
 #   --per      divide by this counter of the module's stats (default
 #              wakeups), or by calls:FUNCTION, the executions of the
 #              block at FUNCTION's first byte (e.g.
@@ -35,13 +40,15 @@
 #   --report DIR  an earlier run's report again, measuring nothing
 . "$(dirname "$0")/common.sh"
 
-setting=shadow load=msg secs=2 top=40 out= per=wakeups diff=() annotate=() again=
+setting=shadow load=msg secs=2 top=40 out= per=wakeups diff=() annotate=() again= topo=smp2 size=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--setting) setting=$2; shift 2 ;;
 	--load) load=$2; shift 2 ;;
 	--secs) secs=$2; shift 2 ;;
 	--top) top=$2; shift 2 ;;
+	--topo) topo=$2; shift 2 ;;
+	--size) size=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--per) per=$2; shift 2 ;;
 	--diff) diff=("$2" "$3"); shift 3 ;;
@@ -55,6 +62,7 @@ cd "$SW_TOP" || exit
 [[ $setting =~ ^(none|stock|smartwake|shadow|latency|ttwu_count)$ ]] || sw_die "--setting: none, stock, smartwake, shadow, latency or ttwu_count"
 [[ $load =~ ^(pipe|msg)$ ]] || sw_die "--load: pipe or msg"
 [[ $secs =~ ^[1-9][0-9]*$ ]] || sw_die "--secs: a whole number of seconds"
+[[ $size =~ ^[1-9][0-9]*$ ]] || sw_die "--size: a whole number of pairs or groups"
 
 report() {
 	python3 - "$@" <<'PY'
@@ -205,11 +213,11 @@ mark=$(awk '$2 == "__x64_sys_sync" { print $1 }' "$syms")
 mkdir -p "$out"
 rm -f "$out"/prof.*
 cp "$syms" "$out/syms.txt"
-echo "setting $setting, load $load, $secs s, commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- module include 2>/dev/null || echo +changes), $(date -Is)" >"$out/meta.txt"
-sw_log "insnprof: $setting, $load, $secs s (results in $out)"
-scripts/guest-run.sh --topo smp2 --append nokaslr --icount --timeout 900 \
+echo "setting $setting, load $load x $size, topology $topo, $secs s, commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- module include 2>/dev/null || echo +changes), $(date -Is)" >"$out/meta.txt"
+sw_log "insnprof: $setting, $load x $size, $topo, $secs s (results in $out)"
+scripts/guest-run.sh --topo "$topo" --append nokaslr --icount --timeout "${SW_INSNPROF_TIMEOUT:-900}" \
 	--plugin "$so,mark=0x$mark,out=$out/prof" --log "$out/guest.log" \
-	insnprof.sh run "$setting" "$load" "$secs" | grep -E 'passed|FAIL' || true
+	insnprof.sh run "$setting" "$load" "$secs" "$size" | grep -E 'passed|FAIL' || true
 sed -n 's/^SWSYM \([0-9a-f]*\) \([^ \r]*\).*/\1 \2/p' "$out/guest.log" >"$out/module-syms.txt"
 sed -n 's/^SWSTAT \([^ ]*\) \([^ \r]*\).*/\1 \2/p' "$out/guest.log" >"$out/stats.txt"
 [ -s "$out/prof.1" ] && [ -s "$out/prof.2" ] || sw_die "the plugin wrote no two snapshots in $out"

@@ -14,9 +14,15 @@ sw_guest_setup() {
 }
 # sw_topo_args TOPO SMP MEM: QEMU's CPU and NUMA arguments for a named
 # topology in the array topo_args (SMP, if set, is a raw -smp value that
-# overrides the topology's CPUs; MEM in MB is split between NUMA nodes)
+# overrides the topology's CPUs; MEM in MB is split between NUMA nodes;
+# empty MEM: 1024, plus 8 MB per CPU above 8), the memory in topo_mem.
+# Shapes at size (issue 61): llcN is one socket, one LLC of N cores;
+# SsLlCcTt is S sockets (one NUMA node each when S > 1) of L LLCs (QEMU
+# dies: CPUID leaf 4 shares the L3 per die) of C cores of T threads.
+# QEMU 7.2 has no -machine smp-cache (9.0+): dies are its way to several
+# LLCs per socket.
 sw_topo_args() {
-	local topo=$1 smp=$2 mem=$3 half def
+	local topo=$1 smp=$2 mem=$3 half def s l c t per i n
 	topo_args=()
 	case $topo in
 	smp2) topo_args=(-smp "${smp:-2}") ;;
@@ -24,6 +30,7 @@ sw_topo_args() {
 	flat4) topo_args=(-smp "${smp:-4,sockets=4}") ;;
 	smt8) topo_args=(-smp "${smp:-8,sockets=1,cores=4,threads=2}") ;;
 	numa2|numa-smt)
+		mem=${mem:-1024}
 		half=$((mem / 2))
 		if [ "$topo" = numa2 ]; then def=8,sockets=2,cores=4; else def=8,sockets=2,cores=2,threads=2; fi
 		# shellcheck disable=SC2054 # commas inside one -smp value
@@ -33,8 +40,34 @@ sw_topo_args() {
 			-numa node,nodeid=0,cpus=0-3,memdev=m0
 			-numa node,nodeid=1,cpus=4-7,memdev=m1)
 		;;
-	*) sw_die "unknown topology $topo (smp2|smp4|numa2|flat4|smt8|numa-smt)" ;;
+	llc[1-9]*)
+		c=${topo#llc}
+		[[ $c =~ ^[0-9]+$ ]] || sw_die "unknown topology $topo"
+		n=$c
+		topo_args=(-smp "${smp:-$c,sockets=1,dies=1,cores=$c,threads=1}") ;;
+	[1-9]*s[1-9]*l[1-9]*c[1-9]*t)
+		[[ $topo =~ ^([0-9]+)s([0-9]+)l([0-9]+)c([0-9]+)t$ ]] || sw_die "unknown topology $topo"
+		s=${BASH_REMATCH[1]} l=${BASH_REMATCH[2]} c=${BASH_REMATCH[3]} t=${BASH_REMATCH[4]}
+		per=$((l * c * t)) n=$((s * per))
+		topo_args=(-smp "${smp:-$n,sockets=$s,dies=$l,cores=$c,threads=$t}")
+		# QEMU 7.2's qemu64 is an AMD CPU: Linux takes its LLC per socket;
+		# an Intel vendor makes it read CPUID leaf 4 (an L3 per die)
+		# shellcheck disable=SC2054 # one -cpu value
+		[ "$l" -gt 1 ] && [ -z "${SW_QEMU_CPU:-}" ] && topo_args+=(-cpu qemu64,vendor=GenuineIntel)
+		if [ "$s" -gt 1 ]; then
+			mem=${mem:-$((1024 + (n > 8 ? (n - 8) * 8 : 0)))}
+			# QEMU numbers CPUs socket by socket: node i is socket i
+			for ((i = 0; i < s; i++)); do
+				topo_args+=(-object "memory-backend-ram,id=m$i,size=$((mem / s))M"
+					-numa "node,nodeid=$i,cpus=$((i * per))-$(((i + 1) * per - 1)),memdev=m$i")
+			done
+			mem=$((mem / s * s))
+		fi
+		;;
+	*) sw_die "unknown topology $topo (smp2|smp4|numa2|flat4|smt8|numa-smt|llcN|SsLlCcTt)" ;;
 	esac
+	n=${n:-8}
+	topo_mem=${mem:-$((1024 + (n > 8 ? (n - 8) * 8 : 0)))}
 }
 
 sw_guest_kill() {
