@@ -297,6 +297,13 @@ kernel_ready() {
 		scripts/build-modules.sh --kernel-release "$1" &&
 		scripts/build-modules.sh --kernel-release "$1" --testing
 }
+# debug_variant_ready debug-V: variant V of the debug kernel and the
+# module's builds for it (scripts/build-debug-kernel.sh --variant V; a
+# long build the first time, nothing once cached)
+debug_variant_ready() {
+	scripts/build-debug-kernel.sh --variant "${1#debug-}" >/dev/null &&
+		scripts/build-debug-modules.sh --variant "${1#debug-}"
+}
 # guest KERNEL TOPO TIMEOUT GUEST-RUN-ARGS...: a guest test on that kernel
 guest() {
 	local k=$1 topo=$2 t=$3
@@ -304,6 +311,7 @@ guest() {
 	case $k in
 	stock) g --topo "$topo" --timeout "$t" "$@" ;;
 	debug) g --kernel debug --topo "$topo" --timeout "$t" "$@" ;;
+	debug-*) debug_variant_ready "$k" && g --kernel "$k" --topo "$topo" --timeout "$t" "$@" ;;
 	*) k=$(krel "$k") && kernel_ready "$k" && g --kernel-release "$k" --topo "$topo" --timeout "$t" "$@" ;;
 	esac
 }
