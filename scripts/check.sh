@@ -185,6 +185,14 @@ shadow-7.3         2    7.3   smp4     600  shadow.sh
 shadow-7.3-numa2   2    7.3   numa2    600  shadow.sh
 compat-7.3-generic 2    7.3-generic smp2 600 --foreign-ko module/smartwake.ko compat.sh
 shadow-7.3-generic 2    7.3-generic smp4 600 shadow.sh mainline
+# issue 59: the transition of the one unexplained oops (load, ttwu_count=1,
+# forks, ttwu_count=0, unload) looped, with and without icount, 2 and 4
+# vCPUs (scripts/oops-loop.sh runs them, also two at once, and writes
+# figures.md section oops-loop)
+oops-smp2          1    stock smp2     1500 oops-loop.sh 100
+oops-smp4          2    stock smp4     1500 oops-loop.sh 100
+oops-smp2-icount   1    stock smp2     1500 --icount oops-loop.sh 100
+oops-smp4-icount   2    stock smp4     1500 --icount oops-loop.sh 100
 # what each kernel offers the module, as figures.md sections kfacts-*
 kfacts-stock       1    stock smp2     300  @kfacts kfacts.sh
 kfacts-6.1         2    6.1   smp2     300  @kfacts kfacts.sh
@@ -281,7 +289,8 @@ steps_extra=(kfacts-6.1 kfacts-deb13 kfacts-7.2 headers-only-6.1 headers-only-de
 	reliability-6.1 reliability-7.2 e2e-deb13 numa-6.1 shadow-6.1-generic
 	e2e-7.2 wake-7.2 ttwu-7.2 numa-7.2 pull-7.2 e2e-generic shadow-generic
 	compat-6.1-generic compat-deb13-generic compat-7.2-generic wake-6.1
-	shadow-deb13 ttwu-deb13 wake-debug)
+	shadow-deb13 ttwu-deb13 wake-debug
+	oops-smp2 oops-smp4 oops-smp2-icount oops-smp4-icount)
 is_extra() { [[ " ${steps_extra[*]} " == *" $1 "* ]]; }
 steps_default=()
 for s in "${steps_all[@]}"; do
