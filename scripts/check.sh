@@ -193,6 +193,13 @@ oops-smp2          1    stock smp2     1500 oops-loop.sh 100
 oops-smp4          2    stock smp4     1500 oops-loop.sh 100
 oops-smp2-icount   1    stock smp2     1500 --icount oops-loop.sh 100
 oops-smp4-icount   2    stock smp4     1500 --icount oops-loop.sh 100
+# issue 59: KCSAN, on the kcsan variant of the debug kernel (KCSAN instead of
+# KASAN, fault injection; built on first use, 25-40 min on 2 cores): knob
+# flips under load with readers, then the reliability and shadow loads;
+# no KCSAN report may name the module
+kcsan-debug        2    debug-kcsan smp4 1800 @kcsan_figures kcsan.sh 60
+reliability-kcsan  2    debug-kcsan smp4 1800 reliability.sh 6 2 5
+shadow-kcsan       2    debug-kcsan smp4 1200 shadow.sh
 # what each kernel offers the module, as figures.md sections kfacts-*
 kfacts-stock       1    stock smp2     300  @kfacts kfacts.sh
 kfacts-6.1         2    6.1   smp2     300  @kfacts kfacts.sh
@@ -290,7 +297,8 @@ steps_extra=(kfacts-6.1 kfacts-deb13 kfacts-7.2 headers-only-6.1 headers-only-de
 	e2e-7.2 wake-7.2 ttwu-7.2 numa-7.2 pull-7.2 e2e-generic shadow-generic
 	compat-6.1-generic compat-deb13-generic compat-7.2-generic wake-6.1
 	shadow-deb13 ttwu-deb13 wake-debug
-	oops-smp2 oops-smp4 oops-smp2-icount oops-smp4-icount)
+	oops-smp2 oops-smp4 oops-smp2-icount oops-smp4-icount
+	kcsan-debug reliability-kcsan shadow-kcsan)
 is_extra() { [[ " ${steps_extra[*]} " == *" $1 "* ]]; }
 steps_default=()
 for s in "${steps_all[@]}"; do
@@ -765,6 +773,15 @@ kfacts() {
 	figtext_kfacts "$log" | scripts/figures.sh "kfacts-$label" - || true
 }
 debug_build() { scripts/build-debug-kernel.sh && scripts/build-debug-modules.sh; }
+# KCSAN (issue 59): guest/kcsan.sh on the kcsan variant; a pass writes its
+# KCSAN-FIG lines to figures.md, section kcsan.
+# kcsan_figures NAME KERNEL TOPO TIMEOUT SCRIPT ARGS...
+kcsan_figures() {
+	local log=build/logs/kcsan-debug-kcsan.log rc=0
+	guest "$2" "$3" "$4" --log "$log" "${@:5}" || rc=$?
+	[ $rc -eq 0 ] || return $rc
+	figtext_kcsan "$log" | scripts/figures.sh kcsan - || true
+}
 # Issue 28: signatures enforced as under Secure Boot (lockdown=integrity,
 # module.sig_enforce=1): the copy signed with the test key the debug kernel
 # trusts loads, the unsigned build and a copy signed with an unknown key
@@ -815,7 +832,8 @@ if [ "$table" -eq 1 ]; then
 	for s in "${steps[@]}"; do
 		step_row "$s"
 		case ${ROW[2]} in
-		-) r=- ;; stock) r=$SW_DEFAULT_KREL ;; debug) r="debug kernel" ;; *) r=$(krel "${ROW[2]}") ;;
+		-) r=- ;; stock) r=$SW_DEFAULT_KREL ;; debug) r="debug kernel" ;;
+		debug-*) r="debug kernel, variant ${ROW[2]#debug-}" ;; *) r=$(krel "${ROW[2]}") ;;
 		esac
 		is_extra "$s" && ROW[1]=extra
 		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${ROW[@]:0:3}" "$r" "${ROW[@]:3:2}" "${ROW[*]:5}"

@@ -31,6 +31,32 @@ figtext_numa_retry() {
 	sed -n 's/^NUMA-FIG //p' "$1" | tr -d '\r'
 }
 
+# figtext_kcsan LOG: section kcsan, kcsan.sh's KCSAN-FIG lines
+figtext_kcsan() {
+	local f
+	f=$(sed -n 's/^KCSAN-FIG //p' "$1" | tr -d '\r')
+	echo "## KCSAN: data races of the module (guest/kcsan.sh, issue 59)"
+	echo
+	echo "make check step kcsan-debug (extra): the debug kernel's kcsan variant"
+	echo "(scripts/debug-kernel-kcsan.config: KCSAN non-strict, no KASAN; lockdep, kmemleak), smp4 guest,"
+	echo "TCG one thread. Every knob flipped through its values round after round under wakeload disp and"
+	echo "msg, readers of the stats and hooks files beside them, policy smartwake and shadow."
+	echo
+	echo "Run: $(grep -m1 '^secs=' <<<"$f")"
+	echo "Reports: $(grep -m1 '^reports=' <<<"$f") (smartwake: the reports naming a frame of the module)"
+	echo
+	echo "KCSAN's own counters after the run (/sys/kernel/debug/kcsan): $(sed -n 's/^stat //p' <<<"$f" | tr '\n' ';' | sed 's/;$//; s/;/, /g')"
+	echo
+	echo "The races reported in the run (count, title; a title naming no smartwake function is the kernel's own):"
+	echo
+	echo '```'
+	sed -n 's/^title \([0-9]*\) \(.*\)/\1 \2/p' <<<"$f"
+	echo '```'
+	echo
+	echo "The same run's deliberate race (module/testmods/sw_kcsan_race.ko, two CPUs on a plain int) was"
+	echo "reported and failed the log check: KCSAN sees races in this emulator, one vCPU at a time."
+}
+
 # figtext_latency_ab LOG: section latency-ab, latency.sh's smartwake ab
 # output (latency columns, locality lines)
 figtext_latency_ab() {
