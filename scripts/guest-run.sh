@@ -234,6 +234,9 @@ cmdline="console=ttyS0 panic=-1 tsc=reliable no_timer_check quiet loglevel=4 rdi
 # KASAN prints only its first report per boot unless told otherwise; a
 # later report from smartwake must not hide behind an earlier one.
 [ "$kernel" = debug ] && cmdline+=" kasan_multi_shot"
+# KCSAN from boot: the kcsan variant's allnoconfig leaves
+# KCSAN_EARLY_ENABLE off (scripts/debug-kernel-kcsan.config)
+[ -n "${bdir:-}" ] && grep -q '^CONFIG_KCSAN=y' "$bdir/.config" && cmdline+=" kcsan.early_enable=1"
 sw_log "booting $klabel kernel, topology $topo, guest/$script $* (log: $log)"
 start=$(date +%s)
 qemu-system-x86_64 -accel tcg,thread=single "${icount[@]}" "${plugin[@]}" ${SW_QEMU_CPU:+-cpu $SW_QEMU_CPU} -m "$mem" "${topo_args[@]}" \
