@@ -200,6 +200,9 @@ oops-smp4-icount   2    stock smp4     1500 --icount oops-loop.sh 100
 kcsan-debug        2    debug-kcsan smp4 1800 @kcsan_figures kcsan.sh 60
 reliability-kcsan  2    debug-kcsan smp4 1800 reliability.sh 6 2 5
 shadow-kcsan       2    debug-kcsan smp4 1200 shadow.sh
+# every allocation of the load and of each knob write that installs or
+# removes a hook failed in turn (failslab, fail_page_alloc, fail-nth)
+faultinject-kcsan  2    debug-kcsan smp2 3000 @fi_figures faultinject.sh 400
 # what each kernel offers the module, as figures.md sections kfacts-*
 kfacts-stock       1    stock smp2     300  @kfacts kfacts.sh
 kfacts-6.1         2    6.1   smp2     300  @kfacts kfacts.sh
@@ -298,7 +301,7 @@ steps_extra=(kfacts-6.1 kfacts-deb13 kfacts-7.2 headers-only-6.1 headers-only-de
 	compat-6.1-generic compat-deb13-generic compat-7.2-generic wake-6.1
 	shadow-deb13 ttwu-deb13 wake-debug
 	oops-smp2 oops-smp4 oops-smp2-icount oops-smp4-icount
-	kcsan-debug reliability-kcsan shadow-kcsan)
+	kcsan-debug reliability-kcsan shadow-kcsan faultinject-kcsan)
 is_extra() { [[ " ${steps_extra[*]} " == *" $1 "* ]]; }
 steps_default=()
 for s in "${steps_all[@]}"; do
@@ -776,11 +779,18 @@ debug_build() { scripts/build-debug-kernel.sh && scripts/build-debug-modules.sh;
 # KCSAN (issue 59): guest/kcsan.sh on the kcsan variant; a pass writes its
 # KCSAN-FIG lines to figures.md, section kcsan.
 # kcsan_figures NAME KERNEL TOPO TIMEOUT SCRIPT ARGS...
+# (fi_figures: the same for guest/faultinject.sh, section faultinject)
 kcsan_figures() {
 	local log=build/logs/kcsan-debug-kcsan.log rc=0
 	guest "$2" "$3" "$4" --log "$log" "${@:5}" || rc=$?
 	[ $rc -eq 0 ] || return $rc
 	figtext_kcsan "$log" | scripts/figures.sh kcsan - || true
+}
+fi_figures() {
+	local log=build/logs/faultinject-debug-kcsan.log rc=0
+	guest "$2" "$3" "$4" --log "$log" "${@:5}" || rc=$?
+	[ $rc -eq 0 ] || return $rc
+	figtext_faultinject "$log" | scripts/figures.sh faultinject - || true
 }
 # Issue 28: signatures enforced as under Secure Boot (lockdown=integrity,
 # module.sig_enforce=1): the copy signed with the test key the debug kernel
