@@ -11,11 +11,14 @@
 # runs while tasks fork; even ones write the knob first, as the overhead
 # experiment did. Every iteration checks the hooks came and went, and
 # the kernel log: the first iteration with a warning, bug or oops is
-# named. Prints "OOPS-LOOP iterations=N clean=K calls=C" for
-# scripts/oops-loop.sh.
-# Usage: oops-loop.sh [ITERATIONS]
+# named. Prints "OOPS-LOOP-ITER I" as each iteration starts (a guest that
+# dies names its iteration) and "OOPS-LOOP iterations=N clean=K calls=C"
+# for scripts/oops-loop.sh. MODE nomodule: the same forks, no module, no
+# knob (the control: does the guest die without smartwake?).
+# Usage: oops-loop.sh [ITERATIONS] [module|nomodule]
 . ./lib.sh
 n=${1:-100}
+mode=${2:-module}
 CSD=/sys/kernel/tracing/events/csd/csd_queue_cpu
 # the counting hooks of ttwu_count=1, as ttwu.sh checks them
 counting() {
@@ -39,7 +42,17 @@ forks() {
 }
 dmesg -c >/dev/null
 i=1 bad_load=0 bad_on=0 bad_off=0 bad_unload=0 bad_log=0 first_bad= calls=0
+while [ "$i" -le "$n" ] && [ "$mode" = nomodule ]; do
+	echo "OOPS-LOOP-ITER $i"
+	forks
+	if ! dmesg -c | dmesg_verdict; then
+		bad_log=$((bad_log + 1))
+		[ -n "$first_bad" ] || first_bad=$i
+	fi
+	i=$((i + 1))
+done
 while [ "$i" -le "$n" ]; do
+	echo "OOPS-LOOP-ITER $i"
 	sw_insmod || bad_load=$((bad_load + 1))
 	if [ $((i % 2)) -eq 1 ]; then
 		forks &
@@ -65,8 +78,13 @@ while [ "$i" -le "$n" ]; do
 	i=$((i + 1))
 done
 done_n=$((i - 1))
-echo "OOPS-LOOP iterations=$done_n clean=$((done_n - bad_log)) calls=$calls cpus=$(nproc)${first_bad:+ first_bad=$first_bad}"
+echo "OOPS-LOOP iterations=$done_n clean=$((done_n - bad_log)) calls=$calls cpus=$(nproc) mode=$mode${first_bad:+ first_bad=$first_bad}"
 check "$done_n of $n iterations ran" eq "$done_n" "$n"
+if [ "$mode" = nomodule ]; then
+	check "kernel log clean after every iteration (first unclean: ${first_bad:-none})" eq "$bad_log" 0
+	summary
+	exit
+fi
 check "every load succeeded ($bad_load failed)" eq "$bad_load" 0
 check "ttwu_count=1 installed its counting hooks every time ($bad_on misses)" eq "$bad_on" 0
 check "ttwu_count=0 removed them every time ($bad_off misses)" eq "$bad_off" 0
