@@ -99,7 +99,8 @@ inject_write() {
 	_k=$1 _v=$2 _old=$3 _n=1 _inj=0 _ok=0 _ref=0 _bad=0
 	while [ $_n -le "$max" ]; do
 		log_mark
-		_r=$( (echo $_n >/proc/self/fail-nth && echo "$_v" >"$SW_DBG/$_k"; _rc=$?
+		_r=$( (_rc=1
+			echo $_n >/proc/self/fail-nth && echo "$_v" >"$SW_DBG/$_k" && _rc=0
 			read -r _left </proc/self/fail-nth; echo "$_rc $_left") 2>/dev/null)
 		set -- $_r
 		_rc=${1:-1} _left=${2:-1}
@@ -129,7 +130,8 @@ inject_remove() {
 	while [ $_n -le "$max" ]; do
 		set_knob "$_k" "$_v" || { echo "  $_k=$_v: cannot set up"; _bad=$((_bad + 1)); break; }
 		log_mark
-		_r=$( (echo $_n >/proc/self/fail-nth && echo "$_old" >"$SW_DBG/$_k"; _rc=$?
+		_r=$( (_rc=1
+			echo $_n >/proc/self/fail-nth && echo "$_old" >"$SW_DBG/$_k" && _rc=0
 			read -r _left </proc/self/fail-nth; echo "$_rc $_left") 2>/dev/null)
 		set -- $_r
 		_rc=${1:-1} _left=${2:-1}

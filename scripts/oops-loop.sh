@@ -71,7 +71,7 @@ record() {
 	[ "$4" -eq 0 ] || verdict="fail rc=$4"
 	if [ -z "$line" ]; then
 		last=$(grep -a '^OOPS-LOOP-ITER ' "$3" | tr -d '\r' | tail -n 1 | cut -d' ' -f2) || true
-		it=? clean=? first=?
+		it='?' clean='?' first='?'
 		[ -z "$last" ] || it=$((last - 1)) clean=$((last - 1)) first=$last
 		crash=$(grep -a -m1 -E 'Oops|BUG:|WARNING:|Kernel panic|general protection' "$3" | tr -d '\r' | sed 's/^\[ *[0-9.]*\] //') || true
 		crash+=$(grep -a -m1 'EFLAGS:' "$3" | tr -d '\r' | sed 's/.*\(EFLAGS: [0-9a-f]*\).*/; \1/') || true

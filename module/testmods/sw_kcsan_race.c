@@ -27,7 +27,7 @@ static int sw_kcsan_writer(void *unused)
 		cpu_relax();
 	}
 	while (!kthread_should_stop())
-		msleep(1);
+		msleep(20);
 	return 0;
 }
 
