@@ -66,6 +66,7 @@ record() {
 	clean=$(sed -n 's/.*clean=\([0-9]*\).*/\1/p' <<<"$line")
 	calls=$(sed -n 's/.*calls=\([0-9]*\).*/\1/p' <<<"$line")
 	cpus=$(sed -n 's/.*cpus=\([0-9]*\).*/\1/p' <<<"$line")
+	[ -n "$cpus" ] || cpus=$(grep -a -m1 -o 'SMARTWAKE-GUEST-START .* cpus=[0-9]*' "$3" | sed 's/.*cpus=//') || true
 	first=$(sed -n 's/.*first_bad=\([0-9]*\).*/\1/p' <<<"$line")
 	verdict=pass
 	[ "$4" -eq 0 ] || verdict="fail rc=$4"
@@ -75,7 +76,9 @@ record() {
 		[ -z "$last" ] || it=$((last - 1)) clean=$((last - 1)) first=$last
 		crash=$(grep -a -m1 -E 'Oops|BUG:|WARNING:|Kernel panic|general protection' "$3" | tr -d '\r' | sed 's/^\[ *[0-9.]*\] //') || true
 		crash+=$(grep -a -m1 'EFLAGS:' "$3" | tr -d '\r' | sed 's/.*\(EFLAGS: [0-9a-f]*\).*/; \1/') || true
-		crash+=$(grep -a -m1 'RAX:' "$3" | tr -d '\r' | sed 's/.*\(RAX: [0-9a-f]*\).*/, \1/') || true
+		# the first dump's general registers, "RAX ... R15"
+		crash+=$(grep -a -E 'R[A-Z0-9]{1,2}: [0-9a-f]{16}' "$3" | tr -d '\r' | head -n 5 |
+			grep -o -E '\bR[A-Z0-9]{1,2}: [0-9a-f]{16}' | tr '\n' ' ' | sed 's/^/, /; s/ $//') || true
 		verdict="guest died in iteration ${last:-?}: ${crash:-no report}"
 	fi
 	[ -s "$tsv" ] || printf 'commit\tdate\trun\tbeside\tcpus\titerations\tclean\twakelist_calls\tfirst_unclean\tverdict\tlog\n' >"$tsv"
@@ -111,20 +114,25 @@ figtext() {
 	echo "|---|---|---|---|---|---|---|---|---|---|"
 	awk -F'\t' 'NR > 1 {
 		ic = ($3 ~ /icount/) ? "yes" : "no"
-		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $3, $5, ic, ($4 == "" ? "no" : $4), $6, $7, $8, $9, $10
+		v = $10; sub(/, RAX:.*/, "", v)
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $3, $5, ic, ($4 == "" ? "no" : $4), $6, $7, $8, $9, v
 	}' "$tsv"
-	awk -F'\t' 'NR > 1 { it += $6; cl += $7; n++; if ($10 != "pass") f++ }
-	END { printf "\nIn all: %d iterations in %d guest runs, %d clean; %d runs failed.\n", it, n, cl, f }' "$tsv"
-	# each crash's EFLAGS against its RAX: the low half of RAX with ZF
-	# and bit 1 is what a flags computation from a stale source gives
-	local v e a
-	while IFS=$'\t' read -r _ _ r _ _ _ _ _ _ v _; do
-		[[ $v =~ EFLAGS:\ ([0-9a-f]+),\ RAX:\ ([0-9a-f]+) ]] || continue
-		e=$((16#${BASH_REMATCH[1]})) a=$((16#${BASH_REMATCH[2]} & 0xffffffff))
-		printf '\n%s: EFLAGS %08x, reserved bits (22-31, 15, 5, 3) %s; the low half of RAX %08x%s.\n' \
-			"$r" "$e" "$( ((e & 0xffc08028)) && printf 'set: %08x' $((e & 0xffc08028)) || echo clear)" "$a" \
-			"$( ((e == (a | 0x42))) && echo ' with ZF and bit 1 set is exactly the EFLAGS' || echo ' differs from EFLAGS')"
-	done < <(tail -n +2 "$tsv")
+	awk -F'\t' 'NR > 1 { it += $6; n++; if ($10 ~ /^guest died/) d++; else if ($10 != "pass") f++ }
+	END { printf "\nIn all: %d guest runs, %d iterations completed with a clean log; %d guests died, %d other runs failed.\n", n, it, d, f }' "$tsv"
+	# each crash's EFLAGS against its registers: bits 12-31 of EFLAGS
+	# equal to those of a register's low half is a flags value taken from
+	# that register's value
+	local v e r m reg val
+	while IFS=$'\x1f' read -r r v; do
+		[[ $v =~ EFLAGS:\ ([0-9a-f]+) ]] || continue
+		e=$((16#${BASH_REMATCH[1]})) m=
+		for reg in $(grep -o -E '\bR[A-Z0-9]{1,2}: [0-9a-f]{16}' <<<"$v" | tr -d ' '); do
+			val=$((16#${reg#*:} & 0xffffffff))
+			[ $((val >> 12)) -ne $((e >> 12)) ] || m+="${m:+, }${reg%%:*} (low half $(printf %08x $val))"
+		done
+		printf '\n%s: EFLAGS %08x, reserved bits (31-22, 15, 5, 3) %s; bits 31-12 equal to those of %s.\n' \
+			"$r" "$e" "$( ((e & 0xffc08028)) && printf 'set: %08x' $((e & 0xffc08028)) || echo clear)" "${m:-no register}"
+	done < <(awk -F'\t' 'NR > 1 { print $3 "\x1f" $10 }' "$tsv")
 	cat <<'EOF'
 
 Why the oops's EFLAGS cannot come from a real CPU: both reports showed EFLAGS with bits 22-29
@@ -141,17 +149,18 @@ WARN_ON_ONCE in exc_debug_kernel (arch/x86/kernel/traps.c) names QEMU leaking a 
 the guest as a known cause. smartwake never writes EFLAGS or a saved frame (no X86_EFLAGS
 or regs->flags in module/).
 
-What the loop reproduced: a guest that died (a row above) reports a RIP in SLUB's allocation
-fast path just after `cmpxchg16b %gs:(%rsi)` (Code: `65 48 0f c7 0e <0f> 85`, the per-CPU
-freelist and tid update, this_cpu_try_cmpxchg128), where the original oops's #DB was too
-(kmem_cache_alloc_noprof). An unlocked per-CPU cmpxchg16b sets ZF and leaves the other flags:
-an EFLAGS that is RAX's low half plus ZF and bit 1 (the line after the table) is a flags value
-computed from a stale source in the emulator, not by the CPU. The guests have 1 GiB of RAM:
-where the direct map's base has a zero low half (as in the crash's RAX), a slab pointer's low
-half is a physical address below 2^30, whose bits 22-29 vary and bits 30-31 stay clear: the
-original report's pattern. Its bit 8 is TF: a single-step #DB after the next instruction. smartwake's code is not on that path (the
-crash's stack has no smartwake frame); whether the module only makes the window more likely
-(more allocations, more timer interrupts) is what the nomodule rows test.
+What the loop reproduced, under -icount on 2 vCPUs: guests that died (rows above) with a
+double fault in SLUB's allocation fast path (__kmalloc_node_track_caller_noprof; the original
+oops's #DB was in kmem_cache_alloc_noprof), each right after a %gs-relative read-modify-write
+whose flags a branch reads: `cmpxchg16b %gs:(%rsi)` (the per-CPU freelist and tid update,
+Code `65 48 0f c7 0e <0f> 85`) in one, `decl %gs:` of preempt_count and `je` in the other
+(Code `65 ff 0d ... 0f 84 ... <48> 89`). Each EFLAGS has bits 12-31 of another register's low
+half (the lines after the table): a flags value the emulator computed from a stale source, not
+one a CPU produces. The same crash came in the nomodule control, no module ever loaded
+("Modules linked in:" empty, not tainted): it is the emulator's, with or without smartwake.
+A slab pointer's low half is the direct map's base plus a physical address: with it as
+EFLAGS, reserved bits among 22-31 are set as in the original report, and bit 8 is TF, a
+single-step #DB after the next instruction.
 
 The emulator's known issues searched (GitHub issues and web pages: "qemu tcg #DB TF single
 step exc_debug_kernel", "qemu i386 eflags reserved bits", "QEMU gdbstub leaks #DB"): no
