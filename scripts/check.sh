@@ -186,13 +186,12 @@ shadow-7.3-numa2   2    7.3   numa2    600  shadow.sh
 compat-7.3-generic 2    7.3-generic smp2 600 --foreign-ko module/smartwake.ko compat.sh
 shadow-7.3-generic 2    7.3-generic smp4 600 shadow.sh mainline
 # issue 59: the transition of the one unexplained oops (load, ttwu_count=1,
-# forks, ttwu_count=0, unload) looped, with and without icount, 2 and 4
-# vCPUs (scripts/oops-loop.sh runs them, also two at once, and writes
+# forks, ttwu_count=0, unload) looped on 2 and 4 vCPUs. Not under icount:
+# there QEMU 7.2 crashes the guest in SLUB with or without the module
+# (scripts/oops-loop.sh runs those variants and the control, and writes
 # figures.md section oops-loop)
 oops-smp2          1    stock smp2     1500 oops-loop.sh 100
 oops-smp4          2    stock smp4     1500 oops-loop.sh 100
-oops-smp2-icount   1    stock smp2     1500 --icount oops-loop.sh 100
-oops-smp4-icount   2    stock smp4     1500 --icount oops-loop.sh 100
 # issue 59: KCSAN, on the kcsan variant of the debug kernel (KCSAN instead of
 # KASAN, fault injection; built on first use, 25-40 min on 2 cores): knob
 # flips under load with readers, then the reliability and shadow loads;
@@ -300,7 +299,7 @@ steps_extra=(kfacts-6.1 kfacts-deb13 kfacts-7.2 headers-only-6.1 headers-only-de
 	e2e-7.2 wake-7.2 ttwu-7.2 numa-7.2 pull-7.2 e2e-generic shadow-generic
 	compat-6.1-generic compat-deb13-generic compat-7.2-generic wake-6.1
 	shadow-deb13 ttwu-deb13 wake-debug
-	oops-smp2 oops-smp4 oops-smp2-icount oops-smp4-icount
+	oops-smp2 oops-smp4
 	kcsan-debug reliability-kcsan shadow-kcsan faultinject-kcsan)
 is_extra() { [[ " ${steps_extra[*]} " == *" $1 "* ]]; }
 steps_default=()
