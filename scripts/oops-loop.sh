@@ -91,7 +91,8 @@ record() {
 # run1 RUN [BESIDE]: one guest of the loop; its log and status
 run1() {
 	local run=$1 b=${2:-} log rc=0
-	log=$SW_TOP/build/logs/oops-loop-$run${b:+-beside}.log
+	# one log per run: a row of the TSV keeps pointing at its own
+	log=$SW_TOP/build/logs/oops-loop-$run${b:+-beside}-$(date -u +%Y%m%dT%H%M%S).log
 	# shellcheck disable=SC2046 # guest_args is a word list
 	nice -n 10 "$SW_TOP/scripts/guest-run.sh" $(guest_args "$run") --timeout "$timeout" \
 		--log "$log" oops-loop.sh "$iters" "$mode" >"$log.out" 2>&1 || rc=$?
