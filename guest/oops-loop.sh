@@ -30,6 +30,14 @@ counting() {
 		grep -q ' r  ttwu_queue_wakelist+0x0' /sys/kernel/debug/kprobes/list
 	fi
 }
+# any_counting: any one of them left (the hooks file, enabled_functions
+# or the kprobes list): ttwu_count=0 must remove each, not just one
+any_counting() {
+	grep -q '^csd_queue_cpu tracepoint on ' $SW_DBG/hooks ||
+		grep -q '^ttwu_queue_wakelist observe on ' $SW_DBG/hooks ||
+		grep -q '^ttwu_queue_wakelist ' /sys/kernel/tracing/enabled_functions ||
+		grep -q ' r  ttwu_queue_wakelist+0x0' /sys/kernel/debug/kprobes/list
+}
 # forks: a short hackbench-like wakeload (it forks its 16 tasks) and 20
 # fork+exec+exit of a shell (dup_mmap, then exec's new maple tree)
 forks() {
@@ -67,7 +75,7 @@ while [ "$i" -le "$n" ]; do
 	c=$(stat ttwu_wakelist_calls)
 	gt "$c" 0 && calls=$((calls + c))
 	set_knob ttwu_count 0 || bad_off=$((bad_off + 1))
-	counting && bad_off=$((bad_off + 1))
+	any_counting && bad_off=$((bad_off + 1))
 	rmmod smartwake || bad_unload=$((bad_unload + 1))
 	nothing_hooked || bad_unload=$((bad_unload + 1))
 	# this iteration's log only (dmesg -c), so a report names it
