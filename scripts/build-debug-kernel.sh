@@ -12,7 +12,16 @@
 # smartwake-test-key.pem and smartwake-test-cert.pem (CONFIG_SYSTEM_TRUSTED_KEYS);
 # sign a module with <build dir>/scripts/sign-file sha256 KEY CERT MODULE.
 #
-# Usage: scripts/build-debug-kernel.sh [--print-dir] [--help]
+# A variant V (--variant V) is a second kernel from the same source: the
+# base fragment without the lines of every symbol that
+# scripts/debug-kernel-V.config names, then that file; cached beside the
+# base in $SW_CACHE/debug-V-<debian-version>-<hash> (the hash covers the
+# merged fragment and the variant's name). make check's kernel is the base.
+#   kcsan  KCSAN instead of KASAN, plus fault injection (failslab,
+#          fail_page_alloc, fail_function); guest-run.sh --kernel debug-kcsan
+#
+# Usage: scripts/build-debug-kernel.sh [--variant V] [--print-dir] [--help]
+#   --variant V  build (or print) variant V instead of the base kernel
 #   --print-dir  print the build dir of a complete build; exit 1 if not built
 # Env: SW_JOBS=N overrides the make parallelism (default: nproc).
 
@@ -26,9 +35,15 @@ frag=$SW_TOP/scripts/debug-kernel.config
 usage() { sw_help "$0"; }
 
 print_dir=0
+variant=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--print-dir) print_dir=1; shift ;;
+	--variant)
+		[ $# -ge 2 ] || sw_die "--variant needs a name"
+		variant=$2
+		shift 2
+		;;
 	-h|--help) usage; exit 0 ;;
 	*) sw_die "unknown argument: $1 (try --help)" ;;
 	esac
@@ -38,6 +53,14 @@ done
 # KERNEL says.
 SW_KERNEL=
 [ -r "$frag" ] || sw_die "missing config fragment $frag"
+overlay=
+if [ -n "$variant" ]; then
+	case $variant in
+	*[!a-z0-9]*) sw_die "--variant: lower-case letters and digits only, not '$variant'" ;;
+	esac
+	overlay=$SW_TOP/scripts/debug-kernel-$variant.config
+	[ -r "$overlay" ] || sw_die "no variant '$variant': missing $overlay"
+fi
 
 if [ ! -s "$(sw_current_file)" ]; then
 	[ "$print_dir" -eq 1 ] && exit 1
@@ -47,19 +70,43 @@ fi
 sw_stock_env
 [ -f "$SW_KSRC/Makefile" ] || sw_die "kernel source missing at $SW_KSRC; run scripts/fetch-kernel.sh"
 
+# The fragment the kernel is configured with: the base, or for a variant
+# the base without the symbols the overlay names, then the overlay.
+frag_text() {
+	if [ -z "$overlay" ]; then
+		cat "$frag"
+		return
+	fi
+	awk '
+	function sym(l) {
+		if (match(l, /^CONFIG_[A-Za-z0-9_]+=/)) return substr(l, 1, RLENGTH - 1)
+		if (match(l, /^# CONFIG_[A-Za-z0-9_]+ is not set/)) {
+			l = substr(l, 3); sub(/ .*/, "", l); return l
+		}
+		return ""
+	}
+	FNR == NR { s = sym($0); if (s != "") over[s] = 1; next }
+	{ s = sym($0); if (s == "" || !(s in over)) print }
+	' "$overlay" "$frag"
+	printf '\n# ---- variant %s: %s ----\n' "$variant" "${overlay#"$SW_TOP"/}"
+	cat "$overlay"
+}
 # The lines that change the resulting .config, in order.
 frag_lines() {
-	grep -v -e '^[[:space:]]*$' -e '^[[:space:]]*#' "$frag" || true
-	grep -E '^# CONFIG_[A-Za-z0-9_]+ is not set' "$frag" || true
+	local text
+	text=$(frag_text)
+	grep -v -e '^[[:space:]]*$' -e '^[[:space:]]*#' <<<"$text" || true
+	grep -E '^# CONFIG_[A-Za-z0-9_]+ is not set' <<<"$text" || true
 }
 
 cc_version=$(gcc --version | head -n 1)
 hash=$({
 	frag_lines
 	printf 'recipe=%s\ncc=%s\n' "$recipe" "$cc_version"
+	[ -z "$variant" ] || printf 'variant=%s\n' "$variant"
 } | sha256sum | cut -c1-12)
 key="$SW_VERSION-$hash"
-dir="$SW_CACHE/debug-$key"
+dir="$SW_CACHE/debug-${variant:+$variant-}$key"
 build="$dir/build"
 bzimage="$build/arch/x86/boot/bzImage"
 
@@ -137,7 +184,7 @@ config_mismatches() {
 if [ -e "$build/.config" ]; then
 	sw_log "resuming the incomplete build in $build"
 fi
-cp "$frag" "$dir/debug-kernel.config"
+frag_text >"$dir/debug-kernel.config"
 # The module-signing test key the kernel trusts (the fragment's
 # CONFIG_SYSTEM_TRUSTED_KEYS="../sign/smartwake-test-cert.pem", relative to
 # $build). Made once per cache dir; a resumed build keeps it (a new key
@@ -186,6 +233,7 @@ secs=$(($(date +%s) - start))
 {
 	printf 'debian_version=%s\n' "$SW_VERSION"
 	printf 'key=%s\n' "$key"
+	printf 'variant=%s\n' "${variant:-base}"
 	printf 'kernelrelease=%s\n' "$(cat "$build/include/config/kernel.release")"
 	printf 'source=%s\n' "$SW_KSRC"
 	printf 'cc=%s\n' "$cc_version"

@@ -9,16 +9,26 @@
 #   build/debug-signed/wrongkey/smartwake.ko  signed with a throwaway key
 #       the kernel does not know (made here, then deleted)
 # build/debug/module/smartwake.ko itself stays unsigned.
+# --variant V builds for variant V of the debug kernel instead
+# (build-debug-kernel.sh --variant V): build/debug-V/ and
+# build/debug-V-testing/, no signed copies (sig-debug boots the base).
 #
-# Usage: scripts/build-debug-modules.sh
+# Usage: scripts/build-debug-modules.sh [--variant V]
 . "$(dirname "$0")/common.sh"
-case ${1:-} in -h|--help) sw_help "$0"; exit 0 ;; esac
+variant=
+case ${1:-} in
+-h|--help) sw_help "$0"; exit 0 ;;
+--variant) variant=${2:-}; [ -n "$variant" ] || sw_die "--variant needs a name" ;;
+'') ;;
+*) sw_die "unknown argument: $1 (try --help)" ;;
+esac
+label=debug${variant:+-$variant}
 
-bdir=$("$SW_TOP/scripts/build-debug-kernel.sh" --print-dir) ||
-	sw_die "debug kernel not built (make debug-kernel)"
-"$SW_TOP/scripts/build-modules.sh" --kernel debug
-"$SW_TOP/scripts/build-modules.sh" --kernel debug --testing
-out=$SW_TOP/build/debug
+bdir=$("$SW_TOP/scripts/build-debug-kernel.sh" ${variant:+--variant "$variant"} --print-dir) ||
+	sw_die "$label kernel not built (scripts/build-debug-kernel.sh${variant:+ --variant $variant})"
+"$SW_TOP/scripts/build-modules.sh" --kernel "$label"
+"$SW_TOP/scripts/build-modules.sh" --kernel "$label" --testing
+out=$SW_TOP/build/$label
 ls "$out/kunit/smartwake_policy_kunit.ko" >/dev/null
 # On a KASAN kernel the module must carry KASAN's checks, or a bad read of
 # the scheduler's structures in smartwake would go unreported.
@@ -31,6 +41,14 @@ if grep -q '^CONFIG_KASAN=y' "$bdir/.config"; then
 		sw_die "module/testmods/sw_kasan_oob.ko was not built"
 	sw_log "smartwake.ko carries KASAN checks ($(nm -u "$out/module/smartwake.ko" | grep -c '__asan_') __asan_ symbols)"
 fi
+
+# Likewise KCSAN: a module without its instrumentation races unseen.
+if grep -q '^CONFIG_KCSAN=y' "$bdir/.config"; then
+	grep -q '__tsan_' <<<"$(nm -u "$out/module/smartwake.ko")" ||
+		sw_die "smartwake.ko has no KCSAN checks although the $label kernel has KCSAN"
+	sw_log "smartwake.ko carries KCSAN checks ($(nm -u "$out/module/smartwake.ko" | grep -c '__tsan_') __tsan_ symbols)"
+fi
+[ -z "$variant" ] || exit 0
 
 # Signed copies (sig-debug). The test key lives beside the build dir.
 sign=$(dirname "$bdir")/sign

@@ -8,6 +8,8 @@
 #                         fault-injection parameters, module/testmods/*.ko)
 #   build/debug/          debug kernel, shipped build + KUnit suites
 #   build/debug-testing/  debug kernel, testing build
+#   build/debug-V{,-testing}/  --kernel debug-V: variant V of the debug
+#                         kernel (build-debug-kernel.sh --variant V)
 #   build/<release>/      a stock kernel chosen by release (--kernel-release
 #   build/<release>-testing/   or KERNEL=; not the default): shipped, testing
 #   build/headers-only/   --headers-only: from the kernel headers (KDIR)
@@ -18,7 +20,7 @@
 #   build/<release>-headers-only/   --kdir DIR: a kernel's headers anywhere
 #                         (a test machine's /lib/modules/RELEASE/build)
 #
-# Usage: scripts/build-modules.sh [--kernel stock|debug] [--kernel-release R] [--testing]
+# Usage: scripts/build-modules.sh [--kernel stock|debug|debug-V] [--kernel-release R] [--testing]
 #                                 [--headers-only [--btf FILE]] [--kdir DIR [--host-kbuild D]]
 #   --kdir DIR  build from the kernel headers in DIR (implies --headers-only;
 #               no cache, no kernel source; the host's compiler)
@@ -115,13 +117,15 @@ stock)
 		[ "$testing" -eq 1 ] && name=$SW_BUILD-testing
 	fi
 	;;
-debug)
-	kdir=$("$SW_TOP/scripts/build-debug-kernel.sh" --print-dir) ||
-		sw_die "debug kernel not built (make debug-kernel)"
-	name=debug
-	[ "$testing" -eq 1 ] && name=debug-testing
+debug|debug-*)
+	variant=${kernel#debug}
+	variant=${variant#-}
+	kdir=$("$SW_TOP/scripts/build-debug-kernel.sh" ${variant:+--variant "$variant"} --print-dir) ||
+		sw_die "$kernel kernel not built (scripts/build-debug-kernel.sh${variant:+ --variant $variant})"
+	name=$kernel
+	[ "$testing" -eq 1 ] && name=$kernel-testing
 	;;
-*) sw_die "--kernel must be stock or debug" ;;
+*) sw_die "--kernel must be stock, debug or debug-VARIANT" ;;
 esac
 if [ "$hdronly" -eq 1 ]; then
 	[ "$kernel" = stock ] || sw_die "--headers-only builds for a stock kernel"

@@ -46,6 +46,32 @@ lockup 'load_module+0x1a/0x40' |
 { printf '%s\n' "$boot"; echo '[    2.0] Call Trace:'; echo '[    2.0]  <TASK>'; } >"$t/trace"
 { printf '%s\n' "$boot"; echo '[    2.0] BUG: kernel NULL pointer dereference, address: 0000000000000008'; } >"$t/bug"
 echo 'kmemleak: 2 new suspected memory leaks (see /sys/kernel/debug/kmemleak)' >"$t/leak"
+# kcsan TITLE FRAME: a KCSAN report as 6.12 prints it, FRAME in the first
+# access's stack
+kcsan() {
+	cat <<EOF
+[   20.100000] ==================================================================
+[   20.100100] BUG: KCSAN: data-race in $1
+[   20.100200]
+[   20.100300] write to 0xffff888003a4c0e8 of 8 bytes by task 0 on cpu 1:
+[   20.100400]  $2
+[   20.100500]  try_to_wake_up+0x3a1/0x6e0
+[   20.100600]
+[   20.100700] read to 0xffff888003a4c0e8 of 8 bytes by task 57 on cpu 0:
+[   20.100800]  update_load_avg+0x120/0x9a0
+[   20.100900]
+[   20.101000] value changed: 0x0000000000000001 -> 0x0000000000000002
+[   20.101100]
+[   20.101200] Reported by Kernel Concurrency Sanitizer on:
+[   20.101300] CPU: 0 UID: 0 PID: 57 Comm: wakeload Not tainted 6.12.117 #1
+[   20.101400] ==================================================================
+EOF
+}
+{ printf '%s\n' "$boot"; kcsan 'update_load_avg / enqueue_task_fair' 'enqueue_task_fair+0x55/0x300'; echo '[   21.0] after'; } >"$t/kcsan-kernel"
+{ printf '%s\n' "$boot"; kcsan 'sw_count_wakeup [smartwake] / update_load_avg' 'sw_count_wakeup+0x12/0x40 [smartwake]'; } >"$t/kcsan-own"
+{ printf '%s\n' "$boot"; kcsan 'select_task_rq_fair / update_load_avg' 'sw_select_task_rq+0x44/0x300 [smartwake]'; } >"$t/kcsan-frame"
+{ kcsan 'update_load_avg / enqueue_task_fair' 'enqueue_task_fair+0x55/0x300'; echo '[   22.0] BUG: kernel NULL pointer dereference, address: 0000000000000008'; } >"$t/kcsan-then-bug"
+kcsan 'update_load_avg / enqueue_task_fair' 'enqueue_task_fair+0x55/0x300' | head -n 8 >"$t/kcsan-cut"
 
 # verdict AWK LOG: guest/dmesg.sh under AWK (mawk, busybox) on LOG; the
 # output in $t/out
@@ -75,5 +101,12 @@ for a in mawk busybox; do
 	check "$a: a call trace outside a lockup fails" eval '! verdict $a trace'
 	check "$a: a BUG fails" eval '! verdict $a bug'
 	check "$a: a kmemleak report fails" eval '! verdict $a leak'
+	check "$a: a KCSAN report with no smartwake frame passes, printed as a comment" \
+		eval 'verdict $a kcsan-kernel && grep -qx "# KCSAN report without a smartwake frame: data-race in update_load_avg / enqueue_task_fair" "$t/out" && [ "$(wc -l <"$t/out")" -eq 1 ]'
+	check "$a: a KCSAN report naming smartwake in its title fails, the report printed" \
+		eval '! verdict $a kcsan-own && grep -q "value changed" "$t/out"'
+	check "$a: a KCSAN report with a [smartwake] frame fails" eval '! verdict $a kcsan-frame'
+	check "$a: a BUG after a KCSAN report of the kernel's own fails" eval '! verdict $a kcsan-then-bug'
+	check "$a: a KCSAN report cut before its end fails" eval '! verdict $a kcsan-cut'
 done
 summary

@@ -31,6 +31,61 @@ figtext_numa_retry() {
 	sed -n 's/^NUMA-FIG //p' "$1" | tr -d '\r'
 }
 
+# figtext_kcsan LOG: section kcsan, kcsan.sh's KCSAN-FIG lines
+figtext_kcsan() {
+	local f
+	f=$(sed -n 's/^KCSAN-FIG //p' "$1" | tr -d '\r')
+	echo "## KCSAN: data races of the module (guest/kcsan.sh, issue 59)"
+	echo
+	echo "make check step kcsan-debug (extra): the debug kernel's kcsan variant"
+	echo "(scripts/debug-kernel-kcsan.config: KCSAN non-strict, no KASAN; lockdep, kmemleak), smp4 guest,"
+	echo "TCG one thread. Every knob flipped through its values round after round under wakeload disp and"
+	echo "msg, readers of the stats and hooks files beside them, policy smartwake and shadow."
+	echo
+	echo "Run: $(grep -m1 '^secs=' <<<"$f")"
+	echo "Reports: $(grep -m1 '^reports=' <<<"$f") (smartwake: the reports naming a frame of the module)"
+	echo
+	echo "KCSAN's own counters after the run (/sys/kernel/debug/kcsan): $(sed -n 's/^stat //p' <<<"$f" | tr '\n' ';' | sed 's/;$//; s/;/, /g')"
+	echo
+	echo "The races reported in the run (count, title; a title naming no smartwake function is the kernel's own):"
+	echo
+	echo '```'
+	sed -n 's/^title \([0-9]*\) \(.*\)/\1 \2/p' <<<"$f"
+	echo '```'
+	echo
+	echo "The same run's deliberate race (module/testmods/sw_kcsan_race.ko, two CPUs on a plain int) was"
+	echo "reported and failed the log check: KCSAN sees races in this emulator, one vCPU at a time."
+}
+
+# figtext_faultinject LOG: section faultinject, faultinject.sh's FI-FIG lines
+figtext_faultinject() {
+	echo "## Fault injection: every allocation of the load and of the hook-installing knob writes (issue 59)"
+	echo
+	echo "make check step faultinject-kcsan (extra), guest/faultinject.sh: the debug kernel's kcsan variant"
+	echo "(FAILSLAB, FAIL_PAGE_ALLOC, the stack-trace filter; lockdep, kmemleak), smp2 guest. The Nth"
+	echo "allocation with a module frame on its stack fails (fail-nth), N = 1, 2, ... until the operation"
+	echo "makes fewer: each row's allocations were each failed once, the module's own and those the kernel"
+	echo "makes for it (ftrace hashes, tracepoint probe arrays, kretprobe instances, debugfs entries)."
+	echo "refused: the load or write failed with an error, nothing listed, nothing hooked, and the same"
+	echo "write without injection then worked; accepted/loaded: the failure was tolerated and the result"
+	echo "complete. bad: any other outcome (half installed, a warning in the log, unload failed). leaks:"
+	echo "kmemleak's new unreferenced objects after the row's series."
+	echo
+	echo "| injection point | failures injected | refused | accepted | bad | kmemleak |"
+	echo "|---|---|---|---|---|---|"
+	sed -n 's/^FI-FIG //p' "$1" | tr -d '\r' | awk '{
+		delete f; for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = substr($i, length(kv[1]) + 2) }
+		acc = ("loaded" in f) ? f["loaded"] : f["accepted"]
+		printf "| %s | %s | %s | %s | %s | %s |\n", f["point"], f["injected"], f["refused"], acc, f["bad"], f["leaks"]
+	}'
+	echo
+	echo "Not injected: fail_function, as no function the module calls to install anything"
+	echo "(register_ftrace_function, register_ftrace_direct, tracepoint_probe_register, register_kretprobe,"
+	echo "debugfs_create_*, register_bpf_struct_ops) carries ALLOW_ERROR_INJECTION in 6.12; their allocation"
+	echo "failures are in the rows above. BPF attach and detach: the debug kernels have no BTF, so"
+	echo "policy=bpf cannot run there."
+}
+
 # figtext_latency_ab LOG: section latency-ab, latency.sh's smartwake ab
 # output (latency columns, locality lines)
 figtext_latency_ab() {

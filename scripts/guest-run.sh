@@ -5,6 +5,10 @@
 #
 # Usage: scripts/guest-run.sh [options] GUEST_SCRIPT [ARGS...]
 #   --kernel stock|debug   kernel to boot (default stock: Debian's cloud 6.12)
+#   --kernel debug-V       variant V of the debug kernel (e.g. debug-kcsan:
+#                          scripts/build-debug-kernel.sh --variant kcsan),
+#                          with the builds of build-debug-modules.sh
+#                          --variant V (build/debug-V{,-testing}/)
 #   --kernel-release R     the stock kernel of release R, one of
 #                          scripts/fetch-kernel.sh --list (default: the
 #                          default one, or KERNEL=), with the builds for it
@@ -116,19 +120,21 @@ stock)
 		tdir=$SW_TOP/build/testing/module
 	fi
 	;;
-debug)
+debug|debug-*)
 	[ "$hdronly" -eq 0 ] || sw_die "--headers-only is for the stock kernels"
-	bdir=$("$SW_TOP/scripts/build-debug-kernel.sh" --print-dir) ||
-		sw_die "debug kernel not built (make debug-kernel)"
+	variant=${kernel#debug}
+	variant=${variant#-}
+	bdir=$("$SW_TOP/scripts/build-debug-kernel.sh" ${variant:+--variant "$variant"} --print-dir) ||
+		sw_die "$kernel kernel not built (scripts/build-debug-kernel.sh${variant:+ --variant $variant})"
 	vmlinuz=$bdir/arch/x86/boot/bzImage
 	if [ ${#kos[@]} -eq 0 ]; then
-		kos=("$SW_TOP/build/debug/module/smartwake.ko")
-		[ -f "$SW_TOP/build/debug/kunit/smartwake_policy_kunit.ko" ] &&
-			kos+=("$SW_TOP/build/debug/kunit/smartwake_policy_kunit.ko")
+		kos=("$SW_TOP/build/$kernel/module/smartwake.ko")
+		[ -f "$SW_TOP/build/$kernel/kunit/smartwake_policy_kunit.ko" ] &&
+			kos+=("$SW_TOP/build/$kernel/kunit/smartwake_policy_kunit.ko")
 	fi
-	tdir=$SW_TOP/build/debug-testing/module
+	tdir=$SW_TOP/build/$kernel-testing/module
 	;;
-*) sw_die "--kernel must be stock or debug" ;;
+*) sw_die "--kernel must be stock, debug or debug-VARIANT" ;;
 esac
 [ -f "$vmlinuz" ] || sw_die "kernel image $vmlinuz missing"
 arch=amd64
@@ -279,6 +285,9 @@ fi
 # KASAN prints only its first report per boot unless told otherwise; a
 # later report from smartwake must not hide behind an earlier one.
 [ "$kernel" = debug ] && cmdline+=" kasan_multi_shot"
+# KCSAN from boot: the kcsan variant's allnoconfig leaves
+# KCSAN_EARLY_ENABLE off (scripts/debug-kernel-kcsan.config)
+[ -n "${bdir:-}" ] && grep -q '^CONFIG_KCSAN=y' "$bdir/.config" && cmdline+=" kcsan.early_enable=1"
 sw_log "booting $klabel kernel, topology $topo, guest/$script $* (log: $log)"
 start=$(date +%s)
 "${qemu[@]}" -accel tcg,thread=single "${icount[@]}" "${plugin[@]}" ${SW_QEMU_CPU:+-cpu $SW_QEMU_CPU} -m "$topo_mem" "${topo_args[@]}" \

@@ -1,0 +1,183 @@
+# Fault injection (issue 59, item 2), on the debug kernel's kcsan variant
+# (FAULT_INJECTION, FAILSLAB, FAIL_PAGE_ALLOC, the stack-trace filter).
+# Every allocation the module's load makes, and every allocation of each
+# knob write that installs or removes a hook, is failed in turn: the
+# task's /proc/<pid>/fail-nth set to N fails its Nth failslab or
+# fail_page_alloc check, and both are filtered to allocations with a
+# module frame on the stack (require-start/-end: the module area), so N
+# counts the module's allocations and those the kernel makes for it
+# (ftrace hashes, tracepoint probe arrays, kretprobe instances, debugfs
+# dentries and inodes), not exec's or the shell's. N goes up until an
+# operation ends without reaching its Nth: all of them were failed once.
+# After each injected failure: the write or load failed with an error,
+# or succeeded in full; the hooks file, ftrace's enabled_functions and
+# the kprobes list agree on what is installed; a half-installed
+# tracepoint probe would make the next, uninjected write of the same
+# value fail (tracepoint_probe_register() refuses a probe twice), so it
+# is written again and must work; the module unloads; the kernel log has
+# no warning. kmemleak is scanned after each operation's series.
+# Prints "FI-FIG point=... injected=N ok=K failed=F" lines for the table.
+# fail_function is not used: no function the module calls to install
+# anything is on 6.12's error-injection list (ALLOW_ERROR_INJECTION: only
+# should_failslab and should_fail_alloc_page of these paths).
+# Usage: faultinject.sh [MAX_N]
+. ./lib.sh
+max=${1:-400}
+FS=/sys/kernel/debug/failslab
+FP=/sys/kernel/debug/fail_page_alloc
+KO=/lib/smartwake/smartwake.ko
+check "failslab and fail_page_alloc present" eval '[ -d $FS ] && [ -d $FP ] && [ -w /proc/self/fail-nth ]'
+# x86-64 without KASLR (the debug kernels: RELOCATABLE off): modules live
+# in [MODULES_VADDR, MODULES_END) = [0xffffffffa0000000, 0xffffffffff000000)
+etext=$(awk '$3 == "_etext" { print $1 }' /proc/kallsyms)
+check "kernel text below the module area (no KASLR): _etext $etext" \
+	eval 'awk -v e="$etext" "BEGIN { exit !(e < \"ffffffffa0000000\") }"'
+for a in $FS $FP; do
+	echo 0 >$a/probability		# only fail-nth fails anything
+	echo N >$a/task-filter
+	echo 1 >$a/verbose		# one line per injected failure
+	echo -1 >$a/times
+	echo N >$a/ignore-gfp-wait	# GFP_KERNEL too
+	echo 32 >$a/stacktrace-depth
+	echo 0xffffffffa0000000 >$a/require-start
+	echo 0xffffffffff000000 >$a/require-end
+done
+echo 0 >$FP/min-order
+echo N >$FP/ignore-gfp-highmem
+
+# the log is cleared before each injection (dmesg -c: hundreds of them
+# would wrap the ring buffer) and read after it
+injected() { dmesg | grep -c 'FAULT_INJECTION: forcing a failure'; }
+# agree: the hooks file, enabled_functions and the kprobes list say the
+# same: nothing of smartwake (module gone or at defaults)
+agree_none() { nothing_hooked; }
+# log_ok: no warning, bug or oops since the mark (the injected failures'
+# own lines and the module's error messages are not that)
+log_mark() { dmesg -c >/dev/null; }
+log_ok() { dmesg | dmesg_verdict; }
+check "kernel log clean before the injections" dmesg_clean
+
+# ---- load ---------------------------------------------------------------
+# insmod in a shell that sets its own fail-nth and execs it
+n=1 inj=0 okl=0 refused=0 bad=0
+kmemleak_mark
+while [ $n -le "$max" ]; do
+	log_mark
+	sh -c "echo $n >/proc/self/fail-nth && exec insmod $KO" >/dev/null 2>&1
+	rc=$?
+	hit=$(injected)
+	[ "$hit" -gt 0 ] || { [ $rc -eq 0 ] && rmmod smartwake; break; }
+	inj=$((inj + 1))
+	if [ $rc -eq 0 ]; then
+		okl=$((okl + 1))
+		# loaded despite the failure: it must work and unload
+		cat $SW_DBG/hooks >/dev/null 2>&1 || { echo "  N=$n: loaded, hooks file unreadable"; bad=$((bad + 1)); }
+		rmmod smartwake || { echo "  N=$n: loaded, rmmod failed"; bad=$((bad + 1)); }
+	else
+		refused=$((refused + 1))
+		grep -q '^smartwake ' /proc/modules && { echo "  N=$n: insmod failed but the module is listed"; bad=$((bad + 1)); }
+		[ ! -e $SW_DBG ] || { echo "  N=$n: insmod failed, debugfs left"; bad=$((bad + 1)); }
+	fi
+	agree_none || { echo "  N=$n: something of smartwake left hooked"; bad=$((bad + 1)); }
+	log_ok || { echo "  N=$n: kernel log unclean"; bad=$((bad + 1)); }
+	n=$((n + 1))
+done
+leaks=$(kmemleak_new)
+[ "$leaks" -eq 0 ] || cat $KML
+echo "FI-FIG point=insmod injected=$inj loaded=$okl refused=$refused bad=$bad leaks=$leaks"
+check "insmod: $inj allocations failed in turn, every one refused cleanly or tolerated ($refused refused, $okl loaded)" eq "$bad" 0
+check "insmod: the series reached its end (N=$n, cap $max)" eval '[ $n -le $max ]'
+check "insmod: kmemleak finds nothing after the series ($leaks)" eq "$leaks" 0
+
+# ---- knob writes that install or remove a hook ---------------------------
+# (knob value pairs: the settings of the hooks' needs; sib_pull=1 needs the
+# companion module and policy=bpf an attached program: not here)
+numa_on=$(sed -n 's/^numa_retry .*\[\([^]]*\)\].*/\1/p' $SW_DBG/knobs 2>/dev/null | tr '|' '\n' | grep -v '^off$' | head -n 1)
+# inject_write KNOB VALUE DEFAULT: fail each allocation of one write in turn; the
+# writing shell is a subshell that arms its own fail-nth
+inject_write() {
+	_k=$1 _v=$2 _old=$3 _n=1 _inj=0 _ok=0 _ref=0 _bad=0
+	while [ $_n -le "$max" ]; do
+		log_mark
+		_r=$( (_rc=1
+			echo $_n >/proc/self/fail-nth && echo "$_v" >"$SW_DBG/$_k" && _rc=0
+			read -r _left </proc/self/fail-nth; echo "$_rc $_left") 2>/dev/null)
+		set -- $_r
+		_rc=${1:-1} _left=${2:-1}
+		[ "$_left" -eq 0 ] || break	# the write made fewer than N
+		_inj=$((_inj + 1))
+		if [ "$_rc" -eq 0 ]; then
+			_ok=$((_ok + 1))
+			[ "$(knob "$_k")" = "$_v" ] || { echo "  $_k=$_v N=$_n: accepted, reads $(knob "$_k")"; _bad=$((_bad + 1)); }
+		else
+			_ref=$((_ref + 1))
+			[ "$(knob "$_k")" = "$_old" ] || { echo "  $_k=$_v N=$_n: refused, but reads $(knob "$_k")"; _bad=$((_bad + 1)); }
+			# nothing half-installed: the same write, uninjected, works
+			set_knob "$_k" "$_v" || { echo "  $_k=$_v N=$_n: the uninjected write fails after the injected one"; _bad=$((_bad + 1)); }
+		fi
+		set_knob "$_k" "$_old" || { echo "  $_k=$_v N=$_n: cannot write $_old back"; _bad=$((_bad + 1)); }
+		[ "$(knob "$_k")" = "$_old" ] && agree_none ||
+			{ echo "  $_k=$_v N=$_n: after $_k=$_old something is still hooked"; cat $SW_DBG/hooks; _bad=$((_bad + 1)); }
+		log_ok || { echo "  $_k=$_v N=$_n: kernel log unclean"; _bad=$((_bad + 1)); }
+		_n=$((_n + 1))
+	done
+	FI_INJ=$_inj FI_OK=$_ok FI_REF=$_ref FI_BAD=$_bad FI_END=$_n
+}
+# inject_remove KNOB VALUE DEFAULT: the same for the write back to DEFAULT
+# (the removal): set VALUE uninjected, fail the removal's Nth allocation
+inject_remove() {
+	_k=$1 _v=$2 _old=$3 _n=1 _inj=0 _ok=0 _ref=0 _bad=0
+	while [ $_n -le "$max" ]; do
+		set_knob "$_k" "$_v" || { echo "  $_k=$_v: cannot set up"; _bad=$((_bad + 1)); break; }
+		log_mark
+		_r=$( (_rc=1
+			echo $_n >/proc/self/fail-nth && echo "$_old" >"$SW_DBG/$_k" && _rc=0
+			read -r _left </proc/self/fail-nth; echo "$_rc $_left") 2>/dev/null)
+		set -- $_r
+		_rc=${1:-1} _left=${2:-1}
+		if [ "$_left" -ne 0 ]; then
+			set_knob "$_k" "$_old"
+			break
+		fi
+		_inj=$((_inj + 1))
+		if [ "$_rc" -eq 0 ]; then
+			_ok=$((_ok + 1))
+		else
+			_ref=$((_ref + 1))
+			set_knob "$_k" "$_old" || { echo "  $_k=$_old N=$_n: the uninjected removal fails too"; _bad=$((_bad + 1)); }
+		fi
+		[ "$(knob "$_k")" = "$_old" ] && agree_none ||
+			{ echo "  $_k=$_old N=$_n: something is still hooked"; cat $SW_DBG/hooks; _bad=$((_bad + 1)); }
+		log_ok || { echo "  $_k=$_old N=$_n: kernel log unclean"; _bad=$((_bad + 1)); }
+		_n=$((_n + 1))
+	done
+	FI_INJ=$_inj FI_OK=$_ok FI_REF=$_ref FI_BAD=$_bad FI_END=$_n
+}
+
+check "insmod (uninjected)" sw_insmod
+for kv in policy=smartwake policy=shadow latency=1 ${numa_on:+numa_retry=$numa_on} sib_count=1 \
+	sis_filter=1 ttwu_count=1 ttwu_queue=lock; do
+	k=${kv%%=*} v=${kv#*=}
+	d=$(knob "$k")
+	if ! set_knob "$k" "$v"; then
+		skip "$kv: refused without injection here"
+		continue
+	fi
+	set_knob "$k" "$d"
+	kmemleak_mark
+	inject_write "$k" "$v" "$d"
+	leaks=$(kmemleak_new)
+	[ "$leaks" -eq 0 ] || cat $KML
+	echo "FI-FIG point=$kv injected=$FI_INJ accepted=$FI_OK refused=$FI_REF bad=$FI_BAD leaks=$leaks"
+	check "$kv: $FI_INJ allocations failed in turn, each refused with the old value kept and nothing half-installed, or done in full" eq "$FI_BAD" 0
+	check "$kv: series ended (N=$FI_END) and kmemleak finds nothing ($leaks)" eval '[ $FI_END -le $max ] && [ $leaks -eq 0 ]'
+	kmemleak_mark
+	inject_remove "$k" "$v" "$d"
+	leaks=$(kmemleak_new)
+	[ "$leaks" -eq 0 ] || cat $KML
+	echo "FI-FIG point=$k=$d(removal) injected=$FI_INJ accepted=$FI_OK refused=$FI_REF bad=$FI_BAD leaks=$leaks"
+	check "$kv removed: $FI_INJ allocations failed in turn, nothing left hooked" eq "$FI_BAD" 0
+done
+check "rmmod" rmmod smartwake
+check "nothing of smartwake left" nothing_hooked
+summary
