@@ -43,13 +43,16 @@ bool notrace sw_llc_has_overloaded(int cpu)
 
 /*
  * Record one CPU's state. Writers of a CPU's bit are serialised by that
- * CPU's runqueue lock (tracepoint) or run before the probe exists (seed);
- * the bit operations themselves are atomic as other CPUs share the word.
+ * CPU's runqueue lock (tracepoint) or run before the probe exists (seed),
+ * but the tick's pre-handler (sis_mask_update=tick) runs before sched_tick()
+ * takes the lock, beside a probe another setting holds: KCSAN saw the two
+ * race on sw_mask_llc. Marked accesses; a stale index costs one redundant
+ * clear, and the bit operations are atomic as other CPUs share the word.
  * Return: the CPU has just become overloaded (its bit set now).
  */
 static bool sw_overload_update(int cpu)
 {
-	int id = sw_llc_id(cpu), old = per_cpu(sw_mask_llc, cpu);
+	int id = sw_llc_id(cpu), old = READ_ONCE(per_cpu(sw_mask_llc, cpu));
 	bool over = sw_rq_overloaded(sw_cpu_rq(cpu));
 	struct cpumask *m;
 
@@ -58,7 +61,7 @@ static bool sw_overload_update(int cpu)
 		return false;
 	if (old != id && (unsigned int)old < nr_cpu_ids)
 		cpumask_clear_cpu(cpu, sw_llc_masks[old]);
-	per_cpu(sw_mask_llc, cpu) = id;
+	WRITE_ONCE(per_cpu(sw_mask_llc, cpu), id);
 
 	m = sw_llc_masks[id];
 	/* test first: most updates change nothing, keep the line shared */
