@@ -287,7 +287,15 @@ sw_kcc_args() {
 	# the target's compiler prefix (aarch64-linux-gnu- for arm64 headers:
 	# Debian's gcc-aarch64-linux-gnu, make deps)
 	cross=$(sed -n 's/^override CROSS_COMPILE = //p' "$SW_KDIR/.kernelvariables" 2>/dev/null)
-	cross=${cross:-x86_64-linux-gnu-}
+	# 6.1's headers name it through make ($(DEB_HOST_GNU_TYPE)-): by ARCH
+	case $cross in
+	'' | *'$('*)
+		if grep -q '^override ARCH = arm64' "$SW_KDIR/.kernelvariables" 2>/dev/null; then
+			cross=aarch64-linux-gnu-
+		else
+			cross=x86_64-linux-gnu-
+		fi ;;
+	esac
 	want=$(grep -so '^CC = .*$(CROSS_COMPILE)gcc-[0-9]*' "$SW_KDIR/.kernelvariables" |
 		sed "s/.*\$(CROSS_COMPILE)/$cross/") || true
 	[ -n "$want" ] || return 0
