@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * smartwake_btf: KUnit suite for the BTF reader (module/btf.c). Each case
- * builds a tiny BTF blob in memory:
+ * builds a tiny BTF blob in memory, then corrupts it where the case says:
  *
  *   [1] INT "int" (32 bits)
  *   [2] UNION (anonymous) { int x; int y; }
@@ -12,8 +12,6 @@
  *           int b;		bit 160
  *       }
  *   [4] TYPEDEF "t" -> 4	(a loop, for the malformed cases)
- *
- * then corrupts it where the case says so.
  */
 #include <kunit/test.h>
 #include <linux/errno.h>

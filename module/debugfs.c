@@ -1,7 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * debugfs layout, under /sys/kernel/debug/smartwake/ (Documentation/usage.md's
- * table is generated from this one by scripts/gen-docs.sh):
+ * The module's debugfs directory, /sys/kernel/debug/smartwake/: its
+ * files, described in the DOC: comment below (usage.md's table is
+ * generated from it by scripts/gen-docs.sh).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/seq_file.h>
+#include "bpf.h"
+#include "cost.h"
+#include "debugfs.h"
+#include "hooks.h"
+#include "knobs.h"
+#include "latency.h"
+#include "overload.h"
+#include "stats.h"
+#include "symbols.h"
+
+/**
+ * DOC: debugfs files
+ *
  *   stats    counters, `name value` per line, summed over CPUs, then the
  *            derived lines (two decimals; see counters.h)
  *   reset    write anything: zero all counters, the wakeup-latency and
@@ -44,20 +64,6 @@
  * that takes that probe, then `held:` those that hold it now (`none` when
  * off); `sched_waking tracepoint` is the probe of `fair_wakeups`.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
-#include <linux/debugfs.h>
-#include <linux/fs.h>
-#include <linux/seq_file.h>
-#include "bpf.h"
-#include "cost.h"
-#include "debugfs.h"
-#include "hooks.h"
-#include "knobs.h"
-#include "latency.h"
-#include "overload.h"
-#include "stats.h"
-#include "symbols.h"
 
 static struct dentry *sw_dir;
 

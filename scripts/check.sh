@@ -74,6 +74,8 @@ dmesg              host -     -        -    scripts/dmesg-test.sh
 port               host -     -        -    scripts/port-diff-test.sh
 # no circle of files in module/ and tools/cli/ (each concern includes hooks.h to hook)
 includes           host -     -        -    scripts/include-graph.sh
+# no C file over 800 lines, no file header over 15 lines (issue 57)
+shape              host -     -        -    scripts/shape-check.sh
 # the configuration of each generic-flavour row against that of its cloud twin
 flavours           host -     -        -    scripts/flavour-diff.sh
 # IBT: the bytes at every pointer-call target; failed loads leave nothing

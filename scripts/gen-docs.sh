@@ -8,7 +8,7 @@
 #                 module/path/*.c)
 #   gen-counters  module/counters.h: SW_COUNTER(name) /* what it counts */,
 #                 the block comments between them as notes
-#   gen-debugfs   module/debugfs.c: the table of files in its first comment
+#   gen-debugfs   module/debugfs.c: the table of files in its DOC: comment
 #   gen-cli       tools/cli/main.c's command table (cmds[]) and each
 #                 command's struct cli_cmd (name, args, summary): the CLI's
 #                 command list, in usage.md and, between the roff comments
@@ -276,9 +276,10 @@ def counters():
 # ---- debugfs ----------------------------------------------------------------
 def debugfs():
     text = open('module/debugfs.c').read()
-    head = re.search(r'/\*(.*?)\*/', text, re.S).group(1)
+    head = re.search(r'/\*\*\n \* DOC: debugfs files\n \*\n(.*?)\*/', text,
+                     re.S).group(1)
     files, notes, in_notes = [], [], False
-    for ln in head.split('\n')[1:]:
+    for ln in head.split('\n'):
         m = re.match(r' \*   (\S+)(?:\s+(.*))?$', ln)
         c = re.match(r' \*    +(\S.*)$', ln)
         if in_notes or (files and ln.strip() == '*'):

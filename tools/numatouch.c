@@ -2,28 +2,12 @@
 /*
  * numatouch - memory-touching load that feeds automatic NUMA balancing.
  *
- * Each task (a process, so each has its own mm and its own NUMA scanner)
- * maps MB of anonymous memory and writes one byte per page, pass after
- * pass, until the deadline.  To make the balancer see remote accesses the
- * memory can be kept on another node than the CPUs the task runs on:
- *
- *   --bind-node N   mbind(MPOL_BIND) the area to node N.  A plain
- *                   MPOL_BIND area is skipped by the NUMA scanner
- *                   (task_numa_work() wants MPOL_F_MOF), so this also
- *                   passes MPOL_F_NUMA_BALANCING (5.12+): faults are then
- *                   taken and counted, but pages stay on node N, so the
- *                   task's preferred node becomes N.
- *   --alloc-cpus L  first-touch the memory while running on L, then move
- *                   to --cpus: the memory starts remote but stays
- *                   migratable (default policy).
- *   --pid-file F    write the tasks' PIDs to F, one a line, once they are
- *                   all forked (scanning /proc for them is slow).
- *   --unpin         after one whole pass on --cpus, allow every CPU the
- *                   task could use at start: NUMA balancing may then move
- *                   the task to its memory, or the memory to the task.
- *
- * Prints one line: numatouch: tasks=.. passes=.. secs=..
- * (passes = completed whole-area passes summed over the tasks).
+ * Each task (a process: its own mm and NUMA scanner) maps MB of anonymous
+ * memory and writes one byte per page, pass after pass, until the
+ * deadline; --bind-node, --alloc-cpus and --unpin keep the memory remote
+ * from the task so the balancer sees remote accesses (usage() below says
+ * how each does it). Prints one line:
+ * numatouch: tasks=.. passes=.. secs=.. (passes summed over the tasks).
  */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -3,17 +3,14 @@
  * wakeload - wakeup-heavy loads for exercising fair-class wakeup placement.
  *
  * Modes (see usage() for the options):
- *   pipe  ping-pong pairs: the extreme 1:1 waker/wakee case that
- *         wake_affine was written for.
+ *   pipe  ping-pong pairs: the 1:1 waker/wakee case of wake_affine.
  *   msg   hackbench-like M:N messaging inside groups.
  *   disp  1 dispatcher : N workers (pgbench client / Facebook 1:N load),
  *         optionally with workers also waking peers (--switch).
  *
- * Every task owns one cache-line sized counter in a MAP_SHARED page; the
- * parent sums them at the deadline, so nothing has to be torn down in an
- * orderly fashion: children are simply SIGKILLed as one process group.
- * The result is ONE line on stdout:
- *   wakeload: mode=<mode> ops=<N> secs=<S> ops_per_sec=<R>
+ * Every task owns one cache-line counter in a MAP_SHARED page, summed by
+ * the parent at the deadline (children are SIGKILLed as one group). One
+ * line on stdout: wakeload: mode=<mode> ops=<N> secs=<S> ops_per_sec=<R>
  */
 #define _GNU_SOURCE
 #include <ctype.h>

@@ -2,18 +2,15 @@
 /*
  * A stateful smartwake BPF policy in sched_ext's style: per-task state in a
  * hash map, statistics in a per-CPU array, tunables set at load, CO-RE
- * reads of the task, bpf_printk() behind a verbose flag.
- *
- * The idea: a task that woke up on the same CPU the last min_streak times
- * goes back to it (when it is idle, unless need_idle=0): its caches are
- * warm there; any other wakeup is left to the module's path.
+ * reads of the task, bpf_printk() behind a verbose flag. A task that woke
+ * on the same CPU the last min_streak times goes back to it (when idle,
+ * unless need_idle=0); any other wakeup is left to the module's path.
  *
  *   smartwake bpf load --set min_streak=4 --set verbose=1 sticky.bpf.o
  *   smartwake bpf stats; smartwake bpf log
  *
  * Under policy=shadow the answer is compared, never used: the state is
- * then left alone (smartwake_answer_unused()), so shadow does not change
- * what policy=bpf would decide afterwards.
+ * then left alone (smartwake_answer_unused()).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>

@@ -7,33 +7,10 @@
  *          > sched_btf_gen.h
  *   btfgen -l [-e PREFIX]... BTF FIELDS.H > listing
  *
- * BTF: a vmlinux ELF with a .BTF section (Debian's 6.12 headers package
- * ships one) or raw BTF (/sys/kernel/btf/vmlinux). FIELDS.H: module/
- * fields.h, its SW_SCHED_FIELD(STRUCT, MEMBER) lines. For every STRUCT
- * not named by -p (the private ones) it writes a projection: the listed
- * members at their BTF offsets, with their BTF types, char padding
- * between them, the BTF size in all. For every STRUCT it writes static
- * asserts on each listed member's offset and size and on the struct's
- * size, so a -p struct (defined by the public headers) is checked against
- * the BTF too. -e PREFIX: the enumerators of the enum whose first
- * enumerator starts with PREFIX (__SCHED_FEAT_), with their values.
- * A listed member missing from the BTF gets a comment, not a member:
- * code that reads it does not compile. -v VAR: "#define SW_BTF_VAR_VAR 1"
- * when the BTF has that variable (per-CPU ones are in the BTF: sd_share_id),
- * for declarations the private sched.h makes. -f FUNC: "#define
- * SW_BTF_FUNC_FUNC 1" when the BTF has that function (one the kernel
- * built out of line: an exported function always is), for what came with
- * it that BTF does not keep (macros, inlined static functions of fair.c).
- * -m STRUCT.MEMBER: one more
- * member to project where the BTF has it (what scripts/conftest.sh probes
- * beyond the list: cfs_rq.h_nr_delayed); not in the -l listing.
- *
- * -l: instead, the listing scripts/sched-layout.sh compares with the
- * offsets a build compiled with: "struct S size N", "S.M offset N size N"
- * ("size flex" for a flexible array), "enum NAME VALUE".
- *
- * libbpf parses the BTF (ELF or raw) and prints the member declarations
- * (btf_dump__emit_type_decl), so types come out as the kernel spells them.
+ * What each option writes: Documentation/design.md, "Source files
+ * (tools/)". libbpf parses the BTF (ELF or
+ * raw) and prints the member declarations, so types come out as the
+ * kernel spells them.
  */
 #include <errno.h>
 #include <stdarg.h>

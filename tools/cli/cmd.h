@@ -3,18 +3,10 @@
  * smartwake CLI: the commands. Each file defines one command's descriptor
  * (its help and its entry point); main.c's table lists them in the order
  * of "smartwake --help", and scripts/gen-docs.sh reads the same table for
- * the command lists of Documentation/usage.md and smartwake.8.
- *
- *   status.c   policy, knobs, hooks, kernel; the machine-state record
- *   set.c      set knobs and features, all or nothing
- *   stats.c    counters (--json, --openmetrics, --watch)
- *   reset.c    zero the counters
- *   latency.c  the wakeup-latency histogram
- *   bpf.c      BPF policies on the module's struct_ops (libbpf; bpf.h: bpf_*.c)
- *   ab.c       A/B comparison (ab.h: ab_concurrent.c, ab_report.c)
- *   main.c     dispatch, help, the global options (environment)
- *
- * What they share is the library layer in lib/ (lib/cli.h lists it).
+ * the command lists of Documentation/usage.md and smartwake.8: status.c,
+ * set.c, stats.c, reset.c, latency.c, bpf.c (bpf.h: bpf_*.c), ab.c (ab.h:
+ * ab_run.c, ab_concurrent.c, ab_report.c). What they share is the
+ * library layer in lib/ (lib/cli.h).
  */
 #ifndef SMARTWAKE_CMD_H
 #define SMARTWAKE_CMD_H

@@ -2,40 +2,11 @@
 /*
  * smartwake - command-line front end to the smartwake module's debugfs.
  *
- *   smartwake status                     policy, knobs, hooks, kernel
- *   smartwake set KNOB=VALUE ...         all or nothing
- *   smartwake stats [--json] [--watch S] counters (and per-second rates)
- *   smartwake reset                      zero the counters
- *   smartwake latency [--watch S]        wakeup-latency histogram, percentiles
- *   smartwake bpf load|unload|status|list
- *                                        a BPF program on the module's
- *                                        struct_ops (6.9+)
- *   smartwake ab --a '...' --b '...' -- COMMAND...
- *                                        alternate A/B runs of a command
- *
  * This file: the global options (the environment, --help) and the
  * dispatch from the command table; each command is a file of its own
- * (cmd.h) owning its help, on the library layer in lib/.
- *
- * The knob list, values and accepted values come from the module's "knobs"
- * file; nothing here knows a knob by name. Settings may also name kernel
- * scheduler features ("feature:NO_TTWU_QUEUE"), written to
- * /sys/kernel/debug/sched/features and restored afterwards.
- *
- * Knobs are written through debugfs, or through the module's parameters
- * (/sys/module/smartwake/parameters/) when debugfs is locked down
- * (lockdown=integrity: securityfs says so, or debugfs refuses a knob file
- * with EPERM); everything read-only is read from debugfs either way.
- *
- * Environment: SMARTWAKE_DEBUGFS (module directory, default
- * /sys/kernel/debug/smartwake), SMARTWAKE_SCHED_FEATURES (features file,
- * default /sys/kernel/debug/sched/features), SMARTWAKE_PARAMS (parameters
- * directory, default /sys/module/smartwake/parameters), SMARTWAKE_LOCKDOWN
- * (default /sys/kernel/security/lockdown), SMARTWAKE_SCHEDSTATS (default
- * /proc/sys/kernel/sched_schedstats).
- *
- * Exit status: 0 ok, 1 run-time error, 2 usage error (bad options, unknown
- * knob or feature, value not accepted).
+ * (cmd.h) owning its help, on the library layer in lib/. The commands,
+ * the environment, lockdown and the exit status: smartwake --help and
+ * Documentation/design.md, "Source files (tools/)".
  */
 #define _GNU_SOURCE
 #include <stdlib.h>

@@ -3,20 +3,13 @@
  * insnprof: a QEMU TCG plugin that counts the guest kernel's executed
  * instructions per translation block, for scripts/insnprof.sh.
  *
- * Every translated block that starts at a kernel address gets two inline
- * counters (executions, and instructions: executions times the block's
- * length). Each time the guest enters the block at mark=ADDR (a syscall
- * the guest script calls around the measured window), the plugin writes
- * the table so far to OUT.N (N = 1, 2, ...): "vaddr insns_per_exec execs
- * insns" per line, cumulative. The host subtracts two snapshots and maps
- * the addresses to symbols.
- *
- * The guest runs under -accel tcg,thread=single (and -icount), so the
- * inline additions are not racing between vCPUs.
- *
- * The declarations below are the part of QEMU's plugin API (version 1,
- * as in QEMU 7.2) this plugin uses; Debian ships QEMU with plugin support
- * but without the header.
+ * Every block that starts at a kernel address gets two inline counters
+ * (executions; instructions). Each time the guest enters the block at
+ * mark=ADDR (a syscall around the measured window), the table so far goes
+ * to OUT.N: "vaddr insns_per_exec execs insns" per line, cumulative; the
+ * host subtracts snapshots. The guest runs -accel tcg,thread=single, so
+ * the additions do not race. Below: the part of QEMU's plugin API v1
+ * (QEMU 7.2) it uses; Debian ships no header for it.
  */
 #include <inttypes.h>
 #include <stdbool.h>

@@ -1,26 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * smartwake CLI library: the base of the layer under the commands. The
- * layer's files and what each knows (each header includes only headers
- * listed above it here; nothing in lib/ includes a command's header):
- *
- *   cli.h     this: names, exit codes, limits, usage errors, signals
- *   sysfs.h   the module's debugfs files, the control interface (debugfs,
- *             or the module parameters under lockdown)
- *   knobs.h   the knob list (the "knobs" file), scheduler features,
- *             settings and their undoing (kernel tunables too: sched:,
- *             sysctl:, cpufreq:)
- *   machine.h the machine-state record (kernel, topology, tunables,
- *             cpufreq, steal, the module's knobs)
- *   stats.h   the stats model: counters, gauges, rates, summary lines
- *   hist.h    the latency-histogram model: deltas, sums, percentiles
- *   watch.h   sampling a file every --watch seconds
- *   json.h    a JSON writer (strings, numbers); knows nothing of stats
- *   figure.h  the figure of a run's output (ab), medians, number format
- *   bpfutil.h bpf(2) errors and object ids through libbpf (bpf)
- *
- * The commands (../, one file each, cmd.h) use the layer; main.c
- * dispatches from the command table.
+ * smartwake CLI library: the base of the layer under the commands: names,
+ * exit codes, limits, usage errors, signals. Each header of lib/ includes
+ * only headers below it in the layer (Documentation/design.md, "Source
+ * files (tools/)", lists them); nothing in lib/ includes a command's
+ * header. The commands (../, one file each, cmd.h) use the layer.
  */
 #ifndef SMARTWAKE_CLI_H
 #define SMARTWAKE_CLI_H
