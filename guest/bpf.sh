@@ -1,4 +1,4 @@
-# policy=bpf (module/bpf.c): a placement policy in BPF, attached as a
+# policy=bpf (module/path/bpf.c): a placement policy in BPF, attached as a
 # struct_ops map of the module's type smartwake_ops by "smartwake bpf
 # load" (tools/cli/bpf.c), on a kernel whose BPF core registers a module's
 # struct_ops (6.9+). Elsewhere (6.1): refused, with the reason.
@@ -212,7 +212,7 @@ check "sync_prev: pipe wakeups (WF_SYNC) answered by the program (> 1000)" gt "$
 check "sync_prev: nothing refused" eqn "$(sv bpf_refused)" 0
 check "unload sync_prev" eval 'smartwake bpf unload >/dev/null 2>&1; detached'
 
-# kfuncs (module/bpf_kfuncs.c): the module's view of the machine and its
+# kfuncs (module/path/bpf.c): the module's view of the machine and its
 # own answer. default: every answer is smartwake_default_cpu(), the
 # module's path; under policy=shadow the kernel must then agree on every
 # wakeup, as shadow.sh requires of the module's path at these knobs.

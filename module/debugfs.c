@@ -9,7 +9,7 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/seq_file.h>
-#include "bpf.h"
+#include "path/bpf.h"
 #include "cost.h"
 #include "debugfs.h"
 #include "hooks.h"

@@ -15,7 +15,7 @@
 #include "cost.h"
 #include "debugfs.h"
 #include "hooks.h"
-#include "bpf.h"
+#include "path/bpf.h"
 #include "knobs.h"
 #include "latency.h"
 #include "layout.h"

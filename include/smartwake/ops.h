@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The struct_ops type of policy=bpf, one definition for both sides: the
- * module (module/bpf.c, with <linux/types.h>) and the programs
+ * module (module/path/bpf.c, with <linux/types.h>) and the programs
  * (smartwake.bpf.h, after vmlinux.h), so the two cannot drift.
  */
 #ifndef _SMARTWAKE_OPS_H

@@ -11,7 +11,7 @@
  *	#include <smartwake/smartwake.bpf.h>
  *
  * Documentation/usage.md, "Write your own placement policy", has the
- * workflow; module/bpf.c is the kernel side.
+ * workflow; module/path/bpf.c is the kernel side.
  */
 #ifndef __SMARTWAKE_BPF_H
 #define __SMARTWAKE_BPF_H
@@ -46,7 +46,7 @@ enum smartwake_wide {
 #endif
 
 /*
- * The kfuncs (module/bpf.c). Version 1 is in every module that registers
+ * The kfuncs (module/path/bpf.c). Version 1 is in every module that registers
  * the type; later ones are __weak: test them with bpf_ksym_exists().
  */
 bool smartwake_cpu_idle(s32 cpu) __ksym;

@@ -18,7 +18,7 @@
 #include <linux/sched/clock.h>
 #include <linux/string.h>
 #include "internal.h"
-#include "../bpf.h"
+#include "bpf.h"
 #include "../cost.h"
 #include "../hooks.h"
 #include "../knob_defs.h"

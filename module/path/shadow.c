@@ -11,7 +11,7 @@
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include "internal.h"
-#include "../bpf.h"
+#include "bpf.h"
 #include "../cost.h"
 #include "../overload.h"
 #include "../stats.h"

@@ -17,7 +17,7 @@
 #include <linux/sched.h>
 #include <linux/topology.h>
 #include "internal.h"
-#include "../bpf.h"
+#include "bpf.h"
 #include "../knob_defs.h"
 #include "../numa.h"
 #include "../stats.h"

@@ -7,9 +7,9 @@
  */
 #include <linux/cpumask.h>
 #include <linux/mmu_context.h>
-#include "ksched.h"
+#include "../ksched.h"
 #include "bpf.h"
-#include "sched_access.h"
+#include "../sched_access.h"
 
 /* available_idle_cpu(): the idle task, nothing queued, not preempted */
 bool sw_bpf_view_idle(int cpu)

@@ -24,12 +24,12 @@
 #include <smartwake/policy.h>
 #include <smartwake/ops.h>
 #include "bpf.h"
-#include "cost.h"
-#include "path/seam.h"
-#include "knob_defs.h"
-#include "stats.h"
-#include "symbols.h"
-#include "watchdog.h"
+#include "../cost.h"
+#include "seam.h"
+#include "../knob_defs.h"
+#include "../stats.h"
+#include "../symbols.h"
+#include "../watchdog.h"
 
 DEFINE_STATIC_KEY_FALSE(sw_bpf_key);
 
