@@ -15,6 +15,18 @@ log_block() {
 	echo '```'
 }
 
+# ab_block LOG MARK: an ab output of LOG as log_block prints it, less its
+# per-run lines and its counter deltas (the runs' figures are in the
+# side table; the counters are the step's log, a build artifact)
+ab_block() {
+	log_block "$1" "$2" | awk '
+		/^run [0-9]+\/[0-9]+ / { next }
+		/^counter deltas/ { skip = 1; next }
+		skip && /^$/ { skip = 0; next }
+		skip { next }
+		{ print }'
+}
+
 # figtext_numa_retry LOG: section numa-retry, numa.sh's NUMA-FIG lines
 figtext_numa_retry() {
 	echo "## numa_retry: NUMA task and page migrations per mode (guest/numa.sh, numa2)"
@@ -94,7 +106,7 @@ figtext_latency_ab() {
 	echo "guest/latency.sh (make check step latency-smp4), stock kernel, smp4 guest under TCG:"
 	echo "the kernel's placement (policy=shadow) against the module's without wake_wide."
 	echo
-	log_block "$1" SMARTWAKE-AB
+	ab_block "$1" SMARTWAKE-AB
 }
 
 # figtext_bpf LOG: section bpf, bpf.sh's BPF-FIG lines
@@ -172,12 +184,12 @@ figtext_concurrent_ab() {
 	echo "sides at once, one wakeload each in its own cgroup; A under the kernel, B under the"
 	echo "module without wake_wide (knob scope: B's cgroup)."
 	echo
-	log_block "$1" SMARTWAKE-AB-CONCURRENT
+	ab_block "$1" SMARTWAKE-AB-CONCURRENT
 	echo
 	echo "The same with B in policy=shadow (it places as the kernel does: an A/A run, so the"
 	echo "difference between the sides is what sharing the machine does to two equal loads):"
 	echo
-	log_block "$1" SMARTWAKE-AB-CONCURRENT-AA
+	ab_block "$1" SMARTWAKE-AB-CONCURRENT-AA
 }
 
 # figtext_kfacts LOG: section kfacts-KERNEL, kfacts.sh's KFACT lines: what
@@ -185,20 +197,22 @@ figtext_concurrent_ab() {
 figtext_kfacts() {
 	tr -d '\r' <"$1" | awk -F'|' '
 		/^KFACT release\|/ { sub(/^KFACT release\|/, ""); sub(/\|.*/, ""); rel = $0 }
-		/^KFACT (hook|copy|other)\|/ { sub(/^KFACT /, ""); fn[++n] = "| " $1 " | `" $2 "` | " $3 " | " $4 " |" }
+		/^KFACT (hook|copy|other)\|/ {
+			sub(/^KFACT /, "")
+			if (!($1 in fn)) role[++n] = $1
+			fn[$1] = fn[$1] (fn[$1] ? ", " : "") "`" $2 "` " $3 ($4 == "yes" ? " traced" : "")
+		}
 		/^KFACT endbr\|/ { endbr = "`" $2 "` begins `" $3 "` (" $4 ")" }
 		/^KFACT hooked\|/ { h = h (h ? ", " : "") "`" $2 "` " $3 " " $4 }
 		/^KFACT sched_ext\|/ { sx = $2 }
 		END {
 			print "## What " rel " offers the module (guest/kfacts.sh)"
 			print ""
-			print "| role | function | kallsyms | traceable |"
-			print "|---|---|---|---|"
-			for (i = 1; i <= n; i++) print fn[i]
+			print "Each function: its kallsyms type (t/T out of line, - inlined), and traced when ftrace"
+			print "can hook it. hook: the module attaches there; copy: inlined, the module carries its own"
+			print "copy; other: neither, listed for a port."
 			print ""
-			print "hook: the module attaches there; copy: inlined, the module carries its own copy;"
-			print "other: neither, listed for a port. kallsyms: t/T out of line, - inlined."
-			print ""
+			for (i = 1; i <= n; i++) print "- " role[i] ": " fn[role[i]] "."
 			print "- Pointer-call target: " endbr "."
 			print "- With every knob that installs one: " h "."
 			print "- sched_ext: " sx "."

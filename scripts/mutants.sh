@@ -23,12 +23,13 @@
 # --jobs 2: --only picks some.
 #
 # Usage: scripts/mutants.sh [--only ID,...] [--jobs N] [--keep]
-#        scripts/mutants.sh --list | --check-seds
+#        scripts/mutants.sh --list | --check-seds | --report
 #   --only ID,...  these mutants (default: all of them)
 #   --jobs N       N mutants at once (default 1; each runs one guest at a
 #                  time: no more than the host's CPUs)
 #   --keep         keep each mutant's copy (build/mutants/work/ID)
 #   --list         print the table: id, file, steps, description
+#   --report       run nothing: write the section again from its rows
 #   --check-seds   no build, no guest: apply every sed to the file as it
 #                  is in the work tree (what the next commit holds) and
 #                  report those that change no line or more than one, and
@@ -46,6 +47,7 @@ while [ $# -gt 0 ]; do
 	-h|--help) sw_help "$0"; exit 0 ;;
 	--list) mode=list; shift ;;
 	--check-seds) mode=check; shift ;;
+	--report) mode=report; shift ;;
 	--keep) keep=1; shift ;;
 	--jobs) jobs=${2:-}; shift 2 || sw_die "--jobs wants a number" ;;
 	--only) IFS=, read -r -a only <<<"${2:-}"; shift 2 || sw_die "--only wants ID,ID..." ;;
@@ -122,6 +124,11 @@ if [ "$mode" = check ]; then
 fi
 
 # ---- run -------------------------------------------------------------------
+rows= head=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+nk=0 nb=0 ns=0 nn=0 ne=0
+if [ "$mode" = report ]; then
+	selected=()
+else
 git rev-parse --verify -q HEAD >/dev/null || sw_die "not a git tree: make mutants copies HEAD"
 [ -z "$(git status --porcelain -- module include kunit tools scripts guest Makefile Kbuild)" ] ||
 	sw_log "uncommitted changes are not in the mutants' copies (git archive HEAD)"
@@ -238,8 +245,6 @@ for i in "${selected[@]}"; do
 done
 wait
 
-rows= head=$(git rev-parse --short HEAD)
-nk=0 nb=0 ns=0 nn=0 ne=0
 for i in "${selected[@]}"; do
 	id=${M_ID[$i]}
 	{ read -r RES; read -r BY; read -r CHECK; read -r SECS; } <"$out/verdict/$id" 2>/dev/null ||
@@ -251,8 +256,11 @@ for i in "${selected[@]}"; do
 	error) ne=$((ne + 1)); not_ok "$id: no verdict: $CHECK (log: $out/$id.log)" ;;
 	*) nn=$((nn + 1)); not_ok "$id: not applied: $CHECK" ;;
 	esac
-	rows+="| $id | $RES | $BY | ${CHECK//|/\\|} | $SECS | $head |"$'\n'
+	CHECK=${CHECK//|/\\|}
+	[ ${#CHECK} -le 48 ] || CHECK="${CHECK:0:45}..."
+	rows+="| $id | $RES | $BY | $CHECK | $head |"$'\n'
 done
+fi
 # The rows of earlier runs for the mutants this one did not run are kept
 # (with the commit they ran at: the section's stamp for rows without one),
 # so --only adds to the table instead of replacing it. A row written
@@ -266,30 +274,38 @@ old=$(awk -v ran="$ran" '
 	!in_s { next }
 	/^_commit / { c = $2; sub(/,$/, "", c); next }
 	/^\| [a-z0-9-]+ \| / {
-		split($0, f, " \\| ")
-		id = substr(f[1], 3)
-		if (id == "mutant" || index(ran, " " id " ")) next
 		row = $0
+		sub(/^\| /, "", row); sub(/ \|$/, "", row)
+		n = split(row, f, " \\| ")
+		id = f[1]
+		if (id == "mutant" || index(ran, " " id " ")) next
+		# a row of before the description column left: drop it
 		if (f[2] !~ /^(killed|build-failed|survived|error|not-applied)$/) {
-			rest = substr(row, length(f[1]) + 4)
-			row = "| " id " | " substr(rest, index(rest, " | ") + 3)
+			for (i = 2; i < n; i++) f[i] = f[i + 1]
+			n--
 		}
-		n = row
-		if (gsub(/ \| /, " | ", n) == 4) sub(/ \|$/, " | " c " |", row)
-		print row
+		# id verdict step check [seconds] [commit]
+		commit = c
+		if (n >= 6) commit = f[6]
+		else if (n == 5 && f[5] !~ /^[0-9]+$/) commit = f[5]
+		chk = f[4]
+		if (length(chk) > 48) chk = substr(chk, 1, 45) "..."
+		print "| " id " | " f[2] " | " f[3] " | " chk " | " commit " |"
 	}' Documentation/figures.md 2>/dev/null || true)
 {
 	echo "## make mutants (scripts/mutants.sh)"
 	echo
-	echo "Mutants of scripts/mutants.tsv (the bug each plants: scripts/mutants.sh --list) run on the committed tree. The last run: ${#selected[@]} of ${#M_ID[@]} rows;"
-	echo "$nk killed by a step, $nb by the build, $ns survived, $nn not applied$([ "$ne" -eq 0 ] || echo ", $ne without a verdict (the lab's build failed)")."
+	all=$(printf '%s%s\n' "$rows" "$old" | grep -c '^| ' || true)
+	echo "Mutants of scripts/mutants.tsv (the bug each plants: scripts/mutants.sh --list), each run on the committed tree of its row's commit. The table holds $all of the ${#M_ID[@]} mutants:"
+	printf '%s%s\n' "$rows" "$old" | awk -F' [|] ' '/^[|] /{ n[$2]++ } END { s = ""; for (v in n) s = s (s ? ", " : "") n[v] " " v; print s "." }'
+	[ "$mode" = report ] ||
+		echo "The last run ($head): ${#selected[@]} rows; $nk killed by a step, $nb by the build, $ns survived, $nn not applied$([ "$ne" -eq 0 ] || echo ", $ne without a verdict (the lab's build failed)")."
 	echo
-	[ -z "$old" ] || echo "Rows of mutants it did not run are from earlier runs (their commit)."
-	echo
-	echo "| mutant | verdict | step | first failing check | seconds | commit |"
-	echo "|---|---|---|---|---|---|"
+	echo "| mutant | verdict | step | first failing check | commit |"
+	echo "|---|---|---|---|---|"
 	printf '%s' "$rows"
 	[ -z "$old" ] || printf '%s\n' "$old"
 } | scripts/figures.sh mutants - || true
+[ "$mode" != report ] || { echo "mutants: section mutants written again from its rows"; exit 0; }
 echo "make mutants: ${#selected[@]} mutants: $nk killed by a step, $nb killed by the build, $ns survived, $nn not applied, $ne without a verdict"
 summary

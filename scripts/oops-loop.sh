@@ -134,51 +134,10 @@ figtext() {
 		printf '\n%s: EFLAGS %08x, reserved bits (31-22, 15, 5, 3) %s; bits 31-12 equal to those of %s.\n' \
 			"$r" "$e" "$( ((e & 0xffc08028)) && printf 'set: %08x' $((e & 0xffc08028)) || echo clear)" "${m:-no register}"
 	done < <(awk -F'\t' 'NR > 1 { print $3 "\x1f" $10 }' "$tsv")
-	cat <<'EOF'
-
-Why the oops's EFLAGS cannot come from a real CPU: both reports showed EFLAGS with bits 22-29
-set. The SDM (vol. 1, 3.4.3 and figure 3-8) has EFLAGS bits 22-31 reserved, shown as 0; POPF
-and IRET leave reserved bits unaffected, so no software can set them, and the CPU pushes
-RFLAGS itself when it delivers an exception: the RFLAGS of a #DB or #PF frame has them clear
-on any x86 CPU, whatever software did before. A frame with them set was written by the
-emulator. The #DB is of the same kind: a kernel-mode single-step needs TF set in kernel mode,
-and 6.12 sets TF only in user frames (ptrace, uprobes) and for kgdb; x86 kprobes single-step
-with an int3 after the copied instruction (arch/x86/kernel/kprobes/core.c,
-prepare_singlestep), SYSCALL clears TF (MSR_SYSCALL_MASK, arch/x86/kernel/cpu/common.c)
-and interrupt and exception delivery clear it. The kernel's comment at that
-WARN_ON_ONCE in exc_debug_kernel (arch/x86/kernel/traps.c) names QEMU leaking a #DB into
-the guest as a known cause. smartwake never writes EFLAGS or a saved frame (no X86_EFLAGS
-or regs->flags in module/).
-
-What the loop reproduced, under -icount on 2 vCPUs: guests that died (rows above) with a
-double fault in SLUB's allocation fast path (__kmalloc_node_track_caller_noprof; the original
-oops's #DB was in kmem_cache_alloc_noprof), each right after a %gs-relative read-modify-write
-whose flags a branch reads: `cmpxchg16b %gs:(%rsi)` (the per-CPU freelist and tid update,
-Code `65 48 0f c7 0e <0f> 85`) in one, `decl %gs:` of preempt_count and `je` in the other
-(Code `65 ff 0d ... 0f 84 ... <48> 89`). Each EFLAGS has bits 12-31 of another register's low
-half (the lines after the table): a flags value the emulator computed from a stale source, not
-one a CPU produces. The same crash came in the nomodule control, no module ever loaded
-("Modules linked in:" empty, not tainted): it is the emulator's, with or without smartwake.
-A slab pointer's low half is the direct map's base plus a physical address: with it as
-EFLAGS, reserved bits among 22-31 are set as in the original report, and bit 8 is TF, a
-single-step #DB after the next instruction.
-
-The emulator's known issues searched (GitHub issues and web pages: "qemu tcg #DB TF single
-step exc_debug_kernel", "qemu i386 eflags reserved bits", "QEMU gdbstub leaks #DB"): no
-report of this exact symptom was found. Nearest: unicorn-engine/unicorn#970, "EFlags
-reserved bits not respected" (unicorn is a QEMU TCG fork:
-https://github.com/unicorn-engine/unicorn/issues/970), unicorn-engine/unicorn#1778 (TF
-not cleared on a debug trap: https://github.com/unicorn-engine/unicorn/issues/1778), and
-this project's own finding that -accel tcg,thread=multi crashes guests while kernel text is
-patched (Documentation/testing.md), which is why every guest runs thread=single. Nearest in
-QEMU itself, later than this host's 7.2: Paolo Bonzini's target/i386 fixes for flags computed
-from the wrong CC_SRC/CC_DST when an instruction's memory access faults after they were written
-("QEMU does not expect bits outside the ALU flags to be set in CC_SRC, and env->eflags can end
-up set to all-ones", https://git.synapseos.ru/mirrors/qemu/commits/commit/e3693cd3c9fe868e6b87d0677ad9740b56937d34/tests/tcg/i386/test-flags.c)
-and for cmpxchg ("a page fault when writing to the destination must not overwrite the flags",
-https://git.mii.dev/mii/qemu/src/commit/2bbc4875108d5bf1ba59d6c4174234c0d7998f65/target).
-Neither was checked against 7.2's cmpxchg16b path here.
-EOF
+	echo
+	echo "Why these EFLAGS cannot come from a real CPU, what the loop reproduced (the same double"
+	echo "fault with no module ever loaded: the emulator's) and the emulator's known issues searched:"
+	echo "Documentation/studies/oops-loop.md."
 }
 
 if [ ${#rec[@]} -eq 3 ]; then
