@@ -92,19 +92,19 @@ wake-smp4          1    stock smp4     900  wake.sh
 wake-numa2         1    stock numa2    1200 wake.sh
 ttwu-smp4          1    stock smp4     600  ttwu.sh
 ttwu-numa2         1    stock numa2    600  ttwu.sh
-numa-numa2         1    stock numa2    600  @numa_figures numa.sh
-latency-smp4       1    stock smp4     600  @latency_figures latency.sh
-scope-smp4         1    stock smp4     900  @scope_figures scope.sh
+numa-numa2         1    stock numa2    600  @figures numa-retry figtext_numa_retry numa.sh
+latency-smp4       1    stock smp4     600  @figures latency-ab figtext_latency_ab latency.sh
+scope-smp4         1    stock smp4     900  @figures concurrent-ab figtext_concurrent_ab scope.sh
 control-stock      1    stock smp4     600  control.sh
 # the 2022 sched-idle pull through its livepatch-format companion (issue 36)
 pull-stock         1    stock smp4     600  pull.sh
 pull-6.1           1    6.1   smp4     600  pull.sh
 # the cost guard: the path per call against that of the kernel, in instruction time
-cost-stock         1    stock smp2     600  @cost_figures --icount cost.sh
+cost-stock         1    stock smp2     600  @figures cost figtext_cost --icount cost.sh
 # the same at 64 CPUs (2 sockets of 32, one LLC each; issue 61): loads
 # sized to the machine, every vCPU busy, the guard on the medians, shadow
 # races below 1 %
-cost-64            2    stock smp4     1500 @cost_figures --icount --smp 64,sockets=2,cores=32 --mem 2048 cost.sh 1150 2 sized
+cost-64            2    stock smp4     1500 @figures = figtext_cost --icount --smp 64,sockets=2,cores=32 --mem 2048 cost.sh 1150 2 sized
 # the short form of the reliability runs (make stress runs the long form)
 reliability        1    stock smp4     900  reliability.sh 30 10
 cli-guest          1    stock -        -    scripts/cli-test.sh --guest
@@ -116,7 +116,7 @@ shadow-smt8        2    stock smt8     900  shadow.sh smt
 shadow-numa-smt    2    stock numa-smt 900  shadow.sh smt
 # policy=bpf (issue 35): a program attached to struct_ops smartwake_ops
 # decides, is refused, reverted, detached under load; 6.1 refuses it
-bpf-stock          1    stock smp2     600  @bpf_figures bpf.sh
+bpf-stock          1    stock smp2     600  @figures bpf figtext_bpf bpf.sh
 bpf-6.1            1    6.1   smp2     300  bpf.sh
 bpf-7.3            2    7.3   smp2     600  bpf.sh
 # The other kernels of common.sh, each with the module built for it
@@ -202,17 +202,17 @@ oops-smp4          2    stock smp4     1500 oops-loop.sh 100
 # KASAN, fault injection; built on first use, 25-40 min on 2 cores): knob
 # flips under load with readers, then the reliability and shadow loads;
 # no KCSAN report may name the module
-kcsan-debug        2    debug-kcsan smp4 1800 @kcsan_figures kcsan.sh 60
+kcsan-debug        2    debug-kcsan smp4 1800 @figures kcsan figtext_kcsan kcsan.sh 60
 reliability-kcsan  2    debug-kcsan smp4 1800 reliability.sh 6 2 5
 shadow-kcsan       2    debug-kcsan smp4 1200 shadow.sh
 # every allocation of the load and of each knob write that installs or
 # removes a hook failed in turn (failslab, fail_page_alloc, fail-nth)
-faultinject-kcsan  2    debug-kcsan smp2 3000 @fi_figures faultinject.sh 400
+faultinject-kcsan  2    debug-kcsan smp2 3000 @figures faultinject figtext_faultinject faultinject.sh 400
 # what each kernel offers the module, as figures.md sections kfacts-*
-kfacts-stock       1    stock smp2     300  @kfacts kfacts.sh
-kfacts-6.1         2    6.1   smp2     300  @kfacts kfacts.sh
-kfacts-deb13       2    deb13 smp2     300  @kfacts kfacts.sh
-kfacts-7.2         2    7.2   smp2     300  @kfacts kfacts.sh
+kfacts-stock       1    stock smp2     300  @figures = figtext_kfacts kfacts.sh
+kfacts-6.1         2    6.1   smp2     300  @figures = figtext_kfacts kfacts.sh
+kfacts-deb13       2    deb13 smp2     300  @figures = figtext_kfacts kfacts.sh
+kfacts-7.2         2    7.2   smp2     300  @figures = figtext_kfacts kfacts.sh
 # issue 18 on the other kernels: scripts/headers-only-test.sh, then its
 # load-time layout check in a guest (compat); no other guest script: the
 # host part proves both builds compile the same layouts, WF_* values and
@@ -719,39 +719,19 @@ hguest() {
 	g "$@" --headers-only --topo "$t" --timeout "$r" --log "$d/$n.log" "$n" | tee "$d/$n.out"
 	return "${PIPESTATUS[0]}"
 }
-# numa.sh's NUMA-FIG lines (a passing run's) go to figures.md, numa-retry.
-# numa_figures NAME KERNEL TOPO TIMEOUT SCRIPT
-numa_figures() {
-	local log=build/logs/numa-stock-numa2.log
-	guest "$2" "$3" "$4" --log "$log" "$5" || return
-	figtext_numa_retry "$log" | scripts/figures.sh numa-retry - || true
-}
-# Wakeup-latency histogram (knob latency) and placement locality counters
-# (issue 17, items 1 and 2): about 1 minute.
-# A pass writes the guest's real "smartwake ab" output (latency columns,
-# locality lines) to Documentation/figures.md, section latency-ab.
-latency_figures() {
-	local log=build/logs/latency-stock-smp4.log rc=0
-	guest "$2" "$3" "$4" --log "$log" "$5" || rc=$?
+# figures NAME KERNEL TOPO TIMEOUT SECTION FIGTEXT [GUEST-RUN OPTION...]
+# SCRIPT [ARG...] (a row's "@figures SECTION FIGTEXT ..."): the step's
+# guest, its log in build/logs/NAME.log; a pass writes FIGTEXT LOG NAME
+# (scripts/figures-prose.sh) to figures.md, section SECTION ("=": NAME).
+# The one writer of numa-retry, latency-ab (the real smartwake ab
+# output), concurrent-ab (scope.sh's two ab --concurrent runs), bpf,
+# cost and cost-64, kfacts-*, kcsan and faultinject.
+figures() {
+	local name=$1 sec=$5 fig=$6 log=build/logs/$1.log rc=0
+	[ "$sec" != = ] || sec=$name
+	guest "$2" "$3" "$4" --log "$log" "${@:7}" || rc=$?
 	[ $rc -eq 0 ] || return $rc
-	figtext_latency_ab "$log" | scripts/figures.sh latency-ab - || true
-}
-# policy=bpf (issue 35): a pass of bpf-stock writes its comparisons of
-# BPF programs with the knobs and with the kernel to figures.md, section bpf.
-bpf_figures() {
-	local log=build/logs/bpf-stock-smp2.log rc=0
-	guest "$2" "$3" "$4" --log "$log" "${@:5}" || rc=$?
-	[ $rc -eq 0 ] || return $rc
-	figtext_bpf "$log" | scripts/figures.sh bpf - || true
-}
-# The cost guard (issue 32): guest/cost.sh under -icount; a pass writes
-# its per-call figures to Documentation/figures.md, section cost.
-cost_figures() {
-	local log=build/logs/$1.log rc=0 sec=cost
-	[ "$1" = cost-stock ] || sec=$1
-	guest "$2" "$3" "$4" --log "$log" "${@:5}" || rc=$?
-	[ $rc -eq 0 ] || return $rc
-	figtext_cost "$log" "$1" | scripts/figures.sh "$sec" - || true
+	"$fig" "$log" "$name" | scripts/figures.sh "$sec" - || true
 }
 # The Debian system image (issue 31): scripts/debian-run.sh boots it
 # (built once by scripts/debian-image.sh, cached); a pass writes the
@@ -762,16 +742,6 @@ debian_image() {
 	scripts/debian-run.sh --timeout "$4" --log "$log" "$5" || rc=$?
 	[ $rc -eq 0 ] || return $rc
 	figtext_debian "$log" | scripts/figures.sh debian - || true
-}
-# Knob scope and smartwake ab --concurrent (issue 17, items 3 and 6):
-# about a minute and a half. A pass writes the guest's two real
-# concurrent comparisons to Documentation/figures.md, section
-# concurrent-ab.
-scope_figures() {
-	local log=build/logs/scope-stock-smp4.log rc=0
-	guest "$2" "$3" "$4" --log "$log" "$5" || rc=$?
-	[ $rc -eq 0 ] || return $rc
-	figtext_concurrent_ab "$log" | scripts/figures.sh concurrent-ab - || true
 }
 # Issue 18 on the other supported kernels: scripts/headers-only-test.sh
 # (that kernel's full-source and headers-only builds compile the same
@@ -794,32 +764,7 @@ hstep() {
 	done
 }
 
-# kfacts NAME KERNEL TOPO TIMEOUT SCRIPT: guest/kfacts.sh on that kernel,
-# its KFACT lines as figures.md section kfacts-KERNEL: what the kernel
-# offers the module, measured in the guest.
-kfacts() {
-	local label=$2 log=build/logs/kfacts-$2.log rc=0
-	guest "$2" "$3" "$4" --log "$log" "$5" || rc=$?
-	[ $rc -eq 0 ] || return $rc
-	figtext_kfacts "$log" | scripts/figures.sh "kfacts-$label" - || true
-}
 debug_build() { scripts/build-debug-kernel.sh && scripts/build-debug-modules.sh; }
-# KCSAN (issue 59): guest/kcsan.sh on the kcsan variant; a pass writes its
-# KCSAN-FIG lines to figures.md, section kcsan.
-# kcsan_figures NAME KERNEL TOPO TIMEOUT SCRIPT ARGS...
-# (fi_figures: the same for guest/faultinject.sh, section faultinject)
-kcsan_figures() {
-	local log=build/logs/kcsan-debug-kcsan.log rc=0
-	guest "$2" "$3" "$4" --log "$log" "${@:5}" || rc=$?
-	[ $rc -eq 0 ] || return $rc
-	figtext_kcsan "$log" | scripts/figures.sh kcsan - || true
-}
-fi_figures() {
-	local log=build/logs/faultinject-debug-kcsan.log rc=0
-	guest "$2" "$3" "$4" --log "$log" "${@:5}" || rc=$?
-	[ $rc -eq 0 ] || return $rc
-	figtext_faultinject "$log" | scripts/figures.sh faultinject - || true
-}
 # Issue 28: signatures enforced as under Secure Boot (lockdown=integrity,
 # module.sig_enforce=1): the copy signed with the test key the debug kernel
 # trusts loads, the unsigned build and a copy signed with an unknown key
