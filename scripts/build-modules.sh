@@ -197,10 +197,14 @@ elif [ -n "$bkey" ] && [ -f "$bcache/$bkey.tar" ]; then
 		mv -f "$r/$f" "$out/$f"
 	done
 	rm -rf "$r"
-	# kbuild's .cmd files name the tree they were built in (6.1, 6.12)
+	# kbuild's .cmd, .mod and modules.order files name the tree they were
+	# built in (6.1, 6.12): the next incremental build (an edited source)
+	# links the objects they name
 	old=$(cat "$out/.build-dir" 2>/dev/null)
 	if [ -n "$old" ] && [ "$old" != "$out" ]; then
-		find "$out" -name '.*.cmd' -exec sed -i "s|$old/|$out/|g" {} +
+		find "$out" \( -name '.*.cmd' -o -name '.*.d' -o -name '*.mod' -o -name modules.order \
+			-o -name Module.symvers \) \
+			-exec sed -i "s|$old/|$out/|g" {} +
 	fi
 	echo "$out" >"$out/.build-dir"
 	echo "$bkey" >"$out/.build-key"
