@@ -16,10 +16,13 @@ sed 's/^/    /' $out
 check "status: exit 0" eq "$rc" 0
 echo "# $(grep -c '' /sys/devices/system/cpu/online 2>/dev/null) online ranges, LLCs: $(cat /sys/devices/system/cpu/cpu*/cache/index3/shared_cpu_list 2>/dev/null | sort -u | tr '\n' ' ')"
 
-# tunable FILE KEY: status prints "KEY = <the file's first word>"
+# tunable FILE KEY: status prints "KEY = VALUE", VALUE the file's first
+# word, or for a list of choices the one in parentheses (cgroup_mode:
+# "up smp (concur) max tasks")
 tunable() {
-	_v=$(head -n 1 "$1" | awk '{ print $1 }')
-	grep -q "^  $2 = $_v" $out
+	_v=$(head -n 1 "$1" | sed -n 's/.*(\([^)]*\)).*/\1/p')
+	[ -n "$_v" ] || _v=$(head -n 1 "$1" | awk '{ print $1 }')
+	grep -q "^  $2 = $_v\$" $out
 }
 n=0
 if [ -d $SD/llc_balancing ]; then
