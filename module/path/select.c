@@ -203,8 +203,31 @@ static struct sw_hook sw_select_hook_ops = {
 	.callback = sw_select_redirect,
 };
 
+#ifdef SW_HAVE_DIRECT
+/*
+ * sw_from_module() for the trampoline: the module's text, as base and
+ * size, so that the module's own calls of select_task_rq_fair() (shadow's
+ * second one, every hand-back) leave by four instructions without a call.
+ */
+unsigned long sw_select_text_base, sw_select_text_size;
+
+static void sw_select_text_range(void)
+{
+#ifdef for_each_mod_mem_type
+	sw_select_text_base = (unsigned long)THIS_MODULE->mem[MOD_TEXT].base;
+	sw_select_text_size = THIS_MODULE->mem[MOD_TEXT].size;
+#else
+	sw_select_text_base = (unsigned long)THIS_MODULE->core_layout.base;
+	sw_select_text_size = THIS_MODULE->core_layout.size;
+#endif
+}
+#endif
+
 void sw_select_register(void)
 {
+#ifdef SW_HAVE_DIRECT
+	sw_select_text_range();
+#endif
 	sw_hook_register(&sw_select_hook_ops);
 }
 
@@ -527,9 +550,9 @@ static __always_inline int sw_select_body(struct task_struct *p, int prev_cpu,
  * @p:          the task being placed
  * @prev_cpu:   the CPU it last ran on
  * @wake_flags: WF_* flags of the caller
- * @parent_ip:  select_hook=direct: where select_task_rq_fair() returns to,
- *              and the wakeup is asked sw_select_wanted_args()'s questions
- *              first; 0: the ftrace-ops hook, whose callback asked them
+ * @ask:        select_hook=direct: ask sw_select_wanted_args()'s questions
+ *              first (the trampoline let the module's own calls through);
+ *              false: the ftrace-ops hook, whose callback asked them
  *
  * With p->pi_lock held and interrupts disabled. One function for both
  * hooks: the direct trampoline's call is the only call before the path
@@ -543,18 +566,14 @@ static __always_inline int sw_select_body(struct task_struct *p, int prev_cpu,
  * Return: the CPU to place @p on, or -1: the kernel's function decides.
  */
 noinline int notrace sw_select_decide(struct task_struct *p, int prev_cpu,
-				      int wake_flags, unsigned long parent_ip)
+				      int wake_flags, bool ask)
 {
 	bool timed;
 	u64 t0 = 0;
 	int cpu;
 
-	if (parent_ip) {
-		if (sw_from_module(parent_ip))
-			return -1;	/* the module asking the kernel */
-		if (!__sw_select_wanted_args(p, prev_cpu, wake_flags))
-			return -1;
-	}
+	if (ask && !__sw_select_wanted_args(p, prev_cpu, wake_flags))
+		return -1;
 	timed = !(__this_cpu_inc_return(sw_sample_tick) &
 		  ((1U << SW_SAMPLE_SHIFT) - 1));
 
@@ -586,7 +605,7 @@ noinline int notrace sw_select_decide(struct task_struct *p, int prev_cpu,
 int notrace sw_select_task_rq_fair(struct task_struct *p, int prev_cpu,
 				   int wake_flags)
 {
-	int cpu = sw_select_decide(p, prev_cpu, wake_flags, 0);
+	int cpu = sw_select_decide(p, prev_cpu, wake_flags, false);
 
 	return cpu >= 0 ? cpu : sw_orig_select(p, prev_cpu, wake_flags);
 }
@@ -609,9 +628,10 @@ int notrace sw_select_task_rq_fair(struct task_struct *p, int prev_cpu,
 
 /*
  * On entry: 0(%rsp) returns into select_task_rq_fair() after its fentry
- * call, 8(%rsp) into its caller, which is sw_select_decide()'s
- * @parent_ip (called with preemption and interrupts disabled: every
- * caller of select_task_rq_fair() holds p->pi_lock). Seven argument and scratch registers are
+ * call, 8(%rsp) into its caller: a caller in the module's text goes on
+ * into the kernel's function; any other asks sw_select_decide() (with
+ * preemption and interrupts disabled: every caller of
+ * select_task_rq_fair() holds p->pi_lock). Seven argument and scratch registers are
  * saved (the rest are callee-saved in the C ABI), which also keeps the
  * stack 16-byte aligned at the call.
  */
@@ -631,6 +651,10 @@ asm("	.pushsection	.text, \"ax\", @progbits\n"
 "	pushq	%r9\n"
 "	pushq	%rax\n"
 "	movq	16(%rbp), %rcx\n"
+"	subq	sw_select_text_base(%rip), %rcx\n"
+"	cmpq	sw_select_text_size(%rip), %rcx\n"
+"	jb	1f\n"
+"	movl	$1, %ecx\n"
 "	call	sw_select_decide\n"
 "	testl	%eax, %eax\n"
 "	js	1f\n"
