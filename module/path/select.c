@@ -321,8 +321,10 @@ static noinline void sw_decided_take_back(void)
 	int i;
 
 	for_each_set_bit(i, &mask, SW_NR_DECIDED) {
-		c[i] -= log->n[i];
-		n += log->n[i];
+		u64 by = BIT(i) & SW_DECIDED_ADDS ? log->n[i] : 1;
+
+		c[i] -= by;
+		n += by;
 	}
 	log->mask = 0;
 	sw_count_add(SW_C_discarded_decisions, n);
