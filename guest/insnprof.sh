@@ -5,7 +5,10 @@
 #       are the same in every boot of this kernel
 #   insnprof.sh run SETTING LOAD SECONDS [SIZE]
 #       load the module, apply SETTING (stock, smartwake, shadow,
-#       latency or ttwu_count: that knob 1, or none: no module), call
+#       latency or ttwu_count: that knob 1, or none: no module;
+#       smartwake_ftrace: select_hook=ftrace; trace64: smartwake with its
+#       event on, trace_sample=64; latency64: latency=1, latency_sample=64),
+#       call
 #       sync(2) (the plugin's mark: snapshot 1),
 #       run wakeload LOAD (SIZE pipe pairs or message groups, default
 #       1) for SECONDS, sync again (snapshot 2), then print
@@ -23,6 +26,13 @@ run)
 		case $setting in
 		stock) ;;
 		latency|ttwu_count) check "$setting=1" set_knob "$setting" 1 ;;
+		latency64) check "latency_sample=64" set_knob latency_sample 64
+			check "latency=1" set_knob latency 1 ;;
+		smartwake_ftrace) check "select_hook=ftrace" set_knob select_hook ftrace
+			check "policy=smartwake" set_knob policy smartwake ;;
+		trace64) check "trace_sample=64" set_knob trace_sample 64
+			check "policy=smartwake" set_knob policy smartwake
+			check "smartwake_wakeup on" sh -c 'echo 1 >/sys/kernel/tracing/events/smartwake/smartwake_wakeup/enable' ;;
 		*) check "policy=$setting" set_knob policy "$setting" ;;
 		esac
 	fi

@@ -119,9 +119,10 @@ while [ $r -le "$rounds" ]; do
 			echo "SMARTWAKE-OVH-SELF,$s,$r,$(stat self_ns_per_call)" ;;
 		esac
 		# shadow: the module's evaluation and the kernel's function on
-		# the same sampled wakeups
+		# the same sampled wakeups: means, the ratio of the medians, and
+		# the medians it is made of
 		[ $s != shadow ] ||
-			echo "SMARTWAKE-OVH-COST,$r,$(stat module_ns_per_call),$(stat kernel_ns_per_call),$(stat module_kernel_ratio)"
+			echo "SMARTWAKE-OVH-COST,$r,$(stat module_ns_per_call),$(stat kernel_ns_per_call),$(stat module_kernel_ratio),$(stat module_ns_p50),$(stat kernel_ns_p50)"
 		[ $s = none ] || undo $s
 	done
 	r=$((r + 1))

@@ -127,7 +127,7 @@ bool sw_numa_wake_affine(struct task_struct *p, int prev_cpu, int target)
 	if (!sw_numa_backoff_applies(READ_ONCE(sw_task(p, numa_preferred_nid)),
 				     cpu_to_node(prev_cpu), cpu_to_node(target)))
 		return false;
-	sw_count(SW_C_numa_backoff_set);
+	sw_count_decided(SW_C_numa_backoff_set, 1);
 	return true;
 }
 

@@ -13,6 +13,7 @@
 #include "stats.h"
 
 DEFINE_PER_CPU(struct sw_pcpu_stats, sw_stats);
+DEFINE_PER_CPU(struct sw_decided_log, sw_decided_log);
 
 #define SW_COUNTER(name) __stringify(name),
 static const char * const sw_counter_names[SW_NR_COUNTERS] = {

@@ -137,12 +137,11 @@ int sw_orig_select(struct task_struct *p, int prev_cpu, int wake_flags);
 int sw_select_task_rq_fair(struct task_struct *p, int prev_cpu, int wake_flags);
 bool sw_select_wanted(struct ftrace_regs *fregs);
 bool sw_select_wanted_args(struct task_struct *p, int prev_cpu, int wake_flags);
-int sw_select_decide(struct task_struct *p, int prev_cpu, int wake_flags);
+int sw_select_decide(struct task_struct *p, int prev_cpu, int wake_flags,
+		     bool ask);
 /* select_hook=direct: SW_HAVE_DIRECT, see compat.h */
 #ifdef SW_HAVE_DIRECT
 void sw_select_tramp(void);
-int sw_select_direct(struct task_struct *p, int prev_cpu, int wake_flags,
-		     unsigned long parent_ip);
 #endif
 
 /* ---- policy=shadow (shadow.c) ------------------------------------------ */

@@ -68,8 +68,8 @@ noinline int sw_orig_select(struct task_struct *p, int prev_cpu,
  * Return: true for the unmodelled cases of Documentation/design.md, "The
  * wakeup path and its differences from the kernel".
  */
-static bool sw_unmodelled(struct task_struct *p, int prev_cpu, int wake_flags,
-			  int cpu)
+static __always_inline bool sw_unmodelled(struct task_struct *p, int prev_cpu,
+					  int wake_flags, int cpu)
 {
 	if (wake_flags & SW_WF_CURRENT_CPU)
 		return true;
@@ -129,8 +129,9 @@ static int sw_inject_bad_answer(const struct task_struct *p, int cpu)
  *
  * Return: true to let sw_select_decide() place @p.
  */
-bool notrace sw_select_wanted_args(struct task_struct *p, int prev_cpu,
-				   int wake_flags)
+static __always_inline bool __sw_select_wanted_args(struct task_struct *p,
+						    int prev_cpu,
+						    int wake_flags)
 {
 	sw_reach_seen(p);
 	sw_count(SW_C_select_calls);
@@ -150,6 +151,13 @@ bool notrace sw_select_wanted_args(struct task_struct *p, int prev_cpu,
 		return false;
 	}
 	return !sw_testing_no_redirect();
+}
+
+/* __sw_select_wanted_args() out of line, for the ftrace-ops callback */
+bool notrace sw_select_wanted_args(struct task_struct *p, int prev_cpu,
+				   int wake_flags)
+{
+	return __sw_select_wanted_args(p, prev_cpu, wake_flags);
 }
 
 /**
@@ -195,8 +203,31 @@ static struct sw_hook sw_select_hook_ops = {
 	.callback = sw_select_redirect,
 };
 
+#ifdef SW_HAVE_DIRECT
+/*
+ * sw_from_module() for the trampoline: the module's text, as base and
+ * size, so that the module's own calls of select_task_rq_fair() (shadow's
+ * second one, every hand-back) leave by four instructions without a call.
+ */
+unsigned long sw_select_text_base, sw_select_text_size;
+
+static void sw_select_text_range(void)
+{
+#ifdef for_each_mod_mem_type
+	sw_select_text_base = (unsigned long)THIS_MODULE->mem[MOD_TEXT].base;
+	sw_select_text_size = THIS_MODULE->mem[MOD_TEXT].size;
+#else
+	sw_select_text_base = (unsigned long)THIS_MODULE->core_layout.base;
+	sw_select_text_size = THIS_MODULE->core_layout.size;
+#endif
+}
+#endif
+
 void sw_select_register(void)
 {
+#ifdef SW_HAVE_DIRECT
+	sw_select_text_range();
+#endif
 	sw_hook_register(&sw_select_hook_ops);
 }
 
@@ -275,26 +306,27 @@ int sw_select_hook_apply(const struct sw_knob *k, int old, int new)
 	return ret;
 }
 
-/*
- * The decision counters (wide_* to numa_backoff_set in counters.h): an
- * answer the module refuses takes its counts back, so they describe
- * answers that were used (discarded_decisions keeps the sum).
- */
-#define SW_DECIDED_FIRST	SW_C_wide_waker_master
-#define SW_NR_DECIDED		(SW_C_numa_backoff_set - SW_DECIDED_FIRST + 1)
+/* sw_count_decided()'s counters, in one range (stats.h) */
 static_assert(SW_C_affine_pulls > SW_DECIDED_FIRST &&
 	      SW_C_sis_calls > SW_DECIDED_FIRST &&
-	      SW_C_sis_overloaded_skipped < SW_C_numa_backoff_set);
+	      SW_C_sis_overloaded_skipped < SW_C_numa_backoff_set &&
+	      SW_NR_DECIDED <= 32);
 
-static void sw_decided_take_back(const u64 *snap)
+/* Take back the decision counts of a refused answer (sw_decided_log). */
+static noinline void sw_decided_take_back(void)
 {
+	struct sw_decided_log *log = this_cpu_ptr(&sw_decided_log);
 	u64 *c = this_cpu_ptr(&sw_stats)->c + SW_DECIDED_FIRST, n = 0;
+	unsigned long mask = log->mask;
 	int i;
 
-	for (i = 0; i < SW_NR_DECIDED; i++) {
-		n += c[i] - snap[i];
-		c[i] = snap[i];
+	for_each_set_bit(i, &mask, SW_NR_DECIDED) {
+		u64 by = BIT(i) & SW_DECIDED_ADDS ? log->n[i] : 1;
+
+		c[i] -= by;
+		n += by;
 	}
+	log->mask = 0;
 	sw_count_add(SW_C_discarded_decisions, n);
 }
 
@@ -414,7 +446,6 @@ static __always_inline int __sw_select_body(struct task_struct *p,
 {
 	struct sw_wake_ctx *ctx = this_cpu_ptr(&sw_wake_ctx);
 	int policy = READ_ONCE(sw_policy);
-	u64 decided[SW_NR_DECIDED] __uninitialized;
 	struct sw_wake_info info;
 	struct sw_saved sv __uninitialized;
 	bool bpf = policy == SW_POLICY_BPF;
@@ -426,8 +457,7 @@ static __always_inline int __sw_select_body(struct task_struct *p,
 		return sw_shadow(p, prev_cpu, wake_flags, cpu, timed);
 
 	sw_save(&sv, p);
-	memcpy(decided, this_cpu_ptr(&sw_stats)->c + SW_DECIDED_FIRST,
-	       sizeof(decided));
+	__this_cpu_write(sw_decided_log.mask, 0);
 	/*
 	 * A failed idle-core search clears the LLC's has_idle_cores hint
 	 * only once the answer is used: a wakeup handed back to the kernel
@@ -466,7 +496,7 @@ static __always_inline int __sw_select_body(struct task_struct *p,
 	ctx->bpf = false;
 	if (new_cpu < 0) {
 		sw_restore(&sv, p);
-		sw_decided_take_back(decided);
+		sw_decided_take_back();
 		sw_count(SW_C_fallback_original);
 		return -1;
 	}
@@ -483,7 +513,7 @@ static __always_inline int __sw_select_body(struct task_struct *p,
 	    !cpumask_test_cpu(new_cpu, sw_task(p, cpus_ptr)) ||
 	    !cpu_active(new_cpu)) {
 		sw_restore(&sv, p);
-		sw_decided_take_back(decided);
+		sw_decided_take_back();
 		if (bpf) {
 			/* the program's answer: refused, whatever was wrong */
 			sw_bpf_refuse(SW_BPF_SELECT_CPU);
@@ -522,23 +552,32 @@ static __always_inline int sw_select_body(struct task_struct *p, int prev_cpu,
  * @p:          the task being placed
  * @prev_cpu:   the CPU it last ran on
  * @wake_flags: WF_* flags of the caller
+ * @ask:        select_hook=direct: ask sw_select_wanted_args()'s questions
+ *              first (the trampoline let the module's own calls through);
+ *              false: the ftrace-ops hook, whose callback asked them
  *
- * For wakeups sw_select_wanted_args() accepted, with p->pi_lock held and
- * interrupts disabled. Every answer of the module's path is checked
- * against p->cpus_ptr and cpu_active_mask; a failing one is discarded and
- * counted (invariant_violations, inactive_answers). One call in 64 per
- * CPU is timed with local_clock() (self_ns_sampled, self_calls_sampled);
- * under policy=shadow also its two halves (sw_shadow()).
+ * With p->pi_lock held and interrupts disabled. One function for both
+ * hooks: the direct trampoline's call is the only call before the path
+ * (a second call, prologue and argument moves less, scripts/insnprof.sh).
+ * Every answer of the module's path is checked against p->cpus_ptr and
+ * cpu_active_mask; a failing one is discarded and counted
+ * (invariant_violations, inactive_answers). One call in 64 per CPU is
+ * timed with local_clock() (self_ns_sampled, self_calls_sampled); under
+ * policy=shadow also its two halves (sw_shadow()).
  *
  * Return: the CPU to place @p on, or -1: the kernel's function decides.
  */
-int notrace sw_select_decide(struct task_struct *p, int prev_cpu,
-			     int wake_flags)
+noinline int notrace sw_select_decide(struct task_struct *p, int prev_cpu,
+				      int wake_flags, bool ask)
 {
-	bool timed = !(__this_cpu_inc_return(sw_sample_tick) &
-		       ((1U << SW_SAMPLE_SHIFT) - 1));
+	bool timed;
 	u64 t0 = 0;
 	int cpu;
+
+	if (ask && !__sw_select_wanted_args(p, prev_cpu, wake_flags))
+		return -1;
+	timed = !(__this_cpu_inc_return(sw_sample_tick) &
+		  ((1U << SW_SAMPLE_SHIFT) - 1));
 
 	/* one copy of the body: the timed call differs only here */
 	if (unlikely(timed))
@@ -568,7 +607,7 @@ int notrace sw_select_decide(struct task_struct *p, int prev_cpu,
 int notrace sw_select_task_rq_fair(struct task_struct *p, int prev_cpu,
 				   int wake_flags)
 {
-	int cpu = sw_select_decide(p, prev_cpu, wake_flags);
+	int cpu = sw_select_decide(p, prev_cpu, wake_flags, false);
 
 	return cpu >= 0 ? cpu : sw_orig_select(p, prev_cpu, wake_flags);
 }
@@ -589,32 +628,12 @@ int notrace sw_select_task_rq_fair(struct task_struct *p, int prev_cpu,
 #define SW_UNWIND_HINT_FUNC	UNWIND_HINT(ORC_REG_SP, 8, UNWIND_HINT_TYPE_FUNC, 0)
 #endif
 
-/**
- * sw_select_direct() - the direct trampoline's question
- * @p:          select_task_rq_fair()'s first argument
- * @prev_cpu:   its second
- * @wake_flags: its third
- * @parent_ip:  where select_task_rq_fair() returns to
- *
- * Called from sw_select_tramp with preemption and interrupts disabled
- * (every caller of select_task_rq_fair() holds p->pi_lock).
- *
- * Return: the CPU the module places @p on, or a negative value to let
- * select_task_rq_fair() run.
- */
-int notrace sw_select_direct(struct task_struct *p, int prev_cpu,
-			     int wake_flags, unsigned long parent_ip)
-{
-	if (sw_from_module(parent_ip))
-		return -1;		/* the module asking the kernel */
-	if (!sw_select_wanted_args(p, prev_cpu, wake_flags))
-		return -1;
-	return sw_select_decide(p, prev_cpu, wake_flags);
-}
-
 /*
  * On entry: 0(%rsp) returns into select_task_rq_fair() after its fentry
- * call, 8(%rsp) into its caller. Seven argument and scratch registers are
+ * call, 8(%rsp) into its caller: a caller in the module's text goes on
+ * into the kernel's function; any other asks sw_select_decide() (with
+ * preemption and interrupts disabled: every caller of
+ * select_task_rq_fair() holds p->pi_lock). Seven argument and scratch registers are
  * saved (the rest are callee-saved in the C ABI), which also keeps the
  * stack 16-byte aligned at the call.
  */
@@ -634,7 +653,11 @@ asm("	.pushsection	.text, \"ax\", @progbits\n"
 "	pushq	%r9\n"
 "	pushq	%rax\n"
 "	movq	16(%rbp), %rcx\n"
-"	call	sw_select_direct\n"
+"	subq	sw_select_text_base(%rip), %rcx\n"
+"	cmpq	sw_select_text_size(%rip), %rcx\n"
+"	jb	1f\n"
+"	movl	$1, %ecx\n"
+"	call	sw_select_decide\n"
 "	testl	%eax, %eax\n"
 "	js	1f\n"
 "	leave\n"

@@ -217,8 +217,8 @@ static __always_inline int sw_select_idle_cpu(struct sw_sis *s,
 			for_each_cpu_and(c, cpus, over)
 				if (!sw_rq_overloaded(sw_cpu_rq(c)))
 					stale++;
-			sw_count_add(SW_C_sis_overloaded_skipped, n);
-			sw_count_add(SW_C_sis_overloaded_stale, stale);
+			sw_count_decided(SW_C_sis_overloaded_skipped, n);
+			sw_count_decided(SW_C_sis_overloaded_stale, stale);
 			cpumask_andnot(cpus, cpus, over);
 		}
 	}
@@ -230,7 +230,7 @@ static __always_inline int sw_select_idle_cpu(struct sw_sis *s,
 				    sds);
 	/* overloaded LLC: the kernel does not scan at all */
 	if (!budget) {
-		sw_count(SW_C_sis_scan_no_budget);
+		sw_count_decided(SW_C_sis_scan_no_budget, 1);
 		return -1;
 	}
 
@@ -279,12 +279,12 @@ static __always_inline int sw_sis_done(struct sw_sis *s, int prev, int target,
 	struct sw_wake_trace *t;
 
 	if (how >= SW_SIS_TARGET && how <= SW_SIS_RECENT && !s->domain)
-		sw_count(fast[how]);
+		sw_count_decided(fast[how], 1);
 	else if (how == SW_SIS_NONE)
-		sw_count(SW_C_sis_scan_failed);
+		sw_count_decided(SW_C_sis_scan_failed, 1);
 	else
-		sw_count(SW_C_sis_idle_found);
-	sw_count_add(SW_C_sis_cpus_scanned, s->scanned);
+		sw_count_decided(SW_C_sis_idle_found, 1);
+	sw_count_decided(SW_C_sis_cpus_scanned, s->scanned);
 	t = sw_trace_rec();
 	if (unlikely(t)) {
 		t->how = how;
@@ -311,7 +311,7 @@ static __always_inline int __sw_select_idle_sibling(struct task_struct *p,
 	struct sched_domain *sd;
 
 	lockdep_assert_irqs_disabled();
-	sw_count(SW_C_sis_calls);
+	sw_count_decided(SW_C_sis_calls, 1);
 
 	if (sw_usable(&s, target))
 		return sw_sis_done(&s, prev, target, target, SW_SIS_TARGET);
@@ -350,7 +350,7 @@ static __always_inline int __sw_select_idle_sibling(struct task_struct *p,
 	if (!sd)
 		return sw_sis_done(&s, prev, target, target, SW_SIS_NONE);
 
-	sw_count(SW_C_sis_domain_scans);
+	sw_count_decided(SW_C_sis_domain_scans, 1);
 	s.domain = true;
 	if (sched_smt_active()) {
 		has_idle_core = sw_test_idle_cores(target);

@@ -153,7 +153,7 @@ static __always_inline int sw_do_wake_affine(struct sched_domain *sd,
 	enum sw_affine idle_res = SW_AFFINE_NONE, weight_res = SW_AFFINE_NONE;
 	struct rq *this_rq = sw_cpu_rq(this_cpu), *prev_rq = sw_cpu_rq(prev_cpu);
 
-	sw_count(SW_C_affine_attempts);
+	sw_count_decided(SW_C_affine_attempts, 1);
 
 	if (use_idle) {
 		/* nr_running without delayed-dequeue entities */
@@ -185,7 +185,7 @@ static __always_inline int sw_do_wake_affine(struct sched_domain *sd,
 	if (sw_wake_affine(use_idle, use_weight, idle_res, weight_res) !=
 	    SW_AFFINE_THIS)
 		return prev_cpu;
-	sw_count(SW_C_affine_pulls);
+	sw_count_decided(SW_C_affine_pulls, 1);
 	/* numa_retry=off (the default): no call into numa.c */
 	if (sw_knob(lean, sw_numa_retry) != SW_NUMA_OFF &&
 	    sw_numa_wake_affine(p, prev_cpu, this_cpu))
@@ -292,9 +292,9 @@ static __always_inline int __sw_wake(struct task_struct *p, int prev_cpu,
 	}
 
 	if (wide == SW_WIDE_WAKER_MASTER)
-		sw_count(SW_C_wide_waker_master);
+		sw_count_decided(SW_C_wide_waker_master, 1);
 	else if (wide == SW_WIDE_WAKEE_MASTER)
-		sw_count(SW_C_wide_wakee_master);
+		sw_count_decided(SW_C_wide_wakee_master, 1);
 	t = sw_trace_rec();
 	if (unlikely(t)) {
 		t->waker_flips = sw_task(current, wakee_flips);
