@@ -101,10 +101,11 @@ testing: fetch
 tools:
 	@$(MAKE) -C tools
 
-# Every supported kernel other than the default (scripts/common.sh's table):
-# fetched, shipped and testing builds in build/<release>{,-testing}/.
+# Every supported kernel other than the default (scripts/common.sh's table)
+# and the first arm64 one (make check's e2e-arm64, shadow-arm64): fetched,
+# shipped and testing builds in build/<release>{,-testing}/.
 kernels:
-	@set -e; . scripts/common.sh; for k in $$(sw_kernels | tail -n +2); do \
+	@set -e; . scripts/common.sh; for k in $$(sw_kernels | tail -n +2) $$(sw_kernels_arm64 | head -n1); do \
 		scripts/fetch-kernel.sh --kernel "$$k"; \
 		scripts/build-modules.sh --kernel-release "$$k"; \
 		scripts/build-modules.sh --kernel-release "$$k" --testing; \
