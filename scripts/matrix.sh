@@ -182,10 +182,10 @@ for row in "${all[@]}"; do
 		if grep -qE '^ok [0-9]+ insmod' "$logs/$rel.e2e.console"; then l=ok; else l=FAIL; fi
 		sh=$(guest_col "$rel" shadow.sh mainline) || true
 		c=$(grep -o 'SHADOW-FIGURES compared=[0-9]* agree=[0-9]* disagree=[0-9]*' \
-			"$logs/$rel.shadow.console" | tail -n1 | sed 's/SHADOW-FIGURES //; s/=/ /g')
+			"$logs/$rel.shadow.console" | tail -n1 | sed 's/SHADOW-FIGURES //; s/=/ /g' || true)
 		[ -z "$c" ] || sh+=": $c"
 		[[ $e == ok* && $sh == ok* ]] || [ -n "$WHY" ] ||
-			WHY=$(grep -h -m1 '^not ok ' "$logs/$rel.e2e.console" "$logs/$rel.shadow.console" | head -n1)
+			WHY=$(grep -h -m1 '^not ok ' "$logs/$rel.e2e.console" "$logs/$rel.shadow.console" | head -n1 || true)
 	else
 		WHY="build: $(grep -m1 -E 'error|refused' "$logs/$rel.build")"
 	fi
