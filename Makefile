@@ -31,9 +31,10 @@
 #                   present, else unsigned (install.md, Secure Boot); make uninstall
 #   make deb        the Debian packages smartwake-dkms and smartwake (build/deb/)
 #   make matrix     every Debian kernel of the supported series and flavours
-#                   (cloud, generic) in the archive: fetch, build, boot, short
-#                   e2e, shadow at mainline knobs (not part of check;
-#                   MATRIX_ARGS=--newest: the newest of each)
+#                   (cloud, generic; amd64, then arm64) in the archive: fetch,
+#                   build, boot, short e2e, shadow at mainline knobs (not part
+#                   of check; MATRIX_ARGS=--newest: the newest of each,
+#                   --table: the kernel tables' releases)
 #   make image      the Debian 12 system image of make check's debian-bookworm
 #                   step (mmdebstrap, systemd, the stock kernel; cached)
 #   make image-test that step's test (apt, DKMS in the guest, modprobe.d,
@@ -171,6 +172,7 @@ mutants: deps
 
 matrix: deps tools
 	@scripts/matrix.sh $(MATRIX_ARGS)
+	@scripts/matrix.sh --arch arm64 $(MATRIX_ARGS)
 
 replay: deps all
 	@scripts/replay.sh
