@@ -31,9 +31,10 @@
 #                   present, else unsigned (install.md, Secure Boot); make uninstall
 #   make deb        the Debian packages smartwake-dkms and smartwake (build/deb/)
 #   make matrix     every Debian kernel of the supported series and flavours
-#                   (cloud, generic) in the archive: fetch, build, boot, short
-#                   e2e, shadow at mainline knobs (not part of check;
-#                   MATRIX_ARGS=--newest: the newest of each)
+#                   (cloud, generic; amd64, then arm64) in the archive: fetch,
+#                   build, boot, short e2e, shadow at mainline knobs (not part
+#                   of check; MATRIX_ARGS=--newest: the newest of each,
+#                   --table: the kernel tables' releases)
 #   make image      the Debian 12 system image of make check's debian-bookworm
 #                   step (mmdebstrap, systemd, the stock kernel; cached)
 #   make image-test that step's test (apt, DKMS in the guest, modprobe.d,
@@ -101,10 +102,11 @@ testing: fetch
 tools:
 	@$(MAKE) -C tools
 
-# Every supported kernel other than the default (scripts/common.sh's table):
-# fetched, shipped and testing builds in build/<release>{,-testing}/.
+# Every supported kernel other than the default (scripts/common.sh's table)
+# and the first arm64 one (make check's e2e-arm64, shadow-arm64): fetched,
+# shipped and testing builds in build/<release>{,-testing}/.
 kernels:
-	@set -e; . scripts/common.sh; for k in $$(sw_kernels | tail -n +2); do \
+	@set -e; . scripts/common.sh; for k in $$(sw_kernels | tail -n +2) $$(sw_kernels_arm64 | head -n1); do \
 		scripts/fetch-kernel.sh --kernel "$$k"; \
 		scripts/build-modules.sh --kernel-release "$$k"; \
 		scripts/build-modules.sh --kernel-release "$$k" --testing; \
@@ -170,6 +172,7 @@ mutants: deps
 
 matrix: deps tools
 	@scripts/matrix.sh $(MATRIX_ARGS)
+	@scripts/matrix.sh --arch arm64 $(MATRIX_ARGS)
 
 replay: deps all
 	@scripts/replay.sh

@@ -7,7 +7,9 @@
 # Debian 12's 6.1 arm64 is refused by release before anything is
 # fetched, and by Kbuild against arm64 headers without
 # CONFIG_KALLSYMS_ALL or CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS, each
-# naming the reason. Nothing is loaded: the arm64 guest steps do that.
+# naming the reason; each release's configuration has no
+# CONFIG_ARM64_BTI_KERNEL (gcc-built). Nothing is loaded: the arm64
+# guest steps do that.
 #
 # Usage: scripts/arm64-test.sh
 . "$(dirname "$0")/common.sh"
@@ -32,6 +34,14 @@ for k in $(sw_kernels_arm64); do
 	check "$k: the companion is the stub (not livepatch-format)" \
 		eval '[ -f "build/$k/module/companion/smartwake_pull.ko" ] &&
 			[ -z "$(modinfo -F livepatch "build/$k/module/companion/smartwake_pull.ko")" ]'
+	# why no guest can enforce BTI landing pads on this kernel (install.md,
+	# "BTI"): gcc-built, and arm64's Kconfig has ARM64_BTI_KERNEL depend on
+	# !CC_IS_GCC; should Debian build one with it, this fails first
+	sw_kernel_row "$k"
+	cfg=$(sw_kcache_dir "$SW_ROW_VERSION" "$k")/headers/usr/src/linux-headers-$k/.config
+	check "$k: gcc-built (CC_IS_GCC=y), ARM64_BTI=y but no ARM64_BTI_KERNEL: no landing pads enforced" \
+		eval 'grep -qx CONFIG_CC_IS_GCC=y "$cfg" && grep -qx CONFIG_ARM64_BTI=y "$cfg" &&
+			! grep -q "^CONFIG_ARM64_BTI_KERNEL=" "$cfg"'
 done
 [ "$KTAP_FAIL" -eq 0 ] || tail -n 30 "$logd/build.log"
 

@@ -61,6 +61,8 @@ SW_KERNEL_TABLE_ARM64='
 6.12.117+deb13-arm64       6.12.117-1         trixie   linux-source-6.12
 7.3.4+deb13-arm64          7.3.4-1~bpo13+1    trixie-backports linux-source-7.3
 '
+# scripts/matrix.sh --arch arm64 adds every other arm64 release of the archive.
+SW_KERNEL_TABLE_ARM64+=${SMARTWAKE_MATRIX_KERNELS_ARM64:-}
 SW_DEFAULT_KREL=6.12.117+deb12-cloud-amd64
 # The kernel chosen by release; empty means the default kernel.
 SW_KERNEL=${SMARTWAKE_KERNEL:-${KERNEL:-}}

@@ -13,6 +13,13 @@
 # libbpf at run time.
 #
 #   --bpftool   print the bpftool binary's path instead of DIR
+#   --arm64     the arm64 static libraries of the CLI's cross-build
+#               (scripts/guest-run.sh, arm64 guests): libbpf-dev:arm64 of
+#               the same version (bookworm-backports) and libelf-dev,
+#               zlib1g-dev, libzstd-dev:arm64 (bookworm), through private
+#               lists of both architectures; prints DIR-ARM64, with
+#               DIR-ARM64/usr/lib/aarch64-linux-gnu/{libbpf,libelf,libz,libzstd}.a
+#               (the uapi headers are DIR's)
 #   -h, --help  this text
 . "$(dirname "$0")/common.sh"
 
@@ -24,11 +31,48 @@ what=dir
 case ${1:-} in
 -h|--help) sw_help "$0"; exit 0 ;;
 --bpftool) what=bpftool ;;
+--arm64) what=arm64 ;;
 '') ;;
 *) sw_die "unknown argument: $1 (try --help)" ;;
 esac
 
 v=${LIBBPF_VERSION#*:}
+if [ $what = arm64 ]; then
+	dir=$SW_CACHE/libbpf-$v-arm64
+	[ -f "$dir/.complete" ] && { printf '%s\n' "$dir"; exit 0; }
+	a=$SW_CACHE/apt/bookworm-libbpf-arm64
+	opts=(-o "Dir::Etc::sourcelist=$a/sources.list" -o Dir::Etc::sourceparts=/nonexistent
+		-o "Dir::State::Lists=$a/lists" -o "Dir::Cache=$a/cache"
+		-o Dir::State::status=/var/lib/dpkg/status
+		-o APT::Architectures::=amd64 -o APT::Architectures::=arm64)
+	mkdir -p "$a/lists/partial" "$a/cache/archives/partial"
+	for s in bookworm bookworm-backports; do
+		printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian %s main\n' "$s"
+	done >"$a/sources.list"
+	if ! grep -qF "$LIBBPF_VERSION" <<<"$(apt-cache "${opts[@]}" madison libbpf-dev:arm64 2>/dev/null)"; then
+		sw_log "apt lists of bookworm and $SUITE (amd64, arm64) into $a (private)"
+		apt-get "${opts[@]}" update -qq >&2 || sw_die "apt-get update of bookworm/$SUITE (arm64) failed"
+	fi
+	tmp=$dir.tmp
+	rm -rf "$tmp"
+	mkdir -p "$tmp/debs"
+	sw_log "downloading libbpf-dev:arm64 $LIBBPF_VERSION, libelf-dev, zlib1g-dev, libzstd-dev (arm64)"
+	(cd "$tmp/debs" && apt-get "${opts[@]}" download -qq "libbpf-dev:arm64=$LIBBPF_VERSION" \
+		libelf-dev:arm64 zlib1g-dev:arm64 libzstd-dev:arm64 >&2) ||
+		sw_die "cannot download the arm64 libraries of the CLI (libbpf-dev:arm64 $LIBBPF_VERSION from $SUITE)"
+	for d in "$tmp"/debs/*.deb; do
+		dpkg -x "$d" "$tmp"
+	done
+	rm -rf "$tmp/debs"
+	for l in libbpf libelf libz libzstd; do
+		[ -f "$tmp/usr/lib/aarch64-linux-gnu/$l.a" ] || sw_die "no arm64 $l.a in the downloaded packages"
+	done
+	touch "$tmp/.complete"
+	rm -rf "$dir"
+	mv "$tmp" "$dir"
+	printf '%s\n' "$dir"
+	exit 0
+fi
 dir=$SW_CACHE/libbpf-$v-uapi-$UAPI_VERSION
 out() {
 	if [ $what = bpftool ]; then

@@ -15,8 +15,9 @@
 #                          (make KERNEL=R; make testing KERNEL=R); an arm64
 #                          release boots in qemu-system-aarch64 (virt,
 #                          -cpu max) with Debian's busybox-static for arm64
-#                          and the workload tools cross-built (not the CLI:
-#                          its libbpf is amd64's)
+#                          and the workload tools and the CLI cross-built
+#                          (the CLI with Debian's arm64 libbpf:
+#                          scripts/fetch-libbpf.sh --arm64)
 #   --arch A               amd64 or arm64: fail unless the kernel is of A;
 #                          --arch arm64 without --kernel-release: the first
 #                          arm64 release of the table (6.12 deb12 cloud)
@@ -209,8 +210,10 @@ if [ "$arch" = amd64 ]; then
 	tools=("$SW_TOP"/tools/wakeload "$SW_TOP"/tools/udpstream "$SW_TOP"/tools/numatouch
 		"$SW_TOP"/tools/smartwake)
 else
-	# the workloads, static, by Debian's cross compiler (tools/Makefile's
-	# flags); the CLI links the host's libbpf, so it is not there
+	# the workloads and the CLI, static, by Debian's cross compiler
+	# (tools/Makefile's flags); the CLI with Debian's arm64 libbpf, libelf,
+	# zlib and zstd (scripts/fetch-libbpf.sh --arm64) and the amd64 set's
+	# uapi headers (linux/bpf.h of 6.12)
 	tools=()
 	mkdir -p "$SW_TOP/build/tools-$arch"
 	for t in wakeload udpstream numatouch; do
@@ -222,6 +225,17 @@ else
 		fi
 		tools+=("$o")
 	done
+	o=$SW_TOP/build/tools-$arch/smartwake
+	if [ ! -x "$o" ] || [ -n "$(find "$SW_TOP"/tools/cli "$SW_TOP"/tools/lib -newer "$o" -name '*.[ch]')" ]; then
+		l64=$("$SW_TOP/scripts/fetch-libbpf.sh" --arm64) && l=$("$SW_TOP/scripts/fetch-libbpf.sh") ||
+			sw_die "no arm64 libbpf for the CLI (scripts/fetch-libbpf.sh --arm64)"
+		la=$l64/usr/lib/aarch64-linux-gnu
+		(cd "$SW_TOP/tools" && aarch64-linux-gnu-gcc -Ilib -Icli/lib -I"$l64/usr/include" -I"$l/usr/include" \
+			-O2 -Wall -Wextra -Werror -static -pthread -o "$o" cli/*.c cli/lib/*.c lib/child.c lib/swtool.c \
+			"$la/libbpf.a" "$la/libelf.a" "$la/libz.a" "$la/libzstd.a") ||
+			sw_die "the CLI did not cross-build for $arch"
+	fi
+	tools+=("$o")
 fi
 for t in "${tools[@]}"; do
 	[ -x "$t" ] || sw_die "$t missing (make tools)"
