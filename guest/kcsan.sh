@@ -82,7 +82,7 @@ check "kernel log clean (the kernel's own races printed above)" dmesg_clean
 if [ -f $RACE ]; then
 	insmod $RACE 2>/dev/null
 	check "the deliberate race of sw_kcsan_race is reported" \
-		eval 'dmesg | grep -q "BUG: KCSAN: data-race in sw_kcsan_writer"'
+		eval 'dmesg | grep -q "BUG: KCSAN: data-race in sw_race_writer"'
 	check "the kernel-log check fails on it" eval '! dmesg_clean >/dev/null'
 else
 	not_ok "sw_kcsan_race.ko missing from the guest"
