@@ -197,10 +197,12 @@ elif [ -n "$bkey" ] && [ -f "$bcache/$bkey.tar" ]; then
 		mv -f "$r/$f" "$out/$f"
 	done
 	rm -rf "$r"
-	# kbuild's .cmd files name the tree they were built in (6.1, 6.12)
+	# kbuild's .cmd and .mod files name the tree they were built in
+	# (6.1, 6.12; a stale .mod made the next rebuild link another
+	# clone's objects, or fail when they were gone)
 	old=$(cat "$out/.build-dir" 2>/dev/null)
 	if [ -n "$old" ] && [ "$old" != "$out" ]; then
-		find "$out" -name '.*.cmd' -exec sed -i "s|$old/|$out/|g" {} +
+		find "$out" \( -name '.*.cmd' -o -name '*.mod' \) -exec sed -i "s|$old/|$out/|g" {} +
 	fi
 	echo "$out" >"$out/.build-dir"
 	echo "$bkey" >"$out/.build-key"
