@@ -28,7 +28,7 @@
 secs=${1:-1800}
 NCPU=$(nproc)
 # periods in ticks
-P_KNOB=3 P_SCOPE=5 P_OBS=7 P_HP=11 P_BPF=20 P_RELOAD=90
+P_KNOB=3 P_SCOPE=5 P_OBS=7 P_HP=11 P_BPF=20 P_RELOAD=60
 STICKY=/lib/smartwake/bpf/sticky.bpf.o
 BPFST=$SW_DBG/bpf
 CG=/sys/fs/cgroup
@@ -46,12 +46,6 @@ finding() {
 	echo "  finding ($1): $2"
 }
 attached() { grep -q '^struct_ops smartwake_ops registered attached' $BPFST; }
-# in_cg DIR CMD...: run CMD inside cgroup DIR
-in_cg() {
-	_d=$1
-	shift
-	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$_d" "$@"
-}
 
 # ---- the checked read ---------------------------------------------------------
 # The stats file sums one counter at a time over the CPUs (module/stats.c),
@@ -193,9 +187,12 @@ check "knob listing read ($nknobs knobs to flip)" gt "$nknobs" 3
 # ---- the load ----------------------------------------------------------------------
 # two dispatchers of 8 workers with side pokes, and 2 groups of 2:4
 # messaging: 30 tasks on the 16 CPUs
-in_cg $A wakeload disp -d 2 -w 8 --switch -t 1000000 >/tmp/l1 2>&1 &
+# (sh -c joins the cgroup, then execs: $! is wakeload itself)
+# shellcheck disable=SC2016
+sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' $A wakeload disp -d 2 -w 8 --switch -t 1000000 >/tmp/l1 2>&1 &
 l1=$!
-in_cg $B wakeload msg -g 2 -s 2 -r 4 -t 1000000 >/tmp/l2 2>&1 &
+# shellcheck disable=SC2016
+sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' $B wakeload msg -g 2 -s 2 -r 4 -t 1000000 >/tmp/l2 2>&1 &
 l2=$!
 
 # ---- the ticks -----------------------------------------------------------------------
@@ -285,7 +282,7 @@ wait $l1 $l2 2>/dev/null
 # the load ran all along: its rate over the soak
 ops=$(cat /tmp/l1 /tmp/l2 | sed -n 's/.*ops_per_sec=\([0-9.]*\).*/\1/p' | tr '\n' ' ')
 echo "  load: $(cat /tmp/l1 /tmp/l2 | tr '\n' ' ')"
-rmdir $A $B
+rmdir $A $B || finding OP "cgroups not removed: $(cat $A/cgroup.procs $B/cgroup.procs 2>/dev/null | tr '\n' ' ')"
 i=0
 while ! grep -q '^nr_dying_descendants 0$' $CG/cgroup.stat && [ $i -lt 100 ]; do
 	usleep 100000
@@ -304,7 +301,7 @@ check "every read of the counters consistent ($reads reads, $F_READ inconsistent
 	eval '[ $F_READ -eq 0 ] && [ $reads -ge $tick ]'
 check "policy=bpf refused whenever no program was attached ($bpf_refusals refusals)" eq "$F_BPFREF" 0
 check "every insmod, rmmod, attach, detach, knob and hotplug write done ($F_OP failed)" eq "$F_OP" 0
-check "nothing left after each of $unloads unloads, no dying cgroup" \
+check "nothing left after each of $unloads unloads, cgroups removed, no dying cgroup" \
 	eval '[ $F_HOOK -eq 0 ] && [ $unloads -ge 1 ]'
 check "kernel log clean at every unload ($F_LOG unclean)" eq "$F_LOG" 0
 summary

@@ -61,7 +61,7 @@ if [ "$rc" -eq 0 ] && [ "$figs" = 1 ] && [ -n "$fig" ]; then
 		echo "when the guest keeps up) flips the policy (stock, smartwake, shadow, bpf; bpf refused while no"
 		echo "program is attached), every 3rd a knob, every 5th knob scope and the load's tasks between two"
 		echo "cgroups, every 7th the latency or the locality observer, every 11th a CPU offline (the last one"
-		echo "back), every 20th sticky.bpf.o detached or attached (smartwake bpf unload/load), every 90th the"
+		echo "back), every 20th sticky.bpf.o detached or attached (smartwake bpf unload/load), every 60th the"
 		echo "module unloaded and loaded. Each read of the stats file (the load stopped for it) is checked"
 		echo "against module/counters.h's identities, within one call in flight per CPU."
 		echo
