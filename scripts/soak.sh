@@ -77,7 +77,7 @@ if [ "$rc" -eq 0 ] && [ "$figs" = 1 ] && [ -n "$fig" ]; then
 		echo "| BPF attaches, detaches | $(val attaches), $(val detaches) |"
 		echo "| counter reads checked | $(val reads) |"
 		echo "| module-path wakeups (sum over the loads) | $(val wakeups) |"
-		echo "| load rate at the end (ops/s, disp/msg) | $(val ops_per_sec) |"
+		echo "| load rate, mean over the run (ops/s, disp/msg) | $(val ops_per_sec) |"
 		echo "| findings: inconsistent reads, bpf accepted detached, failed operations, left after unload, log | $(val findings_read), $(val findings_bpfref), $(val findings_op), $(val findings_left), $(val findings_log) |"
 		echo
 		echo "Result: ${summary:-no summary}."
