@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sw_kcsan_race: a test-only module whose load makes one deliberate data
+ * sw_datarace: a test-only module whose load makes one deliberate data
  * race: two kthreads on two CPUs increment one plain int for a while.
  * Built only against a kernel with KCSAN (the debug kernel's kcsan
  * variant), where guest/kcsan.sh checks that KCSAN reports it under TCG,
@@ -18,9 +18,10 @@
 #include <linux/module.h>
 
 /*
- * No "kcsan_" in these names: KCSAN's report skips every frame whose
- * name contains it (get_stack_skipnr(), kernel/kcsan/report.c), so a
- * sw_kcsan_writer() was reported as "data-race in kthread / kthread".
+ * No "kcsan_" in these names nor in the module's: KCSAN's report skips
+ * every frame whose "%ps" ("function [module]") contains it
+ * (get_stack_skipnr(), kernel/kcsan/report.c), so sw_kcsan_writer() of
+ * sw_kcsan_race.ko was reported as "data-race in kthread / kthread".
  */
 static int sw_race_racy;	/* plain on purpose: the race */
 static unsigned long sw_race_until;
@@ -36,7 +37,7 @@ static int sw_race_writer(void *unused)
 	return 0;
 }
 
-static int __init sw_kcsan_race_init(void)
+static int __init sw_datarace_init(void)
 {
 	struct task_struct *t[2];
 	int i, cpu = 0;
@@ -46,7 +47,7 @@ static int __init sw_kcsan_race_init(void)
 	WRITE_ONCE(sw_race_until, jiffies + 3 * HZ);
 	for (i = 0; i < 2; i++) {
 		cpu = cpumask_next(i ? cpu : -1, cpu_online_mask);
-		t[i] = kthread_run_on_cpu(sw_race_writer, NULL, cpu, "sw_kcsan/%u");
+		t[i] = kthread_run_on_cpu(sw_race_writer, NULL, cpu, "sw_race/%u");
 		if (IS_ERR(t[i])) {
 			if (i)
 				kthread_stop(t[0]);
@@ -60,6 +61,6 @@ static int __init sw_kcsan_race_init(void)
 	return -EAGAIN;
 }
 
-module_init(sw_kcsan_race_init);
+module_init(sw_datarace_init);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("smartwake test only: one deliberate data race for KCSAN");
