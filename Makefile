@@ -16,6 +16,9 @@
 #   make replay     each seed's claim beside the lab's measurements (scripts/replay.sh;
 #                   not part of check)
 #   make stress     long reliability runs (not part of check)
+#   make soak       the long soak: 30 min (SOAK_MINUTES=N) at 16 vCPUs, mixed
+#                   policy flips, knobs, cgroups, hotplug, reloads, BPF attach
+#                   (scripts/soak.sh; not part of check)
 #   make scale      the cost curve: instructions per wakeup of the kernel,
 #                   policy=smartwake and policy=shadow from 4 to 64+ CPUs,
 #                   one-LLC and multi-LLC shapes (scripts/scale.sh; not part
@@ -57,7 +60,7 @@ SHELL := /bin/bash
 TOP := $(CURDIR)
 
 .PHONY: all module testing tools deps check-start host-tools fetch kernels debug-kernel debug-modules replay \
-	demo check check-extra bench stress scale mutants matrix install uninstall clean help
+	demo check check-extra bench stress soak scale mutants matrix install uninstall clean help
 
 # KERNEL=<release> reaches the scripts (scripts/common.sh) as SMARTWAKE_KERNEL.
 ifdef KERNEL
@@ -160,6 +163,10 @@ bench: deps all
 
 stress: deps
 	@scripts/stress.sh
+
+SOAK_MINUTES ?= 30
+soak: deps all
+	@scripts/soak.sh --minutes $(SOAK_MINUTES)
 
 scale: deps all
 	@scripts/scale.sh $(SCALE_ARGS)

@@ -7,7 +7,7 @@
 # KCSAN report may name a frame of the module (guest/dmesg.sh: the
 # kernel's own races are printed, not failed). Then the proof that the
 # detector sees races here, where TCG runs one vCPU at a time: the test
-# module sw_kcsan_race.ko races two CPUs on a plain int, and that report
+# module sw_datarace.ko races two CPUs on a plain int, and that report
 # must come and fail the log check.
 # Prints "KCSAN-FIG key=value ..." lines for the figures (scripts/check.sh).
 # Usage: kcsan.sh [SECONDS]
@@ -15,7 +15,7 @@
 need_testing_build
 secs=${1:-60}
 KC=/sys/kernel/debug/kcsan
-RACE=$SW_TKO/sw_kcsan_race.ko
+RACE=$SW_TKO/sw_datarace.ko
 check "KCSAN is active" eval 'grep -q "^enabled: 1" $KC'
 
 SCOPE_DIR=/sys/fs/cgroup/kcsan
@@ -81,10 +81,10 @@ check "kernel log clean (the kernel's own races printed above)" dmesg_clean
 
 if [ -f $RACE ]; then
 	insmod $RACE 2>/dev/null
-	check "the deliberate race of sw_kcsan_race is reported" \
-		eval 'dmesg | grep -q "BUG: KCSAN: data-race in sw_kcsan_writer"'
+	check "the deliberate race of sw_datarace is reported" \
+		eval 'dmesg | grep -q "BUG: KCSAN: data-race in sw_race_writer"'
 	check "the kernel-log check fails on it" eval '! dmesg_clean >/dev/null'
 else
-	not_ok "sw_kcsan_race.ko missing from the guest"
+	not_ok "sw_datarace.ko missing from the guest"
 fi
 summary

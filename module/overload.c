@@ -38,7 +38,8 @@ bool notrace sw_llc_has_overloaded(int cpu)
 {
 	const struct cpumask *m = sw_llc_overloaded_mask(sw_llc_id(cpu));
 
-	return m && cpumask_any_but(m, cpu) < nr_cpu_ids;
+	/* data_race(): a hint, the other CPUs' bits change meanwhile (atomic bitops) */
+	return m && data_race(cpumask_any_but(m, cpu)) < nr_cpu_ids;
 }
 
 /*

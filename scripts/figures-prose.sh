@@ -65,7 +65,7 @@ figtext_kcsan() {
 	sed -n 's/^title \([0-9]*\) \(.*\)/\1 \2/p' <<<"$f"
 	echo '```'
 	echo
-	echo "The same run's deliberate race (module/testmods/sw_kcsan_race.ko, two CPUs on a plain int) was"
+	echo "The same run's deliberate race (module/testmods/sw_datarace.ko, two CPUs on a plain int) was"
 	echo "reported and failed the log check: KCSAN sees races in this emulator, one vCPU at a time."
 }
 

@@ -175,6 +175,19 @@ static int sw_scan_one(struct sw_sis *s, int cpu, struct cpumask *cpus,
 	return *idle_cpu;
 }
 
+/* The CPUs of @cpus in @over that are not overloaded: @over's staleness. */
+static __always_inline unsigned int sw_overloaded_stale(const struct cpumask *cpus,
+							const struct cpumask *over)
+{
+	unsigned int stale = 0;
+	int c;
+
+	for_each_cpu_and(c, cpus, over)
+		if (!sw_rq_overloaded(sw_cpu_rq(c)))
+			stale++;
+	return stale;
+}
+
 /**
  * sw_select_idle_cpu() - select_idle_cpu(): scan the LLC for an idle CPU
  * @s:             the search
@@ -207,19 +220,22 @@ static __always_inline int sw_select_idle_cpu(struct sw_sis *s,
 	if (sw_knob(lean, sw_sis_filter)) {
 		const struct cpumask *over =
 			sw_llc_overloaded_mask(sw_llc_id(target));
-		unsigned int n = over ? cpumask_weight_and(cpus, over) : 0;
+		/*
+		 * data_race(): the LLC's CPUs set and clear their bits of
+		 * @over meanwhile (atomic bit operations, no lock): a hint,
+		 * whose staleness is counted (KCSAN reported these reads).
+		 */
+		unsigned int n = over ? data_race(cpumask_weight_and(cpus, over)) : 0;
 
 		if (n) {
-			unsigned int stale = 0;
-			int c;
+			unsigned int stale;
 
-			/* the mask's staleness, checked against the runqueues */
-			for_each_cpu_and(c, cpus, over)
-				if (!sw_rq_overloaded(sw_cpu_rq(c)))
-					stale++;
 			sw_count_decided(SW_C_sis_overloaded_skipped, n);
+			/* data_race(): the same hint, its staleness counted */
+			stale = data_race(sw_overloaded_stale(cpus, over));
 			sw_count_decided(SW_C_sis_overloaded_stale, stale);
-			cpumask_andnot(cpus, cpus, over);
+			/* data_race(): the same hint, removed from the scan */
+			data_race(cpumask_andnot(cpus, cpus, over));
 		}
 	}
 
