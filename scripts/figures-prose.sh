@@ -189,7 +189,7 @@ figtext_concurrent_ab() {
 	echo "The same with B in policy=shadow (it places as the kernel does: an A/A run, so the"
 	echo "difference between the sides is what sharing the machine does to two equal loads):"
 	echo
-	ab_block "$1" SMARTWAKE-AB-CONCURRENT-AA
+	ab_block "$1" SMARTWAKE-AB-CONCURRENT-AA | grep -E '^(```|ab:|side|A  |B  |unit|ratio)'
 }
 
 # figtext_kfacts LOG: section kfacts-KERNEL, kfacts.sh's KFACT lines: what

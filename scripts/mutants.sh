@@ -257,7 +257,7 @@ for i in "${selected[@]}"; do
 	*) nn=$((nn + 1)); not_ok "$id: not applied: $CHECK" ;;
 	esac
 	CHECK=${CHECK//|/\\|}
-	[ ${#CHECK} -le 48 ] || CHECK="${CHECK:0:45}..."
+	[ ${#CHECK} -le 40 ] || CHECK="${CHECK:0:37}..."
 	rows+="| $id | $RES | $BY | $CHECK | $head |"$'\n'
 done
 fi
@@ -289,7 +289,7 @@ old=$(awk -v ran="$ran" '
 		if (n >= 6) commit = f[6]
 		else if (n == 5 && f[5] !~ /^[0-9]+$/) commit = f[5]
 		chk = f[4]
-		if (length(chk) > 48) chk = substr(chk, 1, 45) "..."
+		if (length(chk) > 40) chk = substr(chk, 1, 37) "..."
 		print "| " id " | " f[2] " | " f[3] " | " chk " | " commit " |"
 	}' Documentation/figures.md 2>/dev/null || true)
 {
