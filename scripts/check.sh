@@ -103,6 +103,21 @@ cost-stock         1    stock smp2     600  @cost_figures --icount cost.sh
 # sized to the machine, every vCPU busy, the guard on the medians, shadow
 # races below 1 %
 cost-64            2    stock smp4     1500 @cost_figures --icount --smp 64,sockets=2,cores=32 --mem 2048 cost.sh 1150 2 sized
+# policy=shadow at size (issue 61, extra steps): loads sized to the
+# machine (guest/shadow.sh sized) under -icount (one clock for all vCPUs:
+# the loads of a 64-CPU guest keep going however slow the host), one LLC
+# of 64 (factor=llc and the masks of sis_filter with 64 CPUs per LLC), 2
+# sockets x 2 LLCs x 8 cores x 2 threads (SMT; on 7.3 the llc_balancing
+# of SCHED_CACHE active), one LLC of 128
+shadow-llc64       1    stock llc64    2400 @size_figures --icount shadow.sh sized
+shadow-2s2l8c2t    1    stock 2s2l8c2t 2400 @size_figures --icount shadow.sh smt sized
+shadow-7.3-2s2l8c2t 2   7.3   2s2l8c2t 2400 @size_figures --icount shadow.sh smt sized
+shadow-llc128      2    stock llc128   3600 @size_figures --icount shadow.sh sized
+# reliability at size (issue 61, extra step): every CPU of one LLC
+# offline and back under sized loads (smartwake with sis_filter, shadow),
+# policy and knob flips, insmod/rmmod cycles; the counters add up after
+# each phase, the kernel log clean
+stress-2s2l8c2t    2    stock 2s2l8c2t 2400 @stress_figures --icount stress-size.sh
 # the short form of the reliability runs (make stress runs the long form)
 reliability        1    stock smp4     900  reliability.sh 30 10
 cli-guest          1    stock -        -    scripts/cli-test.sh --guest
@@ -314,6 +329,13 @@ done <<<"$steps_table"
 # (wake-smp4 runs the checks, reliability-debug and shadow-debug run
 # the same path under KASAN, lockdep and kmemleak). shadow-smt8 and
 # shadow-numa-smt moved to the second lane to keep the lanes even.
+# The steps at size (issue 61: shadow-llc64, -2s2l8c2t, -7.3-2s2l8c2t,
+# -llc128; stress-2s2l8c2t; 5 to 20 minutes each on 2 host cores) are
+# extra steps: the module's code they run is that of the small shadow
+# steps (shadow-smp4, -smt8, -numa-smt, -7.3-numa2, the same shadow.sh
+# with fixed loads), of cost-64 (64 CPUs, 2 LLCs, sized loads, 0
+# disagreements) and of reliability (hotplug, flips, cycles on 4 CPUs);
+# only the sizes are theirs.
 # The arm64 steps (issue 60, about 5 minutes warm) came as extra steps:
 # the module's code they run is the x86-64 guests' (the ftrace-ops
 # redirect: select_hook=ftrace in e2e-stock and shadow-*), but for the
@@ -326,7 +348,8 @@ steps_extra=(kfacts-6.1 kfacts-deb13 kfacts-7.2 headers-only-6.1 headers-only-de
 	shadow-deb13 ttwu-deb13 wake-debug
 	arm64-build arm64 shadow-arm64 arm64-7.3-cluster shadow-7.3-arm64
 	oops-smp2 oops-smp4
-	kcsan-debug reliability-kcsan shadow-kcsan faultinject-kcsan)
+	kcsan-debug reliability-kcsan shadow-kcsan faultinject-kcsan
+	shadow-llc64 shadow-2s2l8c2t shadow-7.3-2s2l8c2t shadow-llc128 stress-2s2l8c2t)
 is_extra() { [[ " ${steps_extra[*]} " == *" $1 "* ]]; }
 steps_default=()
 for s in "${steps_all[@]}"; do
@@ -745,12 +768,26 @@ bpf_figures() {
 # The cost guard (issue 32): guest/cost.sh under -icount; a pass writes
 # its per-call figures to Documentation/figures.md, section cost.
 cost_figures() {
-	local log=build/logs/$1.log rc=0 sec=cost
+	local sec=cost
 	[ "$1" = cost-stock ] || sec=$1
+	step_figures figtext_cost "$sec" "$@"
+}
+# step_figures FIGTEXT SECTION NAME KERNEL TOPO TIMEOUT ARGS...: step NAME,
+# a guest script on KERNEL, its console in build/logs/NAME.log; a pass
+# writes FIGTEXT LOG NAME to figures.md, section SECTION
+step_figures() {
+	local fig=$1 sec=$2 log=build/logs/$3.log rc=0
+	shift 2
 	guest "$2" "$3" "$4" --log "$log" "${@:5}" || rc=$?
 	[ $rc -eq 0 ] || return $rc
-	figtext_cost "$log" "$1" | scripts/figures.sh "$sec" - || true
+	"$fig" "$log" "$1" | scripts/figures.sh "$sec" - || true
 }
+# policy=shadow at size (issue 61): guest/shadow.sh sized; a pass writes
+# its loads' comparisons to figures.md, a section named after the step
+size_figures() { step_figures figtext_shadow_size "$1" "$@"; }
+# reliability at size (issue 61): guest/stress-size.sh; a pass writes the
+# counters after each phase to figures.md, a section named after the step
+stress_figures() { step_figures figtext_stress_size "$1" "$@"; }
 # The Debian system image (issue 31): scripts/debian-run.sh boots it
 # (built once by scripts/debian-image.sh, cached); a pass writes the
 # oracle's figure and the DKMS build's time to figures.md, section debian.
