@@ -155,7 +155,7 @@ figtext_shadow_size() {
 	echo "policy=shadow at mainline knobs, loads sized to the machine (n CPUs: pipe pairs n/2 and n,"
 	echo "msg groups n/4, a dispatcher with n-1 workers, SCHED_IDLE work, two cgroups of cpu.weight"
 	echo "100 and 400), each load on its own after a counter reset; they must agree. The rows"
-	echo "wake_wide=off and sis_filter=1 are the controls: knobs that differ from the kernel's"
+	echo "factor=2 and sis_filter=1 are the controls: knobs that differ from the kernel's"
 	echo "code, which must disagree."
 	echo
 	echo "| load | compared | agree | disagree | raced | raced_aba |"
