@@ -161,7 +161,9 @@ figtext_shadow_size() {
 	echo "| load | compared | agree | disagree | raced | raced_aba |"
 	echo "|---|---|---|---|---|---|"
 	sed -n 's/^SHADOW-LOAD //p' "$1" | tr -d '\r'
-	sed -n 's/^SHADOW-FIGURES compared=\([0-9]*\) agree=\([0-9]*\) disagree=\([0-9]*\) raced=\([0-9]*\) raced_aba=\([0-9]*\).*/| all at mainline knobs | \1 | \2 | \3 | \4 | \5 |/p' "$1" | head -n 1
+	# (the total: its own SHADOW-LOAD line since 2026-12-06, else SHADOW-FIGURES)
+	grep -q '^SHADOW-LOAD | all at' "$1" ||
+		sed -n 's/^SHADOW-FIGURES compared=\([0-9]*\) agree=\([0-9]*\) disagree=\([0-9]*\) raced=\([0-9]*\) raced_aba=\([0-9]*\).*/| all at mainline knobs | \1 | \2 | \3 | \4 | \5 |/p' "$1" | head -n 1
 	echo
 	sed -n 's/^SHADOW-FACTOR llc_cpus=\([0-9]*\) traced=\([0-9]*\) other=\([0-9]*\).*/wake_wide factor=llc: \2 traced wakeups through wake_wide, \3 with a factor other than the LLC'"'"'s \1 CPUs./p' "$1"
 }
