@@ -154,6 +154,52 @@ figtext_cost() {
 	sed -n 's/^COST-FIG //p' "$1" | tr -d '\r'
 }
 
+# figtext_shadow_size LOG STEP: section STEP, guest/shadow.sh sized (issue
+# 61): the topology, each load's comparisons, the traced factor, the LLC
+# balancing of 7.x
+figtext_shadow_size() {
+	echo "## policy=shadow at size (guest/shadow.sh sized, step $2)"
+	echo
+	echo "$(sed -n 's/.*SMARTWAKE-GUEST-START \([^ ]*\) cpus=\([0-9]*\).*/\1, \2 vCPUs/p' "$1" | head -n 1) under"
+	echo "-icount shift=0,sleep=off; $(sed -n 's/^topology: \(.*\)/\1/p' "$1" | tr '\n' ';' | sed 's/;$//; s/;/; /g')."
+	sed -n 's/^\(sched_cache: .*\)/\1/p' "$1" | sed 's/ *$//; s/^/- /'
+	echo
+	echo "policy=shadow at mainline knobs, loads sized to the machine (n CPUs: pipe pairs n/2 and n,"
+	echo "msg groups n/4, a dispatcher with n-1 workers, SCHED_IDLE work, two cgroups of cpu.weight"
+	echo "100 and 400), each load on its own after a counter reset; they must agree. The rows"
+	echo "factor=2 and sis_filter=1 are the controls: knobs that differ from the kernel's"
+	echo "code, which must disagree."
+	echo
+	echo "| load | compared | agree | disagree | raced | raced_aba |"
+	echo "|---|---|---|---|---|---|"
+	sed -n 's/^SHADOW-LOAD //p' "$1" | tr -d '\r'
+	# (the total: its own SHADOW-LOAD line since 2026-12-06, else SHADOW-FIGURES)
+	grep -q '^SHADOW-LOAD | all at' "$1" ||
+		sed -n 's/^SHADOW-FIGURES compared=\([0-9]*\) agree=\([0-9]*\) disagree=\([0-9]*\) raced=\([0-9]*\) raced_aba=\([0-9]*\).*/| all at mainline knobs | \1 | \2 | \3 | \4 | \5 |/p' "$1" | head -n 1
+	echo
+	sed -n 's/^SHADOW-FACTOR llc_cpus=\([0-9]*\) traced=\([0-9]*\) other=\([0-9]*\).*/wake_wide factor=llc: \2 traced wakeups through wake_wide, \3 with a factor other than the LLC'"'"'s \1 CPUs./p' "$1"
+}
+
+# figtext_stress_size LOG STEP: section STEP, guest/stress-size.sh (issue
+# 61): the counters after each phase
+figtext_stress_size() {
+	echo "## Reliability at size (guest/stress-size.sh, step $2)"
+	echo
+	echo "$(sed -n 's/.*SMARTWAKE-GUEST-START \([^ ]*\) cpus=\([0-9]*\).*/\1, \2 vCPUs/p' "$1" | head -n 1) under"
+	echo "-icount shift=0,sleep=off; $(sed -n 's/^topology: \(.*\)/\1/p' "$1" | head -n 1)."
+	echo "Sized loads (pipe pairs n/2, msg groups n/4, a switching dispatcher with n/4 workers)"
+	echo "in the background; every CPU of that LLC offline and back, policy and knob flips,"
+	echo "insmod/rmmod cycles. The counters after each phase (the loads stopped), each identity"
+	echo "checked: select_calls = passthrough + out_of_scope + wakeups, sis_calls = its outcomes,"
+	echo "shadow_compared = agree + disagree + raced + raced_aba."
+	echo
+	echo "| phase | select_calls | wakeups | sis_calls | sis_overloaded_skipped | shadow_compared | shadow_disagree | raced | inactive_answers |"
+	echo "|---|---|---|---|---|---|---|---|---|"
+	sed -n 's/^STRESS-FIG //p' "$1" | tr -d '\r'
+	echo
+	sed -n 's/^  \(phase [a-z ]*: [0-9]* s\)$/- \1 (guest time)/p' "$1"
+}
+
 # figtext_debian LOG: section debian, the Debian image's install time, the
 # shadow service's line and its DEBIAN-FIG oracle lines
 figtext_debian() {
