@@ -64,7 +64,7 @@ check "  the build fails on the accessor, naming the field" has "sw_field_rq__rd
 
 fresh
 check "raw read of unlisted rq.clock_task added to path/sis.c" \
-	edit module/path/sis.c 's/^\tsw_count(SW_C_sis_calls);$/&\n\tREAD_ONCE(sw_cpu_rq(this_cpu)->clock_task);/'
+	edit module/path/sis.c 's/^\tsw_count_decided(SW_C_sis_calls, 1);$/&\n\tREAD_ONCE(sw_cpu_rq(this_cpu)->clock_task);/'
 check "  the guard fails" eval '! guard path/sis.c'
 check "  naming the field" \
 	has "rq.clock_task is read but not in module/fields.h: by __sw_select_idle_sibling"
@@ -72,7 +72,7 @@ check "  and the raw read" has "rq.clock_task is read directly by __sw_select_id
 
 fresh
 check "raw read of listed rq.nr_running added to path/sis.c" \
-	edit module/path/sis.c 's/^\tsw_count(SW_C_sis_calls);$/&\n\tREAD_ONCE(sw_cpu_rq(this_cpu)->nr_running);/'
+	edit module/path/sis.c 's/^\tsw_count_decided(SW_C_sis_calls, 1);$/&\n\tREAD_ONCE(sw_cpu_rq(this_cpu)->nr_running);/'
 check "  the guard fails" eval '! guard path/sis.c'
 check "  naming the raw read" has "rq.nr_running is read directly by __sw_select_idle_sibling"
 
