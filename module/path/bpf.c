@@ -33,27 +33,32 @@
 
 DEFINE_STATIC_KEY_FALSE(sw_bpf_key);
 
-/* per callback: its refusals, its timing, its stats line */
+/* per callback: its calls, declines, refusals, timing, stats line */
 static const struct {
 	const char *name;
 	const char *ns_line;
+	enum sw_counter calls, declined;
 	enum sw_counter refused;	/* SW_NR_COUNTERS: never invalid */
 	enum sw_counter ns, timed;
 	enum sw_cost_series series;	/* its histogram */
 } sw_bpf_cb_info[SW_BPF_NR_CBS] = {
 	[SW_BPF_SELECT_CPU] = { "select_cpu", "bpf_ns_per_call",
+		SW_C_bpf_calls, SW_C_bpf_declined,
 		SW_C_bpf_select_refused,
 		SW_C_bpf_ns_sampled, SW_C_bpf_calls_sampled,
 		SW_COST_BPF_SELECT },
 	[SW_BPF_WAKE_WIDE] = { "wake_wide", "bpf_wide_ns_per_call",
+		SW_C_bpf_wide_calls, SW_C_bpf_wide_declined,
 		SW_NR_COUNTERS,
 		SW_C_bpf_wide_ns_sampled, SW_C_bpf_wide_calls_sampled,
 		SW_COST_BPF_WIDE },
 	[SW_BPF_WAKE_AFFINE] = { "wake_affine", "bpf_affine_ns_per_call",
+		SW_C_bpf_affine_calls, SW_C_bpf_affine_declined,
 		SW_C_bpf_affine_refused,
 		SW_C_bpf_affine_ns_sampled, SW_C_bpf_affine_calls_sampled,
 		SW_COST_BPF_AFFINE },
 	[SW_BPF_SELECT_IDLE] = { "select_idle", "bpf_idle_ns_per_call",
+		SW_C_bpf_idle_calls, SW_C_bpf_idle_declined,
 		SW_C_bpf_idle_refused,
 		SW_C_bpf_idle_ns_sampled, SW_C_bpf_idle_calls_sampled,
 		SW_COST_BPF_IDLE },
@@ -106,15 +111,29 @@ static void *sw_bpf_cb(const struct smartwake_ops *ops, unsigned int i)
 #define SW_BPF_SAMPLE_MASK	63U
 static DEFINE_PER_CPU(unsigned int, sw_bpf_tick);
 
-/* the start of a sampled call, or 0 */
-static __always_inline u64 sw_bpf_clock(void)
+/**
+ * sw_bpf_enter() - count a callback's call, start timing it if sampled
+ * @cb: the callback about to be called
+ *
+ * Return: the start of a sampled call, or 0; for sw_bpf_leave().
+ */
+static __always_inline u64 sw_bpf_enter(enum sw_bpf_cb_id cb)
 {
+	sw_count(sw_bpf_cb_info[cb].calls);
 	if (this_cpu_inc_return(sw_bpf_tick) & SW_BPF_SAMPLE_MASK)
 		return 0;
 	return local_clock();
 }
 
-static __always_inline void sw_bpf_timed(enum sw_bpf_cb_id cb, u64 t0)
+/**
+ * sw_bpf_leave() - time a callback's call, count it if it declined
+ * @cb: the callback that returned
+ * @t0: sw_bpf_enter()'s answer
+ * @r:  what the callback returned (negative: it declined)
+ *
+ * Return: true when the callback declined.
+ */
+static __always_inline bool sw_bpf_leave(enum sw_bpf_cb_id cb, u64 t0, s32 r)
 {
 	if (unlikely(t0)) {
 		t0 = local_clock() - t0;
@@ -122,6 +141,10 @@ static __always_inline void sw_bpf_timed(enum sw_bpf_cb_id cb, u64 t0)
 		sw_count(sw_bpf_cb_info[cb].timed);
 		sw_cost_record(sw_bpf_cb_info[cb].series, t0);
 	}
+	if (r >= 0)
+		return false;
+	sw_count(sw_bpf_cb_info[cb].declined);
+	return true;
 }
 
 static struct smartwake_ops __rcu *sw_bpf_ops;
@@ -564,14 +587,10 @@ int sw_bpf_select(struct task_struct *p, int prev_cpu, int wake_flags)
 	}
 	if (!ops->select_cpu)
 		return SW_BPF_DECLINED;
-	sw_count(SW_C_bpf_calls);
-	t0 = sw_bpf_clock();
+	t0 = sw_bpf_enter(SW_BPF_SELECT_CPU);
 	cpu = ops->select_cpu(p, prev_cpu, wake_flags);
-	sw_bpf_timed(SW_BPF_SELECT_CPU, t0);
-	if (cpu < 0) {
-		sw_count(SW_C_bpf_declined);
+	if (sw_bpf_leave(SW_BPF_SELECT_CPU, t0, cpu))
 		return SW_BPF_DECLINED;
-	}
 	sw_count(SW_C_bpf_answers);
 	return cpu;
 }
@@ -597,14 +616,10 @@ int sw_bpf_wake_wide(struct task_struct *p, unsigned int waker_flips,
 
 	if (!ops || !ops->wake_wide)
 		return wide;
-	sw_count(SW_C_bpf_wide_calls);
-	t0 = sw_bpf_clock();
+	t0 = sw_bpf_enter(SW_BPF_WAKE_WIDE);
 	r = ops->wake_wide(p, waker_flips, wakee_flips, factor);
-	sw_bpf_timed(SW_BPF_WAKE_WIDE, t0);
-	if (r < 0) {
-		sw_count(SW_C_bpf_wide_declined);
+	if (sw_bpf_leave(SW_BPF_WAKE_WIDE, t0, r))
 		return wide;
-	}
 	if (r)
 		sw_count(SW_C_bpf_wide_yes);
 	/* wide or not: which side is the master does not differ */
@@ -636,14 +651,10 @@ int sw_bpf_wake_affine(struct task_struct *p, int prev_cpu, int this_cpu,
 
 	if (!ops || !ops->wake_affine)
 		return -1;
-	sw_count(SW_C_bpf_affine_calls);
-	t0 = sw_bpf_clock();
+	t0 = sw_bpf_enter(SW_BPF_WAKE_AFFINE);
 	r = ops->wake_affine(p, prev_cpu, this_cpu, sync);
-	sw_bpf_timed(SW_BPF_WAKE_AFFINE, t0);
-	if (r < 0) {
-		sw_count(SW_C_bpf_affine_declined);
+	if (sw_bpf_leave(SW_BPF_WAKE_AFFINE, t0, r))
 		return -1;
-	}
 	if (r == this_cpu && this_cpu != prev_cpu)
 		sw_count(SW_C_bpf_affine_pulls);
 	return r;
@@ -666,14 +677,10 @@ int sw_bpf_select_idle(struct task_struct *p, int prev_cpu, int target)
 
 	if (!ops || !ops->select_idle)
 		return -1;
-	sw_count(SW_C_bpf_idle_calls);
-	t0 = sw_bpf_clock();
+	t0 = sw_bpf_enter(SW_BPF_SELECT_IDLE);
 	r = ops->select_idle(p, prev_cpu, target);
-	sw_bpf_timed(SW_BPF_SELECT_IDLE, t0);
-	if (r < 0) {
-		sw_count(SW_C_bpf_idle_declined);
+	if (sw_bpf_leave(SW_BPF_SELECT_IDLE, t0, r))
 		return -1;
-	}
 	return r;
 }
 
