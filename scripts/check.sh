@@ -28,7 +28,8 @@
 #              (the figures the repeated checks print) go to
 #              build/figures/repeat-STEP.log, the verdict and how many
 #              of those lines are passed and failed checks to figures.md,
-#              section repeat-STEP
+#              a row of section repeat
+#   --repeat-report  run nothing: write section repeat again from its rows
 #   --jobs N   1: one step at a time; 2 (default on 2+ CPUs): the stock
 #              kernel's guests and the debug kernel's steps run side by
 #              side (each TCG guest uses one host CPU); a step's output is
@@ -834,6 +835,7 @@ while [ $# -gt 0 ]; do
 	--jobs) jobs=${2:-}; shift 2 || sw_die "--jobs wants a number" ;;
 	--repeat) repeat=${2:-}; shift 2 || sw_die "--repeat wants a number" ;;
 	--figures) rfig=${2:-}; shift 2 || sw_die "--figures wants a regular expression" ;;
+	--repeat-report) figtext_repeat | scripts/figures.sh repeat - && repeat_drop_old; exit ;;
 	--only) IFS=, read -r -a only <<<"${2:-}"; steps+=("${only[@]}"); shift 2 ||
 		sw_die "--only wants STEP,STEP..." ;;
 	--extra) steps+=("${steps_extra[@]}"); shift ;;
@@ -976,7 +978,7 @@ if [ "$repeat" -gt 0 ]; then
 				grep -E -- "$rfig" "$out/$s.r$i.out" | sed "s/^/run $i: /" || true
 			done >"build/figures/repeat-$s.log"
 			figtext_repeat "$repeat" "$s" "$rfig" "$np" "$secs" "build/figures/repeat-$s.log" |
-				scripts/figures.sh "repeat-$s" - || true
+				scripts/figures.sh repeat - && repeat_drop_old || true
 		}
 	done
 	printf '\n==== check --repeat %d (%ds) ====\n%s' "$repeat" $((SECONDS - t0)) "$rtab"

@@ -265,19 +265,54 @@ figtext_kfacts() {
 		}'
 }
 
-# figtext_repeat N STEP REGEX PASSED SECONDS LOG: section repeat-STEP of
-# check.sh --repeat N --figures REGEX: the verdict, and where the runs'
-# lines matching REGEX are (LOG, a build artifact: "run I: LINE") with
-# how many of them are KTAP results and how many of those failed
+# figtext_repeat [N STEP REGEX PASSED SECONDS LOG]: section repeat of
+# check.sh --repeat N --figures REGEX, one row a step: the verdict, and
+# where the runs' lines matching REGEX are (LOG, a build artifact: "run
+# I: LINE") with how many of them are KTAP results and how many of those
+# failed. The rows of the other steps are kept from the section (and
+# from the repeat-STEP sections it replaces) with their commit and date;
+# without arguments, the section again from its rows.
 figtext_repeat() {
-	local ok bad
-	ok=$(grep -cE '^run [0-9]+: ok ' "$6" || true)
-	bad=$(grep -cE '^run [0-9]+: not ok ' "$6" || true)
-	echo "## scripts/check.sh --repeat $1 $2"
-	echo
-	echo "$4 of $1 runs in a row passed (seconds per run: $5)."
-	echo "The $(wc -l <"$6") lines matching \`$3\` ($ok \`ok\` results, $bad \`not ok\`),"
-	echo "run by run: $6, a build artifact."
+	local row=
+	if [ $# -eq 6 ]; then
+		row="| $2 | $4 of $1 | $5 | $(wc -l <"$6") | $(grep -cE '^run [0-9]+: ok ' "$6" || true) / $(grep -cE '^run [0-9]+: not ok ' "$6" || true) | \`$(printf '%s' "$3" | sed 's/|/\\|/g')\` | $(git rev-parse --short HEAD 2>/dev/null || echo unknown), $(date -u '+%Y-%m-%d %H:%M') |"
+	fi
+	python3 - "$SW_TOP/Documentation/figures.md" "${2:-}" "$row" <<'PY'
+import re, sys
+doc, step, new = sys.argv[1:]
+text = open(doc).read()
+rows = {}
+# the repeat-STEP sections of before the table
+for m in re.finditer(r"<!-- BEGIN repeat-(\S+) -->\n_commit (\S+), (.*?) UTC_\n(.*?)<!-- END", text, re.S):
+    s, c, d, body = m.groups()
+    v = re.search(r"(\d+) of (\d+) runs in a row passed \(seconds per run: ([^)]*)\)", body)
+    f = re.search(r"The (\d+) lines matching `(.*)` \((\d+) `ok` results, (\d+) `not ok`\)", body)
+    if v and f:
+        rx = f[2].replace("|", "\\|")
+        rows[s] = f"| {s} | {v[1]} of {v[2]} | {v[3]} | {f[1]} | {f[3]} / {f[4]} | `{rx}` | {c}, {d} |"
+m = re.search(r"<!-- BEGIN repeat -->\n(.*?)<!-- END repeat -->", text, re.S)
+for line in (m[1].splitlines() if m else []):
+    c = line.split(" | ")
+    if line.startswith("| ") and len(c) > 2 and c[0] != "| step" and not c[0].startswith("|--"):
+        rows[c[0][2:]] = line
+if step:
+    rows[step] = new
+print("## scripts/check.sh --repeat N STEP: runs in a row\n")
+print("Each step repeated N times, one run at a time (scripts/check.sh --repeat N --figures REGEX STEP).")
+print("lines: the runs' output lines matching REGEX, run by run in build/figures/repeat-STEP.log (a build artifact); ok / not ok: the KTAP results among them.\n")
+print("| step | passed | seconds per run | lines | ok / not ok | REGEX | commit, date (UTC) |")
+print("|---|---|---|---|---|---|---|")
+for s in sorted(rows):
+    print(rows[s])
+PY
+}
+
+# repeat_drop_old: the repeat-STEP sections of before section repeat
+# (its table holds their rows)
+repeat_drop_old() {
+	local old
+	mapfile -t old < <(sed -n 's/^<!-- BEGIN \(repeat-[^ ]*\) -->$/\1/p' "$SW_TOP/Documentation/figures.md")
+	[ ${#old[@]} -eq 0 ] || scripts/figures.sh --drop "${old[@]}"
 }
 
 # figtext_make_check SECTION EXTRA JOBS SECONDS PASSED FAILED SKIPPED TABLE:

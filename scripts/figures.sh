@@ -4,18 +4,29 @@
 # it, at which commit and when). Sections are replaced whole; other
 # sections are kept.
 #
-# Usage: scripts/figures.sh SECTION FILE
+# Usage: scripts/figures.sh [--doc DOC] SECTION FILE
 #        scripts/figures.sh --from DOC SECTION...
+#        scripts/figures.sh --drop SECTION...
+#   --doc    write DOC (under Documentation/) instead of figures.md: a
+#            long listing whose summary figures.md holds (mutants.md)
 #   SECTION  a name such as overhead, make-check, shadow
 #   FILE     markdown to put in that section ("-" for standard input)
 #   --from   copy these sections whole, with their commit and date, from
 #            DOC, the figures.md of another clone where a script wrote
 #            them (a long run in its own clone)
+#   --drop   remove these sections (a table that replaced them)
 . "$(dirname "$0")/common.sh"
 case ${1:-} in -h|--help) sw_help "$0"; exit 0 ;; esac
-doc=$SW_TOP/Documentation/figures.md
-[ -f "$doc" ] || printf '# Measured figures\n\nGenerated: every section is written by the script that measured it\n(scripts/figures.sh); do not edit by hand.\n' >"$doc"
-if [ "${1:-}" = --from ]; then
+doc=$SW_TOP/Documentation/figures.md title="Measured figures"
+if [ "${1:-}" = --doc ]; then
+	[[ ${2:-} =~ ^Documentation/[a-z0-9-]+\.md$ ]] || sw_die "--doc wants Documentation/NAME.md, not '${2:-}'"
+	doc=$SW_TOP/$2 title="Measured figures: $(basename "$2" .md), the long listing"
+	shift 2
+fi
+[ -f "$doc" ] || printf '# %s\n\nGenerated: every section is written by the script that measured it\n(scripts/figures.sh); do not edit by hand.\n' "$title" >"$doc"
+if [ "${1:-}" = --drop ]; then
+	set -- drop "${@:2}"
+elif [ "${1:-}" = --from ]; then
 	[ $# -ge 3 ] || sw_die "usage: scripts/figures.sh --from DOC SECTION..."
 	[ -f "$2" ] || sw_die "--from: no file $2"
 	set -- from "$@"
@@ -41,7 +52,12 @@ if mode == "write":
     sec, body, commit = args
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     text = put(text, sec, f"<!-- BEGIN {sec} -->\n_commit {commit}, {stamp}_\n\n{body.strip()}\n<!-- END {sec} -->\n")
-    print(f"[smartwake] figures: section {sec} written to Documentation/figures.md", file=sys.stderr)
+    print(f"[smartwake] figures: section {sec} written to Documentation/{doc.rsplit('/', 1)[-1]}", file=sys.stderr)
+elif mode == "drop":
+    for sec in args:
+        text = pattern(sec).sub("", text)
+        print(f"[smartwake] figures: section {sec} removed", file=sys.stderr)
+    text = re.sub(r"\n{3,}", "\n\n", text)
 else:
     src = args[1]
     s = open(src).read()

@@ -15,9 +15,9 @@
 # applied (the sed changed no line, or more than one: make mutants
 # fails), no verdict (the build failed outside the mutated file: the
 # lab's fault, a failure too). One KTAP result per mutant (ok = killed),
-# a summary, and the table to Documentation/figures.md, section mutants
-# (this run's rows, and those of earlier runs for the mutants it did not
-# run, with their commit). Each mutant costs its builds (about a minute,
+# a summary to Documentation/figures.md, section mutants, and the table
+# to Documentation/mutants.md (this run's rows, and those of earlier runs
+# for the mutants it did not run, with their commit). Each mutant costs its builds (about a minute,
 # two for KUnit's) and its steps (see figures.md, make check); the whole
 # table takes about an hour and a half alone, about 55 minutes with
 # --jobs 2: --only picks some.
@@ -268,6 +268,10 @@ fi
 # scripts/mutants.tsv) loses it here.
 ran=" "
 for i in "${selected[@]}"; do ran+="${M_ID[$i]} "; done
+# The rows live in Documentation/mutants.md; a figures.md that still
+# holds the whole table (before it moved) is read once.
+tab=Documentation/mutants.md
+grep -q '^<!-- BEGIN mutants -->' "$tab" 2>/dev/null || tab=Documentation/figures.md
 old=$(awk -v ran="$ran" '
 	/^<!-- BEGIN mutants -->/ { in_s = 1; next }
 	/^<!-- END mutants -->/ { in_s = 0 }
@@ -291,20 +295,38 @@ old=$(awk -v ran="$ran" '
 		chk = f[4]
 		if (length(chk) > 40) chk = substr(chk, 1, 37) "..."
 		print "| " id " | " f[2] " | " f[3] " | " chk " | " commit " |"
-	}' Documentation/figures.md 2>/dev/null || true)
+	}' "$tab" 2>/dev/null || true)
+all=$(printf '%s%s\n' "$rows" "$old" | grep -c '^| ' || true)
+verdicts=$(printf '%s%s\n' "$rows" "$old" | awk -F' [|] ' '/^[|] /{ n[$2]++ } END { s = ""; for (v in n) s = s (s ? ", " : "") n[v] " " v; print s "." }')
+head_row='| mutant | verdict | step | first failing check | commit |'$'\n''|---|---|---|---|---|'
+# the whole table: Documentation/mutants.md
+{
+	echo "## make mutants (scripts/mutants.sh): every mutant's row"
+	echo
+	echo "Mutants of scripts/mutants.tsv (the bug each plants: scripts/mutants.sh --list), each run on the committed tree of its row's commit; the summary is in [figures.md](figures.md#make-mutants-scriptsmutantssh). The table holds $all of the ${#M_ID[@]} mutants: $verdicts"
+	echo
+	echo "$head_row"
+	printf '%s' "$rows"
+	[ -z "$old" ] || printf '%s\n' "$old"
+} | scripts/figures.sh --doc Documentation/mutants.md mutants - || true
+# figures.md: the counts, the last run, killed per step, and the rows
+# of every mutant not killed
 {
 	echo "## make mutants (scripts/mutants.sh)"
 	echo
-	all=$(printf '%s%s\n' "$rows" "$old" | grep -c '^| ' || true)
-	echo "Mutants of scripts/mutants.tsv (the bug each plants: scripts/mutants.sh --list), each run on the committed tree of its row's commit. The table holds $all of the ${#M_ID[@]} mutants:"
-	printf '%s%s\n' "$rows" "$old" | awk -F' [|] ' '/^[|] /{ n[$2]++ } END { s = ""; for (v in n) s = s (s ? ", " : "") n[v] " " v; print s "." }'
+	echo "Mutants of scripts/mutants.tsv, each run on the committed tree of its row's commit; every mutant's row (step, first failing check, commit): [mutants.md](mutants.md). The table holds $all of the ${#M_ID[@]} mutants:"
+	echo "$verdicts"
 	[ "$mode" = report ] ||
 		echo "The last run ($head): ${#selected[@]} rows; $nk killed by a step, $nb by the build, $ns survived, $nn not applied$([ "$ne" -eq 0 ] || echo ", $ne without a verdict (the lab's build failed)")."
 	echo
-	echo "| mutant | verdict | step | first failing check | commit |"
-	echo "|---|---|---|---|---|"
-	printf '%s' "$rows"
-	[ -z "$old" ] || printf '%s\n' "$old"
+	echo "Killed per step: $(printf '%s%s\n' "$rows" "$old" | awk -F' [|] ' '$2 == "killed" { print $3 }' |
+		sort | uniq -c | awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $2, $1 } END { print "." }')"
+	notk=$(printf '%s%s\n' "$rows" "$old" | awk -F' [|] ' '/^[|] / && $2 != "killed" && $2 != "build-failed"')
+	if [ -n "$notk" ]; then
+		echo
+		echo "$head_row"
+		printf '%s\n' "$notk"
+	fi
 } | scripts/figures.sh mutants - || true
 [ "$mode" != report ] || { echo "mutants: section mutants written again from its rows"; exit 0; }
 echo "make mutants: ${#selected[@]} mutants: $nk killed by a step, $nb killed by the build, $ns survived, $nn not applied, $ne without a verdict"
