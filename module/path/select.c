@@ -415,16 +415,30 @@ static __always_inline bool sw_trace_begin(struct sw_wake_ctx *ctx,
 					   struct task_struct *p, int prev_cpu)
 {
 	unsigned int n = READ_ONCE(sw_trace_sample);
+	struct sw_wake_trace *t = &ctx->trace;
 
-	if (++ctx->trace_tick < n)
-		return false;
-	ctx->trace_tick = 0;
-	ctx->trace = (struct sw_wake_trace){
-		.pid = sw_task(p, pid), .waker = sw_task(current, pid),
-		.prev = prev_cpu,
-		.target = -1, .idle = -1, .recent = -1,
-		.mode = -1, .wide = -1, .how = -1, .on = true, .sample = n,
-	};
+	/* trace_sample=1, the default, needs no tick */
+	if (n > 1) {
+		if (++ctx->trace_tick < n)
+			return false;
+		ctx->trace_tick = 0;
+	}
+	/* field by field, neighbours together: merged stores, no memset */
+	t->pid = sw_task(p, pid);
+	t->waker = sw_task(current, pid);
+	t->prev = prev_cpu;
+	t->waker_flips = 0;
+	t->wakee_flips = 0;
+	t->factor = 0;
+	t->scanned = 0;
+	t->target = -1;
+	t->idle = -1;
+	t->recent = -1;
+	t->mode = -1;
+	t->wide = -1;
+	t->how = -1;
+	t->on = true;
+	t->sample = n;
 	return true;
 }
 
