@@ -6,8 +6,10 @@
 #   insnprof.sh run SETTING LOAD SECONDS [SIZE]
 #       load the module, apply SETTING (stock, smartwake, shadow,
 #       latency or ttwu_count: that knob 1, or none: no module;
-#       smartwake_ftrace: select_hook=ftrace; trace64: smartwake with its
-#       event on, trace_sample=64; latency64: latency=1, latency_sample=64),
+#       smartwake_ftrace: select_hook=ftrace; trace: smartwake with its
+#       event on, every decided wakeup; trace64: the same, trace_sample=64;
+#       sched_wakeup_trace: the kernel's own sched_wakeup event on, module
+#       at its defaults; latency64: latency=1, latency_sample=64),
 #       call
 #       sync(2) (the plugin's mark: snapshot 1),
 #       run wakeload LOAD (SIZE pipe pairs or message groups, default
@@ -30,9 +32,11 @@ run)
 			check "latency=1" set_knob latency 1 ;;
 		smartwake_ftrace) check "select_hook=ftrace" set_knob select_hook ftrace
 			check "policy=smartwake" set_knob policy smartwake ;;
-		trace64) check "trace_sample=64" set_knob trace_sample 64
+		trace|trace64) [ "$setting" = trace ] ||
+				check "trace_sample=64" set_knob trace_sample 64
 			check "policy=smartwake" set_knob policy smartwake
 			check "smartwake_wakeup on" sh -c 'echo 1 >/sys/kernel/tracing/events/smartwake/smartwake_wakeup/enable' ;;
+		sched_wakeup_trace) check "sched_wakeup on" sh -c 'echo 1 >/sys/kernel/tracing/events/sched/sched_wakeup/enable' ;;
 		*) check "policy=$setting" set_knob policy "$setting" ;;
 		esac
 	fi

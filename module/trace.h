@@ -24,27 +24,39 @@ enum sw_shadow_stage {
 
 /**
  * struct sw_wake_trace - a smartwake_wakeup record while it is gathered
- * @on:          this decision is sampled and the event enabled (select.c)
- * @mode:        wake_wide()'s enum sw_wide_mode, -1 before it ran (wake.c)
- * @wide:        ...its enum sw_wide verdict
- * @how:         enum sw_sis_how of the idle scan, -1 before it ran (sis.c)
- * @waker_flips: the waker's wakee_flips as wake_wide() read them
+ * @pid:         the wakee
+ * @waker:       the waking task
+ * @prev:        the wakee's prev CPU
+ * @result:      the CPU the decision placed the wakee on, -1: the kernel's
+ *               function decided (select.c)
+ * @waker_flips: the waker's wakee_flips as wake_wide() read them (wake.c)
  * @wakee_flips: ...the wakee's
  * @factor:      ...and its factor
+ * @scanned:     CPUs the idle scan's domain scan examined (sis.c)
  * @target:      wake_affine()'s choice, -1 before it ran
  * @idle:        the idle scan's answer, -1 before it ran
- * @scanned:     CPUs its domain scan examined
  * @recent:      the task's recent_used_cpu as the scan left it
+ * @mode:        wake_wide()'s enum sw_wide_mode, -1 before it ran
+ * @wide:        ...its enum sw_wide verdict
+ * @how:         enum sw_sis_how of the idle scan, -1 before it ran
+ * @on:          this decision is sampled and the event enabled (select.c);
+ *               in the event's padding, never printed
  * @sample:      knob trace_sample when this record was started: 1 in it
  *
  * Per CPU in struct sw_wake_ctx (path/internal.h), written only while
- * @on, so that a wakeup not sampled pays one test per stage.
+ * @on, so that a wakeup not sampled pays one test per stage. Laid out as
+ * the event's entry from its pid on (trace.c checks), so that the event
+ * copies it whole; the -1 fields together, so that starting a record is
+ * a few wide stores.
  */
 struct sw_wake_trace {
-	bool on;
-	s8 mode, wide, how;
-	unsigned int waker_flips, wakee_flips, factor, scanned, sample;
+	pid_t pid, waker;
+	int prev, result;
+	unsigned int waker_flips, wakee_flips, factor, scanned;
 	int target, idle, recent;
+	s8 mode, wide, how;
+	bool on;
+	unsigned int sample;
 };
 #endif /* _SMARTWAKE_TRACE_ENUMS_H */
 
@@ -81,45 +93,33 @@ SW_SHADOW_STAGES(SW_TP_ENUM, SW_TP_ENUM)
  */
 TRACE_EVENT(smartwake_wakeup,
 
-	TP_PROTO(pid_t pid, pid_t waker, int prev, int result,
-		 const struct sw_wake_trace *t),
+	TP_PROTO(const struct sw_wake_trace *t),
 
-	TP_ARGS(pid, waker, prev, result, t),
+	TP_ARGS(t),
 
+	/* the order of struct sw_wake_trace: one copy (trace.c checks) */
 	TP_STRUCT__entry(
 		__field(pid_t, pid)
 		__field(pid_t, waker)
 		__field(int, prev)
+		__field(int, result)
 		__field(unsigned int, waker_flips)
 		__field(unsigned int, wakee_flips)
 		__field(unsigned int, factor)
+		__field(unsigned int, scanned)
+		__field(int, target)
+		__field(int, idle)
+		__field(int, recent)
 		__field(s8, mode)
 		__field(s8, wide)
 		__field(s8, how)
-		__field(int, target)
-		__field(int, idle)
-		__field(unsigned int, scanned)
-		__field(int, recent)
-		__field(int, result)
 		__field(unsigned int, sample)
 	),
 
+	/* through a char pointer: the copy spans the fields from pid on */
 	TP_fast_assign(
-		__entry->pid = pid;
-		__entry->waker = waker;
-		__entry->prev = prev;
-		__entry->waker_flips = t->waker_flips;
-		__entry->wakee_flips = t->wakee_flips;
-		__entry->factor = t->factor;
-		__entry->mode = t->mode;
-		__entry->wide = t->wide;
-		__entry->how = t->how;
-		__entry->target = t->target;
-		__entry->idle = t->idle;
-		__entry->scanned = t->scanned;
-		__entry->recent = t->recent;
-		__entry->result = result;
-		__entry->sample = t->sample;
+		memcpy((char *)__entry + offsetof(typeof(*__entry), pid), t,
+		       sizeof(*t));
 	),
 
 	TP_printk("pid=%d waker=%d prev=%d waker_flips=%u wakee_flips=%u factor=%u mode=%s wide=%s target=%d idle=%d how=%s scanned=%u recent=%d result=%d sample=%u",

@@ -16,7 +16,7 @@
 # kernel reached through a trampoline outside any symbol is [unknown].
 #
 # Usage: scripts/insnprof.sh [--setting none|stock|smartwake|shadow|latency|ttwu_count
-#          |latency64|smartwake_ftrace|trace64]
+#          |latency64|smartwake_ftrace|trace|trace64|sched_wakeup_trace]
 #          [--load pipe|msg] [--secs S] [--top N] [--out DIR]
 #          [--topo NAME] [--size N]
 #          [--per COUNTER] [--diff DIR_A DIR_B] [--annotate FUNCTION DIR]
@@ -24,8 +24,11 @@
 #   --setting  module state during the run (default shadow: both paths
 #              on the same wakeups; latency, ttwu_count: policy stock and
 #              that observer on; latency64: latency=1 with latency_sample=64;
-#              smartwake_ftrace: select_hook=ftrace; trace64: smartwake
-#              with its smartwake_wakeup event on, trace_sample=64)
+#              smartwake_ftrace: select_hook=ftrace; trace: smartwake
+#              with its smartwake_wakeup event on, every decided wakeup;
+#              trace64: the same, trace_sample=64; sched_wakeup_trace:
+#              the kernel's own sched_wakeup event on, module at its
+#              defaults)
 #   --topo     the guest's topology (scripts/guest-run.sh --topo; default
 #              smp2)
 #   --size     the load's size: pipe pairs (pipe) or message groups (msg)
@@ -62,8 +65,8 @@ while [ $# -gt 0 ]; do
 	esac
 done
 cd "$SW_TOP" || exit
-[[ $setting =~ ^(none|stock|smartwake|shadow|latency|ttwu_count|latency64|smartwake_ftrace|trace64)$ ]] ||
-	sw_die "--setting: none, stock, smartwake, shadow, latency, ttwu_count, latency64, smartwake_ftrace or trace64"
+[[ $setting =~ ^(none|stock|smartwake|shadow|latency|ttwu_count|latency64|smartwake_ftrace|trace|trace64|sched_wakeup_trace)$ ]] ||
+	sw_die "--setting: none, stock, smartwake, shadow, latency, ttwu_count, latency64, smartwake_ftrace, trace, trace64 or sched_wakeup_trace"
 [[ $load =~ ^(pipe|msg)$ ]] || sw_die "--load: pipe or msg"
 [[ $secs =~ ^[1-9][0-9]*$ ]] || sw_die "--secs: a whole number of seconds"
 [[ $size =~ ^[1-9][0-9]*$ ]] || sw_die "--size: a whole number of pairs or groups"
@@ -225,7 +228,7 @@ scripts/guest-run.sh --topo "$topo" --append nokaslr --icount --timeout "${SW_IN
 sed -n 's/^SWSYM \([0-9a-f]*\) \([^ \r]*\).*/\1 \2/p' "$out/guest.log" >"$out/module-syms.txt"
 sed -n 's/^SWSTAT \([^ ]*\) \([^ \r]*\).*/\1 \2/p' "$out/guest.log" >"$out/stats.txt"
 [ -s "$out/prof.1" ] && [ -s "$out/prof.2" ] || sw_die "the plugin wrote no two snapshots in $out"
-if [[ $setting =~ ^(none|stock|latency|latency64|ttwu_count)$ ]]; then
+if [[ $setting =~ ^(none|stock|latency|latency64|ttwu_count|sched_wakeup_trace)$ ]]; then
 	[[ $per == calls:* ]] || per=calls:select_task_rq_fair
 fi
 report one "$out" "$per" "$top" | tee "$out/report.txt"

@@ -105,18 +105,17 @@ struct sw_wake_ctx {
 DECLARE_PER_CPU(struct sw_wake_ctx, sw_wake_ctx);
 
 /*
- * The smartwake_wakeup record of the decision on this CPU, or NULL when
- * it is not traced: the event's static key first, a nop while it is off.
+ * Whether the decision on this CPU is traced (its smartwake_wakeup
+ * record open): the event's static key first, a nop while it is off.
  */
-static __always_inline struct sw_wake_trace *sw_trace_rec(void)
+static __always_inline bool sw_tracing(void)
 {
-	struct sw_wake_trace *t;
-
-	if (!trace_smartwake_wakeup_enabled())
-		return NULL;
-	t = this_cpu_ptr(&sw_wake_ctx.trace);
-	return t->on ? t : NULL;
+	return trace_smartwake_wakeup_enabled() &&
+	       __this_cpu_read(sw_wake_ctx.trace.on);
 }
+
+/* Field F of this CPU's open smartwake_wakeup record: one per-CPU store. */
+#define sw_trace_set(f, v)	__this_cpu_write(sw_wake_ctx.trace.f, (v))
 
 /* ---- the path (wake.c, sis.c) ------------------------------------------ */
 /*

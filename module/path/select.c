@@ -411,28 +411,46 @@ int sw_trace_sample = 1;
  * Start this decision's smartwake_wakeup record if it is the sampled one
  * of its CPU (the event is enabled). Return: true if it is.
  */
-static __always_inline bool sw_trace_begin(struct sw_wake_ctx *ctx)
+static __always_inline bool sw_trace_begin(struct sw_wake_ctx *ctx,
+					   struct task_struct *p, int prev_cpu)
 {
 	unsigned int n = READ_ONCE(sw_trace_sample);
+	struct sw_wake_trace *t = &ctx->trace;
 
-	if (++ctx->trace_tick < n)
-		return false;
-	ctx->trace_tick = 0;
-	ctx->trace = (struct sw_wake_trace){
-		.on = true, .mode = -1, .wide = -1, .how = -1,
-		.target = -1, .idle = -1, .recent = -1, .sample = n,
-	};
+	/* trace_sample=1, the default, needs no tick */
+	if (n > 1) {
+		if (++ctx->trace_tick < n)
+			return false;
+		ctx->trace_tick = 0;
+	}
+	/* field by field, neighbours together: merged stores, no memset */
+	t->pid = sw_task(p, pid);
+	t->waker = sw_task(current, pid);
+	t->prev = prev_cpu;
+	t->waker_flips = 0;
+	t->wakee_flips = 0;
+	t->factor = 0;
+	t->scanned = 0;
+	t->target = -1;
+	t->idle = -1;
+	t->recent = -1;
+	t->mode = -1;
+	t->wide = -1;
+	t->how = -1;
+	t->on = true;
+	t->sample = n;
 	return true;
 }
 
-/* The record gathered by the path (wake.c, sis.c), one event per decision. */
-static noinline void notrace sw_trace_end(struct sw_wake_ctx *ctx,
-					  struct task_struct *p, int prev_cpu,
-					  int cpu)
+/*
+ * The record gathered by the path (wake.c, sis.c), one event per
+ * decision; inline: the tracepoint's call is the only one.
+ */
+static __always_inline void sw_trace_end(struct sw_wake_ctx *ctx, int cpu)
 {
 	ctx->trace.on = false;
-	trace_smartwake_wakeup(sw_task(p, pid), sw_task(current, pid),
-			       prev_cpu, cpu, &ctx->trace);
+	ctx->trace.result = cpu;
+	trace_smartwake_wakeup(&ctx->trace);
 }
 
 /*
@@ -539,11 +557,12 @@ static __always_inline int sw_select_body(struct task_struct *p, int prev_cpu,
 					  int wake_flags, bool timed)
 {
 	struct sw_wake_ctx *ctx = this_cpu_ptr(&sw_wake_ctx);
-	bool traced = trace_smartwake_wakeup_enabled() && sw_trace_begin(ctx);
+	bool traced = trace_smartwake_wakeup_enabled() &&
+		      sw_trace_begin(ctx, p, prev_cpu);
 	int cpu = __sw_select_body(p, prev_cpu, wake_flags, timed);
 
 	if (unlikely(traced))
-		sw_trace_end(ctx, p, prev_cpu, cpu);
+		sw_trace_end(ctx, cpu);
 	return cpu;
 }
 

@@ -292,7 +292,6 @@ static __always_inline int sw_sis_done(struct sw_sis *s, int prev, int target,
 		[SW_SIS_PREV] = SW_C_sis_fast_prev,
 		[SW_SIS_RECENT] = SW_C_sis_fast_recent,
 	};
-	struct sw_wake_trace *t;
 
 	if (how >= SW_SIS_TARGET && how <= SW_SIS_RECENT && !s->domain)
 		sw_count_decided(fast[how], 1);
@@ -301,12 +300,11 @@ static __always_inline int sw_sis_done(struct sw_sis *s, int prev, int target,
 	else
 		sw_count_decided(SW_C_sis_idle_found, 1);
 	sw_count_decided(SW_C_sis_cpus_scanned, s->scanned);
-	t = sw_trace_rec();
-	if (unlikely(t)) {
-		t->how = how;
-		t->idle = cpu;
-		t->scanned = s->scanned;
-		t->recent = sw_task(s->p, recent_used_cpu);
+	if (unlikely(sw_tracing())) {
+		sw_trace_set(how, how);
+		sw_trace_set(idle, cpu);
+		sw_trace_set(scanned, s->scanned);
+		sw_trace_set(recent, sw_task(s->p, recent_used_cpu));
 	}
 	return cpu;
 }

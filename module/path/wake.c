@@ -256,8 +256,8 @@ static __always_inline int __sw_wake(struct task_struct *p, int prev_cpu,
 	int sd_flag = wake_flags & 0xF, new_cpu = prev_cpu;
 	struct sched_domain *tmp, *affine = NULL, *slow = NULL;
 	int mode = sw_knob(lean, sw_wide_mode);
-	struct sw_wake_trace *t;
 	unsigned int factor;
+	bool traced;
 	enum sw_wide wide;
 	bool want_affine;
 
@@ -295,13 +295,13 @@ static __always_inline int __sw_wake(struct task_struct *p, int prev_cpu,
 		sw_count_decided(SW_C_wide_waker_master, 1);
 	else if (wide == SW_WIDE_WAKEE_MASTER)
 		sw_count_decided(SW_C_wide_wakee_master, 1);
-	t = sw_trace_rec();
-	if (unlikely(t)) {
-		t->waker_flips = sw_task(current, wakee_flips);
-		t->wakee_flips = sw_task(p, wakee_flips);
-		t->factor = factor;
-		t->mode = mode;
-		t->wide = wide;
+	traced = sw_tracing();
+	if (unlikely(traced)) {
+		sw_trace_set(waker_flips, sw_task(current, wakee_flips));
+		sw_trace_set(wakee_flips, sw_task(p, wakee_flips));
+		sw_trace_set(factor, factor);
+		sw_trace_set(mode, mode);
+		sw_trace_set(wide, wide);
 	}
 
 	if (affine && cpu != prev_cpu) {
@@ -313,8 +313,8 @@ static __always_inline int __sw_wake(struct task_struct *p, int prev_cpu,
 						    sync, lean);
 	}
 	info->target = new_cpu;
-	if (unlikely(t))
-		t->target = new_cpu;
+	if (unlikely(traced))
+		sw_trace_set(target, new_cpu);
 	if (sw_bpf_cbs_on()) {
 		int idle = sw_wake_bpf_idle(p, prev_cpu, new_cpu);
 
