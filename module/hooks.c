@@ -101,9 +101,14 @@ static int sw_hook_undo(struct sw_hook *h)
 			h->pinned = false;
 		}
 	}
+	/*
+	 * Freed, not removed with ftrace_set_filter_ip(): that allocates a
+	 * new hash and can fail with -ENOMEM (fault injection did), leaving
+	 * the entry behind; the ops is unregistered here, so freeing its
+	 * filter cannot fail and leaves nothing.
+	 */
 	if (h->filtered) {
-		ret = ftrace_set_filter_ip(ops, *h->target, 1, 0);
-		WARN(ret, "removing filter on %s failed: %d\n", h->name, ret);
+		ftrace_free_filter(ops);
 		h->filtered = false;
 	}
 	/* 7.2 keeps a direct ops' flags across registrations */
@@ -235,7 +240,9 @@ int sw_ftrace_pin(bool on, const char *what)
 	if (!on) {
 		ret = unregister_ftrace_function(&sw_pin_ops);
 		WARN(ret, "unregistering the ftrace pin failed: %d\n", ret);
-		ftrace_set_filter_ip(&sw_pin_ops, (unsigned long)sw_pin_site, 1, 0);
+		/* an ops still registered keeps its filter (sw_hook_undo()) */
+		if (!ret)
+			ftrace_free_filter(&sw_pin_ops);
 		sw_pinned = false;
 		return 0;
 	}
@@ -252,7 +259,7 @@ int sw_ftrace_pin(bool on, const char *what)
 			sw_ftrace_off_err(what);
 		else
 			pr_err("%s: cannot pin ftrace: %d\n", what, ret);
-		ftrace_set_filter_ip(&sw_pin_ops, (unsigned long)sw_pin_site, 1, 0);
+		ftrace_free_filter(&sw_pin_ops);
 		return ret;
 	}
 	sw_pinned = true;
