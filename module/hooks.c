@@ -102,13 +102,18 @@ static int sw_hook_undo(struct sw_hook *h)
 		}
 	}
 	/*
-	 * Freed, not removed with ftrace_set_filter_ip(): that allocates a
-	 * new hash and can fail with -ENOMEM (fault injection did), leaving
-	 * the entry behind; the ops is unregistered here, so freeing its
-	 * filter cannot fail and leaves nothing.
+	 * The removal allocates a new hash and can fail with -ENOMEM (fault
+	 * injection): the entry then stays in this unregistered ops, where
+	 * it calls nothing and names the target the next install adds
+	 * again; sw_hooks_remove_all() frees it. Not ftrace_free_filter()
+	 * here: 6.12's leaves the freed hashes in the ops (a double free at
+	 * the next install).
 	 */
 	if (h->filtered) {
-		ftrace_free_filter(ops);
+		ret = ftrace_set_filter_ip(ops, *h->target, 1, 0);
+		if (ret)
+			pr_warn("%s: its ftrace filter stays until unload (removal: %d)\n",
+				h->name, ret);
 		h->filtered = false;
 	}
 	/* 7.2 keeps a direct ops' flags across registrations */
@@ -240,9 +245,9 @@ int sw_ftrace_pin(bool on, const char *what)
 	if (!on) {
 		ret = unregister_ftrace_function(&sw_pin_ops);
 		WARN(ret, "unregistering the ftrace pin failed: %d\n", ret);
-		/* an ops still registered keeps its filter (sw_hook_undo()) */
+		/* as sw_hook_undo(): a filter left is freed at unload */
 		if (!ret)
-			ftrace_free_filter(&sw_pin_ops);
+			ftrace_set_filter_ip(&sw_pin_ops, (unsigned long)sw_pin_site, 1, 0);
 		sw_pinned = false;
 		return 0;
 	}
@@ -259,7 +264,7 @@ int sw_ftrace_pin(bool on, const char *what)
 			sw_ftrace_off_err(what);
 		else
 			pr_err("%s: cannot pin ftrace: %d\n", what, ret);
-		ftrace_free_filter(&sw_pin_ops);
+		ftrace_set_filter_ip(&sw_pin_ops, (unsigned long)sw_pin_site, 1, 0);
 		return ret;
 	}
 	sw_pinned = true;
@@ -482,6 +487,15 @@ void sw_hooks_remove_all(void)
 		WRITE_ONCE(h->users, 0);
 	}
 	tracepoint_synchronize_unregister();
+	/* filters whose removal failed (sw_hook_undo()): no ops is registered now */
+	list_for_each_entry(h, &sw_hook_list, node) {
+		if (h->kind != SW_HOOK_FTRACE)
+			continue;
+		ftrace_free_filter(&h->ops);
+		ftrace_free_filter(&h->dops);
+	}
+	if (!sw_pinned)
+		ftrace_free_filter(&sw_pin_ops);
 }
 
 /**
