@@ -17,9 +17,10 @@
 # is written again and must work; the module unloads; the kernel log has
 # no warning. kmemleak is scanned after each operation's series.
 # Prints "FI-FIG point=... injected=N ok=K failed=F" lines for the table.
-# fail_function is not used: no function the module calls to install
-# anything is on 6.12's error-injection list (ALLOW_ERROR_INJECTION: only
-# should_failslab and should_fail_alloc_page of these paths).
+# fail_function: the functions the module calls to install something are
+# looked up in its injectable list (ALLOW_ERROR_INJECTION); one found
+# there fails the run (inject it here); 6.12 lists none of them, so their
+# allocation failures above are what covers them (FI-FF lines).
 # Usage: faultinject.sh [MAX_N]
 . ./lib.sh
 max=${1:-400}
@@ -44,6 +45,28 @@ for a in $FS $FP; do
 done
 echo 0 >$FP/min-order
 echo N >$FP/ignore-gfp-highmem
+
+# What the module calls to install things (module/hooks.c, knob
+# owners, debugfs.c, path/bpf.c; register_trace_*() is
+# tracepoint_probe_register()): absent ones are not in this kernel.
+FF=/sys/kernel/debug/fail_function
+check "fail_function present" eval '[ -r $FF/injectable ]'
+ffn=0
+for f in register_ftrace_function register_ftrace_direct ftrace_set_filter_ip \
+	tracepoint_probe_register register_kprobe register_kretprobe \
+	debugfs_create_dir debugfs_create_file __register_bpf_struct_ops \
+	register_btf_kfunc_id_set; do
+	if awk -v f="$f" '$1 == f { found = 1 } END { exit !found }' $FF/injectable 2>/dev/null; then
+		st=injectable ffn=$((ffn + 1))
+	elif awk -v f="$f" '$3 == f { found = 1 } END { exit !found }' /proc/kallsyms; then
+		st=not-injectable
+	else
+		st=absent
+	fi
+	echo "FI-FF fn=$f $st"
+done
+echo "FI-FF injectable-list $(awk '$1 !~ /^__(x64|ia32)_sys_|^__se_sys_/ { printf "%s ", $1 }' $FF/injectable)"
+check "no function the module installs things with is fail_function-injectable here ($ffn): none left uninjected" eq "$ffn" 0
 
 # the log is cleared before each injection (dmesg -c: hundreds of them
 # would wrap the ring buffer) and read after it

@@ -71,7 +71,7 @@ check "nothing hooked after the unload" nothing_hooked
 
 # the reports so far: all, and those dmesg_verdict fails on (the module's)
 total=$(dmesg | grep -c 'BUG: KCSAN: ')
-kernel_own=$(dmesg | dmesg_verdict | grep -c '^# KCSAN report without a smartwake frame')
+kernel_own=$(dmesg | dmesg_verdict | grep -c '^# KCSAN report of kernel code only')
 echo "KCSAN-FIG secs=$secs rounds=$rounds wakeups=$wakeups sis_calls=$calls cpus=$(nproc)"
 echo "KCSAN-FIG reports=$total kernel_own=$kernel_own smartwake=$((total - kernel_own))"
 grep ': ' $KC | sed 's/^/KCSAN-FIG stat /'

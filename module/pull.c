@@ -157,18 +157,26 @@ static struct task_struct *sw_pull_pick(struct rq *rq, int dst)
 	return NULL;
 }
 
-/* An active CPU of @dst's LLC in its overloaded mask, from @dst on; or nr_cpu_ids. */
-static int sw_pull_source(int dst)
+/* An active CPU of @m after @dst, wrapping; or nr_cpu_ids. */
+static int sw_pull_scan(const struct cpumask *m, int dst)
 {
-	const struct cpumask *m = sw_llc_overloaded_mask(sw_llc_id(dst));
 	int cpu;
 
-	if (!m)
-		return nr_cpu_ids;
 	for_each_cpu_wrap(cpu, m, dst + 1)
 		if (cpu != dst && cpu_active(cpu))
 			return cpu;
 	return nr_cpu_ids;
+}
+
+/* An active CPU of @dst's LLC in its overloaded mask, from @dst on; or nr_cpu_ids. */
+static int sw_pull_source(int dst)
+{
+	const struct cpumask *m = sw_llc_overloaded_mask(sw_llc_id(dst));
+
+	if (!m)
+		return nr_cpu_ids;
+	/* data_race(): a hint, the LLC's CPUs flip their bits meanwhile (atomic bitops) */
+	return data_race(sw_pull_scan(m, dst));
 }
 
 /*

@@ -46,20 +46,26 @@ lockup 'load_module+0x1a/0x40' |
 { printf '%s\n' "$boot"; echo '[    2.0] Call Trace:'; echo '[    2.0]  <TASK>'; } >"$t/trace"
 { printf '%s\n' "$boot"; echo '[    2.0] BUG: kernel NULL pointer dereference, address: 0000000000000008'; } >"$t/bug"
 echo 'kmemleak: 2 new suspected memory leaks (see /sys/kernel/debug/kmemleak)' >"$t/leak"
-# kcsan TITLE FRAME: a KCSAN report as 6.12 prints it, FRAME in the first
-# access's stack
+# kcsan TITLE FRAME [FRAME2 [SECOND]]: a KCSAN report as 6.12 prints it,
+# FRAME and FRAME2 the first access's first frames, SECOND the second
+# access's first (an interrupt's)
 kcsan() {
 	cat <<EOF
 [   20.100000] ==================================================================
 [   20.100100] BUG: KCSAN: data-race in $1
-[   20.100200]
-[   20.100300] write to 0xffff888003a4c0e8 of 8 bytes by task 0 on cpu 1:
+[   20.100200] 
+[   20.100300] write (marked) to 0xffff888003a4c0e8 of 8 bytes by task 0 on cpu 1:
 [   20.100400]  $2
-[   20.100500]  try_to_wake_up+0x3a1/0x6e0
-[   20.100600]
-[   20.100700] read to 0xffff888003a4c0e8 of 8 bytes by task 57 on cpu 0:
-[   20.100800]  update_load_avg+0x120/0x9a0
-[   20.100900]
+[   20.100450]  ${3:-try_to_wake_up+0x3a1/0x6e0}
+[   20.100500]  sw_hook_undo+0x31/0x120 [smartwake]
+[   20.100600] 
+[   20.100700] read to 0xffff888003a4c0e8 of 8 bytes by interrupt on cpu 0:
+[   20.100800]  ${4:-update_load_avg+0x120/0x9a0}
+[   20.100850]  __sysvec_apic_timer_interrupt+0x5e/0x1a0
+[   20.100860]  asm_sysvec_apic_timer_interrupt+0x1a/0x20
+[   20.100870]  sw_hook_undo+0x55/0x120 [smartwake]
+[   20.100880]  sw_hook_put+0x80/0xc0 [smartwake]
+[   20.100900] 
 [   20.101000] value changed: 0x0000000000000001 -> 0x0000000000000002
 [   20.101100]
 [   20.101200] Reported by Kernel Concurrency Sanitizer on:
@@ -72,6 +78,10 @@ EOF
 { printf '%s\n' "$boot"; kcsan 'select_task_rq_fair / update_load_avg' 'sw_select_task_rq+0x44/0x300 [smartwake]'; } >"$t/kcsan-frame"
 { kcsan 'update_load_avg / enqueue_task_fair' 'enqueue_task_fair+0x55/0x300'; echo '[   22.0] BUG: kernel NULL pointer dereference, address: 0000000000000008'; } >"$t/kcsan-then-bug"
 kcsan 'update_load_avg / enqueue_task_fair' 'enqueue_task_fair+0x55/0x300' | head -n 8 >"$t/kcsan-cut"
+{ printf '%s\n' "$boot"; kcsan 'update_load_avg / sw_pull_run [smartwake]' 'enqueue_task_fair+0x55/0x300' '' 'sw_pull_run+0x10/0x300 [smartwake]'; } >"$t/kcsan-second"
+{ printf '%s\n' "$boot"; kcsan '_find_next_bit / sw_overload_update' '_find_next_bit+0x20/0x90' 'sw_pull_source+0x30/0x60 [smartwake]'; } >"$t/kcsan-helper"
+{ printf '%s\n' "$boot"; kcsan '__bitmap_weight_and / enqueue_task_fair' '__bitmap_weight_and+0x20/0x90' 'select_idle_sibling+0x30/0x60'; } >"$t/kcsan-helper-kernel"
+{ printf '%s\n' "$boot"; kcsan 'update_load_avg / enqueue_task_fair' 'enqueue_task_fair+0x55/0x300' | sed 's/ bytes by .*/ bytes, format unknown/'; } >"$t/kcsan-unparsed"
 
 # verdict AWK LOG: guest/dmesg.sh under AWK (mawk, busybox) on LOG; the
 # output in $t/out
@@ -101,11 +111,16 @@ for a in mawk busybox; do
 	check "$a: a call trace outside a lockup fails" eval '! verdict $a trace'
 	check "$a: a BUG fails" eval '! verdict $a bug'
 	check "$a: a kmemleak report fails" eval '! verdict $a leak'
-	check "$a: a KCSAN report with no smartwake frame passes, printed as a comment" \
-		eval 'verdict $a kcsan-kernel && grep -qx "# KCSAN report without a smartwake frame: data-race in update_load_avg / enqueue_task_fair" "$t/out" && [ "$(wc -l <"$t/out")" -eq 1 ]'
-	check "$a: a KCSAN report naming smartwake in its title fails, the report printed" \
+	check "$a: a KCSAN report whose accesses are in kernel code passes, printed as a comment (smartwake frames below an access's first: the interrupted task)" \
+		eval 'verdict $a kcsan-kernel && grep -qx "# KCSAN report of kernel code only: data-race in update_load_avg / enqueue_task_fair" "$t/out" && [ "$(wc -l <"$t/out")" -eq 1 ]'
+	check "$a: a KCSAN report whose first access is in smartwake fails, the report printed" \
 		eval '! verdict $a kcsan-own && grep -q "value changed" "$t/out"'
-	check "$a: a KCSAN report with a [smartwake] frame fails" eval '! verdict $a kcsan-frame'
+	check "$a: a KCSAN report with a [smartwake] first frame fails" eval '! verdict $a kcsan-frame'
+	check "$a: a KCSAN report whose second access (an interrupt's) is in smartwake fails" eval '! verdict $a kcsan-second'
+	check "$a: a KCSAN report in a bitmap helper the module called fails" eval '! verdict $a kcsan-helper'
+	check "$a: a KCSAN report in a bitmap helper the kernel called passes" \
+		eval 'verdict $a kcsan-helper-kernel && grep -q "^# KCSAN report of kernel code only: " "$t/out"'
+	check "$a: a KCSAN report whose access lines are not found fails if it names smartwake" eval '! verdict $a kcsan-unparsed'
 	check "$a: a BUG after a KCSAN report of the kernel's own fails" eval '! verdict $a kcsan-then-bug'
 	check "$a: a KCSAN report cut before its end fails" eval '! verdict $a kcsan-cut'
 done

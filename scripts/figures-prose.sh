@@ -91,11 +91,20 @@ figtext_faultinject() {
 		printf "| %s | %s | %s | %s | %s | %s |\n", f["point"], f["injected"], f["refused"], acc, f["bad"], f["leaks"]
 	}'
 	echo
-	echo "Not injected: fail_function, as no function the module calls to install anything"
-	echo "(register_ftrace_function, register_ftrace_direct, tracepoint_probe_register, register_kretprobe,"
-	echo "debugfs_create_*, register_bpf_struct_ops) carries ALLOW_ERROR_INJECTION in 6.12; their allocation"
-	echo "failures are in the rows above. BPF attach and detach: the debug kernels have no BTF, so"
-	echo "policy=bpf cannot run there."
+	echo "fail_function on the functions the module installs things with, as the guest's"
+	echo "/sys/kernel/debug/fail_function/injectable lists them (not-injectable: no ALLOW_ERROR_INJECTION;"
+	echo "their own allocations, and those of what they call, are failed in the rows above instead;"
+	echo "absent: not in this kernel):"
+	echo
+	echo "| function | fail_function |"
+	echo "|---|---|"
+	sed -n 's/^FI-FF fn=\([^ ]*\) \([a-z-]*\).*/| \1 | \2 |/p' "$1" | tr -d '\r'
+	echo
+	sed -n 's/^FI-FF injectable-list \(.*\)/The list, without the system calls: \1/p' "$1" | tr -d '\r' | sed 's/ *$//'
+	echo
+	echo "Not run here: BPF attach and detach (policy=bpf, register_bpf_struct_ops): the debug kernels"
+	echo "have no BTF, so the module registers no struct_ops there; the sib_pull=1 and policy=bpf"
+	echo "knob writes need the companion module or an attached program."
 }
 
 # figtext_latency_ab LOG: section latency-ab, latency.sh's smartwake ab
