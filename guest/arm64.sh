@@ -2,9 +2,8 @@
 # The module on an arm64 kernel (scripts/guest-run.sh --kernel-release
 # <arm64 release>: qemu-system-aarch64 virt, -cpu max): it loads (its BTF
 # layout check and kallsyms lookups pass), hooks select_task_rq_fair by
-# the ftrace-ops redirect (arm64's ftrace_caller returns to the pc the
-# callback set), refuses select_hook=direct naming the reason (no arm64
-# trampoline yet) and stays as it was, agrees with the kernel under
+# a direct call to the module's arm64 trampoline (select_hook=direct, the
+# default; e2e.sh runs the ftrace-ops redirect too), agrees with the kernel under
 # policy=shadow at mainline knobs, places wakeups under policy=smartwake,
 # and unloads leaving nothing hooked and a clean kernel log.
 #
@@ -23,15 +22,13 @@ check "its BTF layout check passed" eval 'dmesg | grep -q "smartwake: layout of 
 # ARM64_BTI_KERNEL
 check "calls: select_task_rq_fair at its start, no-ibt-kernel" \
 	eval 'grep -q "^select_task_rq_fair 0x[0-9a-f]* .* no-ibt-kernel$" $SW_DBG/calls'
-check "select_hook defaults to ftrace" eq "$(knob select_hook)" ftrace
-check "select_hook=direct refused" eval '! set_knob select_hook direct'
-check "... naming the reason (x86-64 only trampoline)" \
-	eval 'dmesg | grep -q "select_hook=direct: the module.s direct trampoline is x86-64 only"'
-check "... and select_hook is still ftrace" eq "$(knob select_hook)" ftrace
+check "select_hook defaults to direct" eq "$(knob select_hook)" direct
 
 check "policy=shadow accepted" set_knob policy shadow
 check "enabled=1 accepted" set_knob enabled 1
 check "select_task_rq_fair hooked (enabled_functions)" hooked select_task_rq_fair
+check "... by a direct call to sw_select_tramp" \
+	eval 'grep -A1 "^select_task_rq_fair " /sys/kernel/tracing/enabled_functions | grep -q "direct-->sw_select_tramp"'
 # the load of shadow.sh's first mainline case, twice
 wakeload pipe -p 2 -t 2 >/dev/null 2>&1
 wakeload disp -d 1 -w 4 -t 2 >/dev/null 2>&1
