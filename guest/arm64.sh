@@ -4,7 +4,8 @@
 # layout check and kallsyms lookups pass), hooks select_task_rq_fair by
 # a direct call to the module's arm64 trampoline (select_hook=direct, the
 # default; e2e.sh runs the ftrace-ops redirect too), agrees with the kernel under
-# policy=shadow at mainline knobs, places wakeups under policy=smartwake,
+# policy=shadow at mainline knobs, places wakeups under policy=smartwake
+# (a stack trace from its path names the trampoline and the real caller),
 # and unloads leaving nothing hooked and a clean kernel log.
 #
 # Usage: scripts/guest-run.sh --kernel-release R --topo smp2 arm64.sh
@@ -47,6 +48,22 @@ w1=$(sv wakeups)
 echo "# policy=smartwake: $((w1 - w0)) wakeups placed by the module"
 check "policy=smartwake placed wakeups (>= 200)" gt $((w1 - w0)) 199
 check "no invariant violations" eq "$(sv invariant_violations)" 0
+
+# the unwinder through the trampoline (its frame record names the real
+# caller): a stack trace taken in the path, by the stacktrace trigger of
+# the module's smartwake_wakeup event, goes sw_select_decide,
+# sw_select_tramp, try_to_wake_up
+T=/sys/kernel/tracing E=/sys/kernel/tracing/events/smartwake/smartwake_wakeup
+set_knob trace_sample 1
+check "stacktrace trigger on smartwake_wakeup" eval 'echo stacktrace >$E/trigger && echo 1 >$E/enable'
+wakeload pipe -p 2 -t 1 >/dev/null 2>&1
+echo 0 >$E/enable
+echo '!stacktrace' >$E/trigger
+echo "# $(grep -m1 -A2 "=> sw_select_decide" $T/trace | tr -d '\n')"
+check "a stack trace from the path: sw_select_decide, sw_select_tramp, try_to_wake_up" eval \
+	'grep -A2 "=> sw_select_decide" $T/trace | tr -d " \n" |
+		grep -q "=>sw_select_decide=>sw_select_tramp=>try_to_wake_up"'
+echo >$T/trace
 
 check "enabled=0 accepted" set_knob enabled 0
 check "rmmod" rmmod smartwake
