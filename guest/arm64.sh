@@ -24,6 +24,10 @@ check "its BTF layout check passed" eval 'dmesg | grep -q "smartwake: layout of 
 check "calls: select_task_rq_fair at its start, no-ibt-kernel" \
 	eval 'grep -q "^select_task_rq_fair 0x[0-9a-f]* .* no-ibt-kernel$" $SW_DBG/calls'
 check "select_hook defaults to direct" eq "$(knob select_hook)" direct
+# its trampoline begins with its landing pad (ibt.c; insmod is refused
+# without it): ftrace_caller enters a far one by "br x17"
+check "calls: sw_select_tramp begins with bti c" \
+	eval 'grep -q "^sw_select_tramp 0x[0-9a-f]* 5f 24 03 d5 bti-c$" $SW_DBG/calls'
 
 check "policy=shadow accepted" set_knob policy shadow
 check "enabled=1 accepted" set_knob enabled 1
