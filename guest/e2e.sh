@@ -61,30 +61,8 @@ check "reset zeroes the counters" eval 'echo 1 > $SW_DBG/reset && [ "$(stat pass
 # affine/idle decisions are counted, wakeups handed back are not lost.
 efl() { grep -A1 "^select_task_rq_fair " /sys/kernel/tracing/enabled_functions; }
 # the oracle for "this kernel has direct calls": the function that adds one
-if [ "$(uname -m)" = aarch64 ]; then
-	# arm64: Debian's 6.12 and 7.3 have direct calls, but the module's
-	# trampoline is x86-64 assembly: direct is refused naming the reason,
-	# and the ftrace-ops redirect (IPMODIFY) is the hook
-	check "arm64: select_hook defaults to ftrace" eq "$(knob select_hook)" ftrace
-	echo "  $(efl | tr '\n\t' '  ')"
-	check "arm64: select_hook=direct refused while hooked" bad_write select_hook direct
-	check "arm64: ... naming the reason (the trampoline is x86-64 only)" \
-		eval 'dmesg | grep -q "select_hook=direct: the module.s direct trampoline is x86-64 only"'
-	check "arm64: the redirect carries IPMODIFY, no direct call" \
-		eval 'efl | grep -q "^select_task_rq_fair .* I " && ! efl | grep -q "direct-->"'
-	check "arm64: hooks file says redirect" grep -q '^select_task_rq_fair redirect on ' $SW_DBG/hooks
-	check "select_hook=ftrace accepted while hooked" set_knob select_hook ftrace
-	echo 1 >$SW_DBG/reset
-	out=$(wakeload pipe -p 2 -t 2)
-	w=$(stat wakeups) d=$(stat sis_calls)
-	echo "  ftrace: $(echo "$out" | sed -n 's/.* \(ops=[0-9]*\) .*/\1/p') wakeups=$w sis_calls=$d"
-	check "ftrace: the module's path decides wakeups" eval 'gt "$w" 0 && [ "$d" != missing ] && gt "$d" 0'
-	check "select_hook refuses 'both'" bad_write select_hook both
-	check "enabled=0 removes the redirect" eval 'set_knob enabled 0 && ! hooked select_task_rq_fair'
-	check "arm64: select_hook=direct refused while unhooked" bad_write select_hook direct
-	check "enabled=1 installs the ftrace redirect" eval \
-		'set_knob enabled 1 && efl | grep -q "^select_task_rq_fair .* I "'
-elif grep -q ' register_ftrace_direct$' /proc/kallsyms; then
+# (x86-64 and arm64: the module has a trampoline for each)
+if grep -q ' register_ftrace_direct$' /proc/kallsyms; then
 	check "select_hook defaults to direct" eq "$(knob select_hook)" direct
 	echo "  $(efl | tr '\n\t' '  ')"
 	check "direct: a direct call to sw_select_tramp, no IPMODIFY" \
@@ -98,6 +76,10 @@ elif grep -q ' register_ftrace_direct$' /proc/kallsyms; then
 		w=$(stat wakeups) d=$(stat sis_calls)
 		echo "  $mode: ops=$ops wakeups=$w sis_calls=$d fallback_original=$(stat fallback_original)"
 		check "$mode: the module's path decides wakeups" eval 'gt "$w" 0 && [ "$d" != missing ] && gt "$d" 0'
+		# fork and exec placements (no WF_TTWU) are handed back: the
+		# kernel's function placed them, or the workload would not run
+		check "$mode: hand-backs go on into the kernel's function" \
+			eval 'gt "$(stat passthrough)" 0 && gt "${ops:-0}" 0'
 	done
 	check "ftrace: the redirect carries IPMODIFY" eval \
 		'set_knob select_hook ftrace && efl | grep -q "^select_task_rq_fair .* I " && ! efl | grep -q "direct-->"'

@@ -129,13 +129,6 @@ for n in $names; do
 			eval '! echo "$v" >$P/$n 2>/dev/null && [ "$(pk $n)" = "$old" ]'
 		continue
 	fi
-	# arm64: direct is refused (the module's trampoline is x86-64 only)
-	if [ "$n" = select_hook ] && [ "$v" = direct ] && [ "$(uname -m)" = aarch64 ]; then
-		check "$n: $old -> direct through $P/$n refused on arm64 (x86-64 only trampoline), $old kept" \
-			eval '! echo direct >$P/$n 2>/dev/null && [ "$(pk $n)" = "$old" ] &&
-				dmesg | grep -q "select_hook=direct: the module.s direct trampoline is x86-64 only"'
-		continue
-	fi
 	check "$n: $old -> $v through $P/$n, reads back (parameter, listing)" \
 		eval 'echo "$v" >$P/$n && [ "$(pk $n)" = "$v" ] && [ "$(listed $n)" = "$v" ]'
 	check "$n: back to $old" eval 'echo "$old" >$P/$n && [ "$(pk $n)" = "$old" ]'

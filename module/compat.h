@@ -67,14 +67,14 @@ static __always_inline void sw_fregs_set_ip(struct ftrace_regs *fregs,
 }
 
 /* why select_hook=direct is refused where SW_HAVE_DIRECT is not set */
-#if defined(CONFIG_ARM64) && defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS)
-#define SW_NO_DIRECT_WHY	"the module's direct trampoline is x86-64 only (arm64: select_hook=ftrace)"
-#else
 #define SW_NO_DIRECT_WHY	"this kernel has no direct ftrace calls"
-#endif
 
-/* select_hook=direct: x86-64 kernels with direct ftrace calls */
-#if defined(CONFIG_X86_64) && defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS) && \
+/*
+ * select_hook=direct: x86-64 and arm64 kernels with direct ftrace calls
+ * (path/select.c has a trampoline for each)
+ */
+#if (defined(CONFIG_X86_64) || defined(CONFIG_ARM64)) && \
+	defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS) && \
 	(defined(SW_HAVE_FTRACE_DIRECT_OPS) || defined(SW_HAVE_FTRACE_DIRECT_MULTI))
 #define SW_HAVE_DIRECT
 

@@ -43,7 +43,7 @@ SW_KNOB("policy",
  * Both decide the same; see design.md.
  */
 SW_KNOB("select_hook",
-	"how select_task_rq_fair is hooked: direct call (x86-64) or ftrace ops",
+	"how select_task_rq_fair is hooked: direct call (x86-64, arm64) or ftrace ops",
 	.val = &sw_select_hook,
 	.names = sw_select_hook_names, .nr_names = SW_SELECT_HOOK_NR,
 	.apply = sw_select_hook_apply)

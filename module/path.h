@@ -24,6 +24,8 @@ enum sw_select_hook {
 
 #ifdef SW_HAVE_DIRECT
 #define SW_SELECT_HOOK_DEFAULT	SW_SELECT_HOOK_DIRECT
+/* its trampoline (path/select.c), checked by ibt.c on arm64 */
+void sw_select_tramp(void);
 #else
 #define SW_SELECT_HOOK_DEFAULT	SW_SELECT_HOOK_FTRACE
 #endif

@@ -29,8 +29,10 @@ for k in $(sw_kernels_arm64); do
 		eval '[ "$(aarch64-linux-gnu-readelf -h "$ko" 2>/dev/null | awk "/Machine:/ { print \$2 }")" = AArch64 ]'
 	vm=$(modinfo -F vermagic "$ko" 2>/dev/null || true)
 	check "$k: its vermagic names $k, aarch64 ($vm)" eval '[ "${vm%% *}" = "$k" ] && [ "${vm##* }" = aarch64 ]'
-	check "$k: no x86-64 trampoline in it (select_hook=ftrace)" \
-		eval '! aarch64-linux-gnu-nm "$ko" | grep -q " sw_select_tramp$"'
+	# select_hook=direct: the arm64 trampoline, its landing pad first
+	check "$k: its arm64 trampoline begins with bti c (select_hook=direct)" \
+		eval 'aarch64-linux-gnu-objdump -d --disassemble=sw_select_tramp "$ko" |
+			grep -A1 "<sw_select_tramp>:" | grep -q "bti[[:space:]]*c"'
 	check "$k: the companion is the stub (not livepatch-format)" \
 		eval '[ -f "build/$k/module/companion/smartwake_pull.ko" ] &&
 			[ -z "$(modinfo -F livepatch "build/$k/module/companion/smartwake_pull.ko")" ]'

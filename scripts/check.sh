@@ -243,18 +243,17 @@ headers-only-deb13 2    deb13 -        -    @hstep compat.sh:smp2:600
 headers-only-7.2   2    7.2   -        -    @hstep compat.sh:smp2:600
 # arm64 (issue 60): the arm64 kernels of Debian cross-built (gcc-aarch64-linux-gnu),
 # 6.1 arm64 refused; then guests in qemu-system-aarch64 (virt, -cpu max):
-# load, select_hook=direct refused with its reason, shadow and smartwake
-# through the ftrace-ops redirect, unload; 7.3 with clusters (CLS domains),
+# load, select_hook=direct (the arm64 trampoline), shadow and smartwake
+# through it, unload; 7.3 with clusters (CLS domains),
 # its agreement there (shadow.sh mainline)
 arm64-build        host -     -        -    scripts/arm64-test.sh
 arm64              2    arm64 smp2     600  arm64.sh
-# e2e.sh on arm64 (direct refused with its reason, the redirect instead):
+# e2e.sh on arm64 (direct, the redirect, direct again, as on x86-64):
 # 5 load/unload cycles under load, not 20 (about 11 s each in the
 # aarch64 guest; the 20 of e2e-stock and the rest take 60 s)
 e2e-arm64          1    arm64 smp4     600  e2e.sh 5
 shadow-arm64       1    arm64 smp4     900  shadow.sh mainline
-# wake.sh unchanged on arm64; lockdown.sh with the arm64 expectations
-# (select_hook=direct refused with its reason) and without the CLI
+# wake.sh unchanged on arm64; lockdown.sh without the CLI
 # (not in arm64 guests: skipped, saying so)
 wake-arm64         2    arm64 smp4     1200 wake.sh
 lockdown-arm64     2    arm64 smp2     600  lockdown.sh
@@ -354,17 +353,17 @@ done <<<"$steps_table"
 # disagreements) and of reliability (hotplug, flips, cycles on 4 CPUs);
 # only the sizes are theirs.
 # The arm64 steps (issue 60, about 5 minutes warm) came as extra steps:
-# the module's code they run is the x86-64 guests' (the ftrace-ops
-# redirect: select_hook=ftrace in e2e-stock and shadow-*), but for the
-# arch guards, which only an arm64 build compiles. e2e-arm64 and
+# the module's code they run is the x86-64 guests', but for the arch
+# guards and the arm64 trampoline (select_hook=direct), which only an
+# arm64 build compiles and e2e-arm64 and shadow-arm64 run. e2e-arm64 and
 # shadow-arm64 (6.12 deb12 cloud-arm64: end to end and agreement at
 # mainline knobs) left them, 155 s warm together, in lane 1 (the
 # lighter: 1866 s of steps against lane 2's 2179 s in the run of
 # a4d8426); the arm64 flavour, 7.3 with clusters and the cross-build
 # checks stay extra (the same module code, another kernel build), and
 # so do wake-arm64 and lockdown-arm64 (wake-smp4 and lockdown-stock run
-# the same checks on x86-64; on arm64 only select_hook differs, which
-# e2e-arm64 covers).
+# the same checks on x86-64; on arm64 only the trampoline differs,
+# which e2e-arm64 covers).
 steps_extra=(kfacts-6.1 kfacts-deb13 kfacts-7.2 headers-only-6.1 headers-only-deb13 headers-only-7.2
 	e2e-7.3 shadow-7.3-generic wake-deb13 reliability-deb13 numa-deb13
 	reliability-6.1 reliability-7.2 e2e-deb13 numa-6.1 shadow-6.1-generic

@@ -138,10 +138,6 @@ bool sw_select_wanted(struct ftrace_regs *fregs);
 bool sw_select_wanted_args(struct task_struct *p, int prev_cpu, int wake_flags);
 int sw_select_decide(struct task_struct *p, int prev_cpu, int wake_flags,
 		     bool ask);
-/* select_hook=direct: SW_HAVE_DIRECT, see compat.h */
-#ifdef SW_HAVE_DIRECT
-void sw_select_tramp(void);
-#endif
 
 /* ---- policy=shadow (shadow.c) ------------------------------------------ */
 /* the kernel's answer, -1 if unmodelled */

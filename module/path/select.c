@@ -631,7 +631,7 @@ int notrace sw_select_task_rq_fair(struct task_struct *p, int prev_cpu,
 	return cpu >= 0 ? cpu : sw_orig_select(p, prev_cpu, wake_flags);
 }
 
-#ifdef SW_HAVE_DIRECT
+#if defined(SW_HAVE_DIRECT) && defined(CONFIG_X86_64)
 #include <asm/ibt.h>
 #include <asm/nospec-branch.h>
 #include <asm/orc_types.h>
@@ -692,6 +692,47 @@ asm("	.pushsection	.text, \"ax\", @progbits\n"
 "	popq	%rdi\n"
 "	leave\n"
 	ASM_RET
+"	.size		sw_select_tramp, .-sw_select_tramp\n"
+"	.popsection\n"
+);
+#elif defined(SW_HAVE_DIRECT) && defined(CONFIG_ARM64)
+/*
+ * On entry (arch/arm64/kernel/entry-ftrace.S): x9 returns into
+ * select_task_rq_fair()'s caller, x30 into the function after its patched
+ * BL, x0-x2 are its arguments. As on x86: a caller in the module's text
+ * goes on into the kernel's function; any other asks sw_select_decide().
+ * The frame record names the real caller (x9) for the unwinder. The
+ * function signs its return address (paciasp) only after the patch site,
+ * so returning the module's answer straight to the caller through the
+ * unsigned x9 skips nothing. "bti c" (hint 34): ftrace_caller reaches a
+ * far trampoline with "br x17".
+ */
+asm("	.pushsection	.text, \"ax\", @progbits\n"
+"	.type		sw_select_tramp, @function\n"
+"	.globl		sw_select_tramp\n"
+"	.balign		4\n"
+"sw_select_tramp:\n"
+"	hint	34\n"
+"	stp	x29, x9, [sp, #-48]!\n"
+"	mov	x29, sp\n"
+"	stp	x30, x0, [sp, #16]\n"
+"	stp	x1, x2, [sp, #32]\n"
+"	adrp	x10, sw_select_text_base\n"
+"	ldr	x10, [x10, :lo12:sw_select_text_base]\n"
+"	adrp	x11, sw_select_text_size\n"
+"	ldr	x11, [x11, :lo12:sw_select_text_size]\n"
+"	sub	x10, x9, x10\n"
+"	cmp	x10, x11\n"
+"	b.lo	1f\n"
+"	mov	w3, #1\n"
+"	bl	sw_select_decide\n"
+"	tbnz	w0, #31, 1f\n"
+"	ldp	x29, x30, [sp], #48\n"
+"	ret\n"
+"1:	ldp	x1, x2, [sp, #32]\n"
+"	ldp	x9, x0, [sp, #16]\n"
+"	ldp	x29, x30, [sp], #48\n"
+"	ret	x9\n"
 "	.size		sw_select_tramp, .-sw_select_tramp\n"
 "	.popsection\n"
 );
