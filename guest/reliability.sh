@@ -341,13 +341,16 @@ check "injected answers outside the mask: the check refuses them (invariant_viol
 	eval '[ "$(stat invariant_violations)" -gt 10 ]'
 # The decision counters describe used answers only: a refused answer's
 # counts (at least its sis_calls) are taken back into discarded_decisions,
-# so sis_calls + refused <= modelled wakeups (one reading of stats).
+# so sis_calls + refused <= modelled wakeups (one reading of stats). That
+# reading sums one counter after another while the system's own wakeups
+# go on: within 4 (reliability-kcsan at 145f8ec: 251 + 137 = 388 against
+# 387); without the taking back the excess is the refused count (> 10).
 snap=$(cat $SW_DBG/stats)
 refused=$(snap invariant_violations)
 modelled=$(($(snap wakeups) - $(snap fallback_original)))
 echo "  modelled $modelled, refused $refused, sis_calls $(snap sis_calls), discarded_decisions $(snap discarded_decisions)"
-check "refused answers: their decisions are taken back (sis_calls + refused <= modelled)" \
-	eval '[ "$refused" -gt 0 ] && [ $(($(snap sis_calls) + refused)) -le "$modelled" ]'
+check "refused answers: their decisions are taken back (sis_calls + refused <= modelled, within 4)" \
+	eval '[ "$refused" -gt 10 ] && [ $(($(snap sis_calls) + refused)) -le $((modelled + 4)) ]'
 check "refused answers: their decisions counted apart (discarded_decisions >= refused)" \
 	eval '[ "$(snap discarded_decisions)" -ge "$refused" ]'
 check "revert_on=never: violations counted, no revert" \

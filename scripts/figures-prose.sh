@@ -100,7 +100,12 @@ figtext_faultinject() {
 	echo "|---|---|"
 	sed -n 's/^FI-FF fn=\([^ ]*\) \([a-z-]*\).*/| \1 | \2 |/p' "$1" | tr -d '\r'
 	echo
-	sed -n 's/^FI-FF injectable-list \(.*\)/The list, without the system calls: \1/p' "$1" | tr -d '\r' | sed 's/ *$//'
+	sed -n 's/^FI-FF injectable-list \(.*\)/The list, without the system calls: \1/p' "$1" | tr -d '\r' |
+		sed 's/ __do_sys_[a-z0-9_]*//g; s/ *$//'
+	echo
+	echo "insmod: the guest's busybox insmod retries a failed finit_module() with init_module(), which"
+	echo "fail-nth no longer reaches, so an injected load failure shows as loaded (by the retry). Its"
+	echo "series stopped at N=2 with no second injection (at a36a2a1): not explained yet."
 	echo
 	echo "Not run here: BPF attach and detach (policy=bpf, register_bpf_struct_ops): the debug kernels"
 	echo "have no BTF, so the module registers no struct_ops there; the sib_pull=1 and policy=bpf"
