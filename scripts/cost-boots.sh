@@ -13,9 +13,12 @@
 # CPU found at once or an LLC scanned) whose shares depend on where a
 # boot's tasks settle, so one load's median moved from 325 to 1085 ns
 # between two boots at 64 CPUs (figures.md cost-64, 2026-12-06) while
-# its ratio stayed at 1.055; the module and the kernel are timed on the
-# same wakeups, so the mix cancels in their ratio and what is left is
-# the cost of the module's path against the kernel's.
+# its ratio stayed at 1.055. The ratio moves far less, not never: each
+# path has its own ratio, and a median that lands on another path
+# brings its ratio along (pipe -p 32 at the same module code: 0.966
+# with medians of 374 and 387 ns in one boot, 1.018 and 1.016 with
+# medians of 1516 to 1871 ns in two others). A figure free of the mix
+# would be the median of each wakeup's own ratio (not kept by cost.c).
 # Fails when a boot's step failed, a load is missing from a boot, or a
 # ratio moved by more than TOL %. Writes section cost-64-boots of
 # Documentation/figures.md.
@@ -23,8 +26,9 @@
 # Usage: scripts/cost-boots.sh [--boots N] [--tol PCT] [--logs LOG...]
 #   --boots  boots of cost-64 (default 2)
 #   --tol    the largest spread of a ratio accepted, in % (default 5)
-#   --logs   compare these logs of earlier cost-64 runs (e.g.
-#            build/logs/check/cost-64.r1.out ...), booting nothing
+#   --logs   compare these logs of earlier cost-64 runs (a run keeps
+#            its own in build/figures/cost-64-boots/bootN.out), booting
+#            nothing
 #   --no-figures  do not write the section
 . "$(dirname "$0")/common.sh"
 
@@ -46,7 +50,12 @@ cd "$SW_TOP" || exit
 rc=0
 if [ ${#logs[@]} -eq 0 ]; then
 	scripts/check.sh --repeat "$boots" cost-64 || rc=1
-	for i in $(seq "$boots"); do logs+=("build/logs/check/cost-64.r$i.out"); done
+	# kept apart: the next check.sh run empties build/logs/check
+	mkdir -p build/figures/cost-64-boots
+	for i in $(seq "$boots"); do
+		cp "build/logs/check/cost-64.r$i.out" "build/figures/cost-64-boots/boot$i.out" 2>/dev/null || true
+		logs+=("build/figures/cost-64-boots/boot$i.out")
+	done
 fi
 [ ${#logs[@]} -ge 2 ] || sw_die "two logs or more to compare"
 for l in "${logs[@]}"; do
@@ -107,7 +116,8 @@ text=$(
 	echo "the same sampled wakeups): its spread over the boots (largest over smallest) at most"
 	echo "$tol %. The absolute medians are beside it, with their spread: they do not decide,"
 	echo "as a median of a mix of paths (an idle CPU at once, an LLC scanned) moves with the"
-	echo "mix a boot settles into; the ratio of two medians of the same wakeups does not."
+	echo "mix a boot settles into. The ratio moves far less, though not never: a median that"
+	echo "lands on another path brings that path's ratio along."
 	echo
 	echo "| load | sampled calls | module_kernel_ratio | ratio spread | within $tol % | module_ns_p50 (spread) | kernel_ns_p50 (spread) |"
 	echo "|---|---|---|---|---|---|---|"
