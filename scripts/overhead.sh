@@ -32,7 +32,8 @@
 # "no_redirect_ftrace": the select hook alone, direct call or ftrace ops
 # trampoline (it decides, never answers), and "latency_empty": latency=1's
 # probes attached but returning at once (what the tracepoints cost before
-# the probes do anything). Its figures go to section "overhead-split".
+# the probes do anything). Its figures go to section "overhead-split" of
+# Documentation/overhead-split.md.
 #
 # --report DIR writes DIR's summary into figures.md again, measuring nothing.
 # --summarise DIR makes DIR's summary.txt (and plot) again from its CSVs
@@ -84,10 +85,13 @@ started=$(date -Is)
 cd "$SW_TOP" || exit
 
 # write_figures DIR: DIR's summary as the figures section "overhead", or
-# "overhead-split" for the testing build's run (--testing)
+# "overhead-split" for the testing build's run (--testing), which goes to
+# the long listing Documentation/overhead-split.md (figures.md's size)
 write_figures() {
 	local build=shipped sec=overhead title="Hook cost: the overhead experiment"
+	local doc=()
 	if grep -q '^testing' "$1/meta.txt" 2>/dev/null; then
+		doc=(--doc Documentation/overhead-split.md)
 		build="testing (--testing: adds no_redirect, no_redirect_ftrace, latency_empty)"
 		sec=overhead-split
 		title="Hook cost split: the hook alone, the latency probes' floor (testing build)"
@@ -103,7 +107,7 @@ write_figures() {
 		echo "first, per boot of a 2-vCPU stock guest with nokaslr; module build: $build; results in $1."
 		echo
 		cat "$1/summary.txt"
-	} | scripts/figures.sh "$sec" -
+	} | scripts/figures.sh "${doc[@]}" "$sec" -
 }
 
 # summarise DIR: DIR/overhead.csv, self.csv and cost.csv into
