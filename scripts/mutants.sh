@@ -272,7 +272,9 @@ for i in "${selected[@]}"; do ran+="${M_ID[$i]} "; done
 # holds the whole table (before it moved) is read once.
 tab=Documentation/mutants.md
 grep -q '^<!-- BEGIN mutants -->' "$tab" 2>/dev/null || tab=Documentation/figures.md
-old=$(awk -v ran="$ran" '
+# rows of mutants no longer in scripts/mutants.tsv are dropped
+known=" ${M_ID[*]} "
+old=$(awk -v ran="$ran" -v known="$known" '
 	/^<!-- BEGIN mutants -->/ { in_s = 1; next }
 	/^<!-- END mutants -->/ { in_s = 0 }
 	!in_s { next }
@@ -282,7 +284,7 @@ old=$(awk -v ran="$ran" '
 		sub(/^\| /, "", row); sub(/ \|$/, "", row)
 		n = split(row, f, " \\| ")
 		id = f[1]
-		if (id == "mutant" || index(ran, " " id " ")) next
+		if (id == "mutant" || index(ran, " " id " ") || !index(known, " " id " ")) next
 		# a row of before the description column left: drop it
 		if (f[2] !~ /^(killed|build-failed|survived|error|not-applied)$/) {
 			for (i = 2; i < n; i++) f[i] = f[i + 1]
