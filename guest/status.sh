@@ -57,6 +57,51 @@ if [ -w $SD/llc_balancing/enabled ]; then
 	check "... llc_balancing/enabled restored to 1" eq "$(head -n 1 $SD/llc_balancing/enabled)" 1
 fi
 
+# ab --a pins llc_balancing and module knobs for side A and puts them
+# back: after the last run, and when Ctrl-C (SIGINT to ab alone: its
+# command runs in its own process group) stops side A's run halfway
+knobs() { awk '{ print $1, $2 }' $SW_DBG/knobs; }
+if [ -w $SD/llc_balancing/enabled ]; then
+	llc0=$(head -n 1 $SD/llc_balancing/enabled)
+	k0=$(knobs)
+	pin='sched:llc_balancing/enabled=0 policy=smartwake wake_wide=off'
+	$SW ab --runs 2 --a "$pin" --b '' -- \
+		sh -c "echo ops_per_sec=\$((\$(cat $SD/llc_balancing/enabled) + 1))" >$out 2>&1
+	rc=$?
+	sed 's/^/    /' $out
+	check "ab --a '$pin': A ran with llc_balancing 0, B with $llc0, exit 0" \
+		eval '[ "$rc" -eq 0 ] && grep -q "^A  *1\\.0 " $out && grep -q "^B  *$((llc0 + 1))\\.0 " $out'
+	check "... llc_balancing/enabled back to $llc0" eq "$(head -n 1 $SD/llc_balancing/enabled)" "$llc0"
+	check "... the module's knobs back as they were" eq "$(knobs)" "$k0"
+
+	# the command tells when side A's first run has started (its view
+	# of the settings, written whole), then sleeps until stopped
+	rm -f /tmp/ab.side /tmp/ab.side.new
+	$SW ab --runs 3 --a "$pin" --b '' -- \
+		sh -c "{ head -n 1 $SD/llc_balancing/enabled; awk '\$1 == \"policy\" || \$1 == \"wake_wide\" { print \$1, \$2 }' $SW_DBG/knobs; } >/tmp/ab.side.new; mv /tmp/ab.side.new /tmp/ab.side; sleep 120; echo ops_per_sec=1" \
+		>$out 2>&1 &
+	abpid=$!
+	i=0
+	while [ ! -f /tmp/ab.side ] && [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	side=$(tr '\n' ' ' </tmp/ab.side 2>/dev/null)
+	kill -INT $abpid
+	wait $abpid
+	rc=$?
+	sed 's/^/    /' $out
+	check "ab --a '$pin': side A's run started under A's settings (${side:-never started})" \
+		eq "$side" "0 policy smartwake wake_wide off "
+	check "... SIGINT while side A runs: exit 130, 'interrupted; settings restored', no run completed" \
+		eval '[ "$rc" -eq 130 ] && grep -q "interrupted; settings restored" $out && ! grep -q "^run 1/" $out'
+	check "... after SIGINT, llc_balancing/enabled back to $llc0" \
+		eq "$(head -n 1 $SD/llc_balancing/enabled)" "$llc0"
+	check "... after SIGINT, the module's knobs back as they were" eq "$(knobs)" "$k0"
+	check "... after SIGINT, its command was stopped (no sleep 120 left)" \
+		eval '! ps | grep -q "[s]leep 120"'
+fi
+
 check "rmmod" rmmod smartwake
 check "kernel log clean" dmesg_clean
 summary

@@ -213,7 +213,8 @@ e2e-7.3            1    7.3   smp4     600  e2e.sh
 shadow-7.3         2    7.3   smp4     600  shadow.sh
 shadow-7.3-numa2   2    7.3   numa2    600  shadow.sh
 # smartwake status shows the llc_balancing files (SCHED_CACHE) and cgroup_mode as the
-# kernel has them, and ab pins llc_balancing for a side and restores it (issue 58)
+# kernel has them, and ab pins llc_balancing for a side and restores it,
+# also when SIGINT (Ctrl-C) stops a run of side A (issue 58)
 status-7.3-numa2   2    7.3   numa2    300  status.sh
 compat-7.3-generic 2    7.3-generic smp2 600 --foreign-ko module/smartwake.ko compat.sh
 shadow-7.3-generic 2    7.3-generic smp4 600 shadow.sh mainline
