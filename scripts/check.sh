@@ -264,6 +264,9 @@ wake-arm64         2    arm64 smp4     1200 wake.sh
 lockdown-arm64     2    arm64 smp2     600  lockdown.sh
 arm64-7.3-cluster  2    7.3-generic-arm64 smp4 600 --smp 8,clusters=2,cores=4 arm64.sh
 shadow-7.3-arm64   2    7.3-generic-arm64 smp4 900 --smp 8,clusters=2,cores=4 shadow.sh mainline
+# policy=bpf on arm64: struct_ops on arm64's BPF trampolines (the JIT's),
+# the examples built for arm64 (make -C tools bpf-arm64), bpftool:arm64
+bpf-arm64          2    arm64 smp2     900  bpf.sh
 '
 
 # sw_klabel RELEASE: a kernel's label in step names: generic for the
