@@ -198,8 +198,10 @@ if [ "$script" = bpf.sh ]; then
 	for ko in "${kos[@]}"; do
 		case $ko in */smartwake.ko)
 			mkdir -p "$root/lib/smartwake/nobtf"
-			objcopy --remove-section=.BTF "$ko" "$root/lib/smartwake/nobtf/smartwake.ko" ||
-				sw_die "objcopy --remove-section=.BTF $ko failed"
+			oc=objcopy
+			[ "$arch" = amd64 ] || oc=aarch64-linux-gnu-objcopy
+			$oc --remove-section=.BTF "$ko" "$root/lib/smartwake/nobtf/smartwake.ko" ||
+				sw_die "$oc --remove-section=.BTF $ko failed"
 			break ;;
 		esac
 	done
