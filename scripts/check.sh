@@ -266,7 +266,7 @@ arm64-7.3-cluster  2    7.3-generic-arm64 smp4 600 --smp 8,clusters=2,cores=4 ar
 shadow-7.3-arm64   2    7.3-generic-arm64 smp4 900 --smp 8,clusters=2,cores=4 shadow.sh mainline
 # policy=bpf on arm64: struct_ops on the BPF trampolines of arm64 (its JIT),
 # the examples built for arm64 (make -C tools bpf-arm64), bpftool:arm64
-bpf-arm64          2    arm64 smp2     900  bpf.sh
+bpf-arm64          2    arm64 smp2     900  @figures = figtext_bpf bpf.sh
 '
 
 # sw_klabel RELEASE: a kernel's label in step names: generic for the
