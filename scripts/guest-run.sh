@@ -17,7 +17,9 @@
 #                          -cpu max) with Debian's busybox-static for arm64
 #                          and the workload tools and the CLI cross-built
 #                          (the CLI with Debian's arm64 libbpf:
-#                          scripts/fetch-libbpf.sh --arm64)
+#                          scripts/fetch-libbpf.sh --arm64; for bpf.sh
+#                          the example programs of make -C tools bpf-arm64
+#                          and Debian's bpftool:arm64)
 #   --arch A               amd64 or arm64: fail unless the kernel is of A;
 #                          --arch arm64 without --kernel-release: the first
 #                          arm64 release of the table (6.12 deb12 cloud)
