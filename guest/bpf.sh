@@ -32,6 +32,8 @@ eqn() { [ "$1" -eq "$2" ] 2>/dev/null; }
 fig() { echo "BPF-FIG | $1 | $2 | $3 | $4 | $5 |"; }
 # ns_per_call: the derived bpf_ns_per_call of the last snapshot
 ns_per_call() { sv bpf_ns_per_call; }
+# the struct_ops trampolines' first bytes on this architecture (lib.sh)
+tramp_pad
 
 check "insmod" sw_insmod
 check "nothing hooked at the default knobs" nothing_hooked
@@ -73,8 +75,8 @@ check "smartwake bpf status: attached, program named" eval \
 	'smartwake bpf status >/tmp/o 2>&1; sed "s/^/  /" /tmp/o; grep -q "^attached" /tmp/o'
 check "smartwake bpf status: module state unknown without its bpf file" eval \
 	'SMARTWAKE_DEBUGFS=/nonexistent smartwake bpf status >/tmp/o 2>&1; sed "s/^/  /" /tmp/o; grep -q "^module state unknown: cannot read /nonexistent/bpf" /tmp/o && grep -q "^attached" /tmp/o'
-check "the program's trampoline begins with ENDBR64" \
-	grep -q '^select_cpu trampoline begins f3 0f 1e fa' $BPFST
+check "the program's trampoline begins with $TRAMP_WHAT" \
+	grep -q "^select_cpu trampoline begins $TRAMP_BYTES" $BPFST
 check "a second program is refused while one is attached" eval '! smartwake bpf load decline >/dev/null 2>&1'
 check "...and the first stays" attached
 check "rmmod refused while a program is attached" eval '! rmmod smartwake 2>/dev/null'
@@ -154,8 +156,8 @@ BPFO=/lib/smartwake/bpf
 check "unload slow" eval 'smartwake bpf unload >/dev/null 2>&1; detached'
 check "load wake_wide_v2013.bpf.o (its struct_ops map names wake_wide)" eval \
 	'smartwake bpf load $BPFO/wake_wide_v2013.bpf.o 2>&1 | sed "s/^/  /"; attached'
-check "the wake_wide trampoline begins with ENDBR64" \
-	grep -q '^wake_wide trampoline begins f3 0f 1e fa' $BPFST
+check "the wake_wide trampoline begins with $TRAMP_WHAT" \
+	grep -q "^wake_wide trampoline begins $TRAMP_BYTES" $BPFST
 # wide WIDE_KNOB LOAD...: the counters of a run of LOAD under policy=bpf
 wide() {
 	set_knob wake_wide "$1"
@@ -438,8 +440,8 @@ affine() {
 	echo "  wake_affine calls $(sv bpf_affine_calls) pulls $(sv bpf_affine_pulls) declined $(sv bpf_affine_declined) refused $(sv bpf_refused), module affine_attempts $(sv affine_attempts) sis_calls $(sv sis_calls)"
 }
 check "load prev as wake_affine (never pull)" cb wake_affine prev
-check "the wake_affine trampoline begins with ENDBR64" \
-	grep -q '^wake_affine trampoline begins f3 0f 1e fa' $BPFST
+check "the wake_affine trampoline begins with $TRAMP_WHAT" \
+	grep -q "^wake_affine trampoline begins $TRAMP_BYTES" $BPFST
 affine bpf
 check "wake_affine=prev: the program chose (over 100 calls)" gt "$(sv bpf_affine_calls)" 100
 check "wake_affine=prev: never a pull" eqn "$(sv bpf_affine_pulls)" 0

@@ -97,3 +97,24 @@ sw_insmod_test() {
 	insmod $SW_TKO/smartwake.ko "$@"
 }
 summary() { ktap_end; }
+# kconfig NAME: the value of CONFIG_NAME in the booted kernel's
+# configuration (guest-run.sh stages the headers' .config of a stock
+# kernel as kernel.config); empty when unset
+kconfig() { sed -n "s/^CONFIG_$1=//p" ./kernel.config 2>/dev/null; }
+# tramp_pad: TRAMP_BYTES, the first four bytes of a BPF struct_ops
+# trampoline as the module's bpf file prints them, and TRAMP_WHAT, what
+# they are. x86-64: ENDBR64 (an IBT kernel). arm64, by the JIT's
+# prepare_trampoline(): "bti jc" on an ARM64_BTI_KERNEL kernel, else its
+# frame push first (Debian's arm64 kernels: built by gcc, and
+# ARM64_BTI_KERNEL depends on !CC_IS_GCC)
+tramp_pad() {
+	if [ "$(uname -m)" != aarch64 ]; then
+		TRAMP_BYTES="f3 0f 1e fa" TRAMP_WHAT=ENDBR64
+	elif [ ! -s ./kernel.config ]; then
+		TRAMP_BYTES="no kernel.config" TRAMP_WHAT="(no kernel.config in the guest)"
+	elif [ "$(kconfig ARM64_BTI_KERNEL)" = y ]; then
+		TRAMP_BYTES="df 24 03 d5" TRAMP_WHAT="bti jc (ARM64_BTI_KERNEL)"
+	else
+		TRAMP_BYTES="fd 7b bf a9" TRAMP_WHAT="stp x29, x30, [sp, #-16]! (no ARM64_BTI_KERNEL: no landing pad)"
+	fi
+}

@@ -1,7 +1,9 @@
 # Guest test of policy=shadow (issue 13): the module decides every modelled
 # wakeup, the kernel decides it again and the kernel's answer is used.
 # busybox sh; run with:
-#   scripts/guest-run.sh [--topo T] shadow.sh [smt] [mainline] [sized] [SECS]
+#   scripts/guest-run.sh [--topo T] shadow.sh [numa] [smt] [mainline] [sized] [SECS]
+#   numa      also assert two NUMA nodes or more and a NUMA domain (numa2
+#             on arm64's virt, where the nodes come from QEMU's device tree)
 #   smt       also assert that the topology has SMT siblings (smt8, numa-smt)
 #   mainline  only the agreement at mainline knobs and its control
 #             (wake_wide=off must disagree): no sis_filter runs and no
@@ -20,6 +22,8 @@
 # a small fraction); with wake_wide=off or sis_filter=1 they must not.
 . ./lib.sh
 
+WANT_NUMA=0
+[ "${1:-}" = numa ] && { WANT_NUMA=1; shift; }
 WANT_SMT=0
 [ "${1:-}" = smt ] && { WANT_SMT=1; shift; }
 ONLY_MAINLINE=0
@@ -58,6 +62,11 @@ HAVE_LLC=0
 # the LLC flag: SD_SHARE_LLC, SD_SHARE_PKG_RESOURCES before 6.10 (6.1)
 grep -Eqs "SD_SHARE_LLC|SD_SHARE_PKG_RESOURCES" /sys/kernel/debug/sched/domains/cpu0/domain*/flags && HAVE_LLC=1
 echo "topology: $NCPU CPUs, cpu0 thread siblings $SIBS, LLC domain $HAVE_LLC, nodes $(ls -d /sys/devices/system/node/node* 2>/dev/null | wc -l)"
+if [ $WANT_NUMA -eq 1 ]; then
+	_doms=$(cat /sys/kernel/debug/sched/domains/cpu0/domain*/name 2>/dev/null | tr '\n' ' ')
+	check "numa: 2 NUMA nodes or more, CPU 0's domains $_doms end in NUMA" eval \
+		'[ "$(ls -d /sys/devices/system/node/node* | wc -l)" -ge 2 ] && echo "$_doms" | grep -q "NUMA $"'
+fi
 # 7.x's cache-aware load balancing (CONFIG_SCHED_CACHE): active with more
 # than one LLC while this reads 1; it is not on the wakeup path the
 # module copies, and shadow's agreement with it on shows that

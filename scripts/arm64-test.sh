@@ -8,8 +8,9 @@
 # fetched, and by Kbuild against arm64 headers without
 # CONFIG_KALLSYMS_ALL or CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS, each
 # naming the reason; each release's configuration has no
-# CONFIG_ARM64_BTI_KERNEL (gcc-built). Nothing is loaded: the arm64
-# guest steps do that.
+# CONFIG_ARM64_BTI_KERNEL (gcc-built); make -C tools bpf-arm64 builds
+# the example BPF policies against an arm64 kernel's types. Nothing is
+# loaded: the arm64 guest steps do that.
 #
 # Usage: scripts/arm64-test.sh
 . "$(dirname "$0")/common.sh"
@@ -64,4 +65,21 @@ for opt in CONFIG_KALLSYMS_ALL CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS; do
 		'[ "$rc" -ne 0 ] && grep -q "smartwake does not support this arm64 kernel.*Debian.s 6.1 arm64 kernels have neither" <<<"$out"'
 done
 check "... and the module of the full headers is still there" test -f "build/$k/module/smartwake.ko"
+
+# the example BPF policies for the arm64 guests (bpf-arm64): every
+# tools/bpf source built, against the types of an arm64 kernel
+check "make -C tools bpf-arm64 builds" eval 'make -s -C tools bpf-arm64 >>"$logd/build.log" 2>&1'
+ab=build/tools-arm64/bpf
+# bpf_objs_ok: each source's object is there, a BPF ELF object
+bpf_objs_ok() {
+	local c o
+	for c in tools/bpf/*.bpf.c tools/bpf/test/*.bpf.c; do
+		o=$ab/${c#tools/bpf/}
+		readelf -h "${o%c}o" 2>/dev/null | grep -q "Machine:.*Linux BPF" || { echo "no BPF object ${o%c}o"; return 1; }
+	done
+}
+check "... one BPF object per source of tools/bpf" bpf_objs_ok
+check "... their vmlinux.h is an arm64 kernel's (struct user_pt_regs, not x86's struct fred_ss)" eval \
+	'grep -q "^struct user_pt_regs {" "$ab/vmlinux.h" && ! grep -q "^struct fred_ss {" "$ab/vmlinux.h" &&
+		head -1 "$ab/vmlinux.h" | grep -q arm64'
 summary

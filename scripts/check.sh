@@ -265,6 +265,12 @@ wake-arm64         2    arm64 smp4     1200 wake.sh
 lockdown-arm64     2    arm64 smp2     600  lockdown.sh
 arm64-7.3-cluster  2    7.3-generic-arm64 smp4 600 --smp 8,clusters=2,cores=4 arm64.sh
 shadow-7.3-arm64   2    7.3-generic-arm64 smp4 900 --smp 8,clusters=2,cores=4 shadow.sh mainline
+# policy=bpf on arm64: struct_ops on the BPF trampolines of arm64 (its JIT),
+# the examples built for arm64 (make -C tools bpf-arm64), bpftool:arm64
+bpf-arm64          2    arm64 smp2     900  @figures = figtext_bpf bpf.sh
+# NUMA on arm64: virt with two nodes (the device tree of -numa), policy=shadow
+# across them as shadow-numa2 on x86-64, the nodes and NUMA domain asserted
+shadow-arm64-numa2 2    arm64 numa2    900  shadow.sh numa
 '
 
 # sw_klabel RELEASE: a kernel's label in step names: generic for the
@@ -369,14 +375,21 @@ done <<<"$steps_table"
 # checks stay extra (the same module code, another kernel build), and
 # so do wake-arm64 and lockdown-arm64 (wake-smp4 and lockdown-stock run
 # the same checks on x86-64; on arm64 only the trampoline differs,
-# which e2e-arm64 covers).
+# which e2e-arm64 covers). bpf-arm64 (policy=bpf in the arm64 guest:
+# 160 s, 215 passed, in its first run, 2026-12-06) joined them: the
+# module's policy=bpf code has no line of its own for arm64, and
+# bpf-stock and bpf-7.3 run it; what only bpf-arm64 runs is the kernel's
+# arm64 JIT (struct_ops trampolines, without a landing pad on Debian's
+# gcc-built kernels) and the arm64 build of tools/bpf (make -C tools
+# bpf-arm64). So did shadow-arm64-numa2: shadow-numa2 runs the same
+# path across nodes on x86-64, shadow-arm64 the arm64 build on one node.
 steps_extra=(kfacts-6.1 kfacts-deb13 kfacts-7.2 headers-only-6.1 headers-only-deb13 headers-only-7.2
 	e2e-7.3 shadow-7.3-generic wake-deb13 reliability-deb13 numa-deb13
 	reliability-6.1 reliability-7.2 e2e-deb13 numa-6.1 shadow-6.1-generic
 	e2e-7.2 wake-7.2 ttwu-7.2 numa-7.2 pull-7.2 e2e-generic shadow-generic
 	compat-6.1-generic compat-deb13-generic compat-7.2-generic wake-6.1
 	shadow-deb13 ttwu-deb13 wake-debug
-	arm64-build arm64 arm64-7.3-cluster shadow-7.3-arm64 wake-arm64 lockdown-arm64
+	arm64-build arm64 arm64-7.3-cluster shadow-7.3-arm64 wake-arm64 lockdown-arm64 bpf-arm64 shadow-arm64-numa2
 	oops-smp2 oops-smp4
 	kcsan-debug reliability-kcsan shadow-kcsan faultinject-kcsan
 	shadow-llc64 shadow-2s2l8c2t shadow-7.3-2s2l8c2t shadow-llc128 stress-2s2l8c2t)

@@ -20,6 +20,12 @@
 #               lists of both architectures; prints DIR-ARM64, with
 #               DIR-ARM64/usr/lib/aarch64-linux-gnu/{libbpf,libelf,libz,libzstd}.a
 #               (the uapi headers are DIR's)
+#   --bpftool-arm64  bpftool:arm64 of the same version, with the shared
+#               libraries it runs on (libc6, libcap2, libelf1, zlib1g,
+#               libzstd1 of bookworm, arm64), for guest/bpf.sh in arm64
+#               guests; prints that tree's folder (DIR/usr/sbin/bpftool,
+#               DIR/lib/ld-linux-aarch64.so.1, the libraries in
+#               DIR/lib/aarch64-linux-gnu/ and DIR/usr/lib/aarch64-linux-gnu/)
 #   -h, --help  this text
 . "$(dirname "$0")/common.sh"
 
@@ -32,13 +38,20 @@ case ${1:-} in
 -h|--help) sw_help "$0"; exit 0 ;;
 --bpftool) what=bpftool ;;
 --arm64) what=arm64 ;;
+--bpftool-arm64) what=bpftool-arm64 ;;
 '') ;;
 *) sw_die "unknown argument: $1 (try --help)" ;;
 esac
 
 v=${LIBBPF_VERSION#*:}
-if [ $what = arm64 ]; then
+if [ $what != dir ] && [ $what != bpftool ]; then
 	dir=$SW_CACHE/libbpf-$v-arm64
+	debs=("libbpf-dev:arm64=$LIBBPF_VERSION" libelf-dev:arm64 zlib1g-dev:arm64 libzstd-dev:arm64)
+	if [ $what = bpftool-arm64 ]; then
+		dir=$SW_CACHE/bpftool-${BPFTOOL_VERSION#*:}-arm64
+		debs=("bpftool:arm64=$BPFTOOL_VERSION" libc6:arm64 libcap2:arm64 libelf1:arm64
+			zlib1g:arm64 libzstd1:arm64)
+	fi
 	[ -f "$dir/.complete" ] && { printf '%s\n' "$dir"; exit 0; }
 	a=$SW_CACHE/apt/bookworm-libbpf-arm64
 	opts=(-o "Dir::Etc::sourcelist=$a/sources.list" -o Dir::Etc::sourceparts=/nonexistent
@@ -56,17 +69,21 @@ if [ $what = arm64 ]; then
 	tmp=$dir.tmp
 	rm -rf "$tmp"
 	mkdir -p "$tmp/debs"
-	sw_log "downloading libbpf-dev:arm64 $LIBBPF_VERSION, libelf-dev, zlib1g-dev, libzstd-dev (arm64)"
-	(cd "$tmp/debs" && apt-get "${opts[@]}" download -qq "libbpf-dev:arm64=$LIBBPF_VERSION" \
-		libelf-dev:arm64 zlib1g-dev:arm64 libzstd-dev:arm64 >&2) ||
-		sw_die "cannot download the arm64 libraries of the CLI (libbpf-dev:arm64 $LIBBPF_VERSION from $SUITE)"
+	sw_log "downloading ${debs[*]}"
+	(cd "$tmp/debs" && apt-get "${opts[@]}" download -qq "${debs[@]}" >&2) ||
+		sw_die "cannot download ${debs[*]} (bookworm, $SUITE)"
 	for d in "$tmp"/debs/*.deb; do
 		dpkg -x "$d" "$tmp"
 	done
 	rm -rf "$tmp/debs"
-	for l in libbpf libelf libz libzstd; do
-		[ -f "$tmp/usr/lib/aarch64-linux-gnu/$l.a" ] || sw_die "no arm64 $l.a in the downloaded packages"
-	done
+	if [ $what = bpftool-arm64 ]; then
+		[ -x "$tmp/usr/sbin/bpftool" ] && [ -e "$tmp/lib/ld-linux-aarch64.so.1" ] ||
+			sw_die "no arm64 bpftool or loader in the downloaded packages"
+	else
+		for l in libbpf libelf libz libzstd; do
+			[ -f "$tmp/usr/lib/aarch64-linux-gnu/$l.a" ] || sw_die "no arm64 $l.a in the downloaded packages"
+		done
+	fi
 	touch "$tmp/.complete"
 	rm -rf "$dir"
 	mv "$tmp" "$dir"

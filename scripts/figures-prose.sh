@@ -123,11 +123,20 @@ figtext_latency_ab() {
 	ab_block "$1" SMARTWAKE-AB
 }
 
-# figtext_bpf LOG: section bpf, bpf.sh's BPF-FIG lines
+# figtext_bpf LOG STEP: sections bpf (step bpf-stock) and bpf-arm64,
+# bpf.sh's BPF-FIG lines
 figtext_bpf() {
-	echo "## BPF placement policies against the knobs and the kernel (guest/bpf.sh)"
-	echo
-	echo "make check step bpf-stock: stock kernel, smp2 guest (TCG). Each row compares a BPF"
+	if [ "${2:-bpf-stock}" = bpf-stock ]; then
+		echo "## BPF placement policies against the knobs and the kernel (guest/bpf.sh)"
+		echo
+		echo "make check step bpf-stock: stock kernel, smp2 guest (TCG). Each row compares a BPF"
+	else
+		echo "## BPF placement policies on arm64 (guest/bpf.sh, step $2)"
+		echo
+		echo "make check-extra step $2: 6.12.117+deb12-cloud-arm64, smp2 guest (qemu-system-aarch64"
+		echo "-M virt -cpu max, TCG); the example programs built for arm64 (make -C tools bpf-arm64),"
+		echo "attached on the trampolines of arm64's BPF JIT; the rows of section bpf (x86-64). Each row compares a BPF"
+	fi
 	echo "program's decisions, wakeup by wakeup, with a knob's on the same inputs (bpf_wide_differ)"
 	echo "or, under policy=shadow, the module's answer with the program in it against the kernel's"
 	echo "select_task_rq_fair() (shadow_disagree; races counted apart). Counts, not rates: the"

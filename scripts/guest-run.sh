@@ -17,7 +17,9 @@
 #                          -cpu max) with Debian's busybox-static for arm64
 #                          and the workload tools and the CLI cross-built
 #                          (the CLI with Debian's arm64 libbpf:
-#                          scripts/fetch-libbpf.sh --arm64)
+#                          scripts/fetch-libbpf.sh --arm64; for bpf.sh
+#                          the example programs of make -C tools bpf-arm64
+#                          and Debian's bpftool:arm64)
 #   --arch A               amd64 or arm64: fail unless the kernel is of A;
 #                          --arch arm64 without --kernel-release: the first
 #                          arm64 release of the table (6.12 deb12 cloud)
@@ -182,13 +184,26 @@ done
 # pahole or CONFIG_DEBUG_INFO_BTF_MODULES makes it (policy=bpf refused)
 if [ "$script" = bpf.sh ]; then
 	# bpftool 7.5 (bookworm-backports, a dynamic program): bpf.sh checks
-	# that smartwake bpf status and unload see a map it registered
-	bins+=("$("$SW_TOP/scripts/fetch-libbpf.sh" --bpftool)")
+	# that smartwake bpf status and unload see a map it registered; on
+	# arm64 Debian's arm64 build, with its libraries and loader
+	if [ "$arch" = amd64 ]; then
+		bins+=("$("$SW_TOP/scripts/fetch-libbpf.sh" --bpftool)")
+	else
+		bt=$("$SW_TOP/scripts/fetch-libbpf.sh" --bpftool-arm64) ||
+			sw_die "no arm64 bpftool (scripts/fetch-libbpf.sh --bpftool-arm64)"
+		mkdir -p "$root/lib/aarch64-linux-gnu" "$root/usr/lib/aarch64-linux-gnu"
+		cp -a "$bt"/lib/ld-linux-aarch64.so.1 "$root/lib/"
+		cp -a "$bt"/lib/aarch64-linux-gnu/*.so* "$root/lib/aarch64-linux-gnu/"
+		cp -a "$bt"/usr/lib/aarch64-linux-gnu/*.so* "$root/usr/lib/aarch64-linux-gnu/"
+		cp "$bt/usr/sbin/bpftool" "$root/bin/"
+	fi
 	for ko in "${kos[@]}"; do
 		case $ko in */smartwake.ko)
 			mkdir -p "$root/lib/smartwake/nobtf"
-			objcopy --remove-section=.BTF "$ko" "$root/lib/smartwake/nobtf/smartwake.ko" ||
-				sw_die "objcopy --remove-section=.BTF $ko failed"
+			oc=objcopy
+			[ "$arch" = amd64 ] || oc=aarch64-linux-gnu-objcopy
+			$oc --remove-section=.BTF "$ko" "$root/lib/smartwake/nobtf/smartwake.ko" ||
+				sw_die "$oc --remove-section=.BTF $ko failed"
 			break ;;
 		esac
 	done
@@ -242,12 +257,21 @@ for t in "${tools[@]}"; do
 	cp "$t" "$root/bin/"
 done
 cp "$SW_TOP"/guest/*.sh "$root/guest/"
-# the example BPF policies (tools/bpf/), for guest/bpf.sh
-# (x86-64 guests: they are built for __TARGET_ARCH_x86 with the CLI)
-if [ "$arch" = amd64 ]; then
-	mkdir -p "$root/lib/smartwake/bpf/test"
-	cp "$SW_TOP"/tools/bpf/*.bpf.o "$root/lib/smartwake/bpf/"
-	cp "$SW_TOP"/tools/bpf/test/*.bpf.o "$root/lib/smartwake/bpf/test/"
+# the example BPF policies (tools/bpf/), for guest/bpf.sh: built with the
+# CLI for x86-64 (__TARGET_ARCH_x86), by make bpf-arm64 for arm64
+# (__TARGET_ARCH_arm64, vmlinux.h of an arm64 kernel: build/tools-arm64/bpf/)
+bpfo=$SW_TOP/tools/bpf
+if [ "$arch" = arm64 ]; then
+	make -s -C "$SW_TOP/tools" bpf-arm64 >&2 || sw_die "tools/bpf did not build for arm64 (make -C tools bpf-arm64)"
+	bpfo=$SW_TOP/build/tools-arm64/bpf
+fi
+mkdir -p "$root/lib/smartwake/bpf/test"
+cp "$bpfo"/*.bpf.o "$root/lib/smartwake/bpf/"
+cp "$bpfo"/test/*.bpf.o "$root/lib/smartwake/bpf/test/"
+# the kernel's configuration (the headers' .config), for the checks whose
+# expectation depends on it (guest/lib.sh, kconfig)
+if [ "$kernel" = stock ] && [ -f "$SW_KDIR/.config" ]; then
+	cp "$SW_KDIR/.config" "$root/guest/kernel.config"
 fi
 # Dynamically linked programs from the host, with their libraries and loader.
 for b in "${bins[@]}"; do
