@@ -235,7 +235,7 @@ shadow-kcsan       2    debug-kcsan smp4 1200 shadow.sh
 # every allocation of the load and of each knob write that installs or
 # removes a hook failed in turn (failslab, fail_page_alloc, fail-nth)
 faultinject-kcsan  2    debug-kcsan smp2 3000 @figures faultinject figtext_faultinject faultinject.sh 400
-# what each kernel offers the module, as figures.md sections kfacts-*
+# what each kernel offers the module, as kfacts.md sections kfacts-* (figures.md links it)
 kfacts-stock       1    stock smp2     300  @figures = figtext_kfacts kfacts.sh
 kfacts-6.1         2    6.1   smp2     300  @figures = figtext_kfacts kfacts.sh
 kfacts-deb13       2    deb13 smp2     300  @figures = figtext_kfacts kfacts.sh
@@ -786,7 +786,8 @@ hguest() {
 # figures NAME KERNEL TOPO TIMEOUT SECTION FIGTEXT [GUEST-RUN OPTION...]
 # SCRIPT [ARG...] (a row's "@figures SECTION FIGTEXT ..."): the step's
 # guest, its log in build/logs/NAME.log; a pass writes FIGTEXT LOG NAME
-# (scripts/figures-prose.sh) to figures.md, section SECTION ("=": NAME).
+# (scripts/figures-prose.sh) to figures.md (kfacts-*: kfacts.md),
+# section SECTION ("=": NAME).
 # The one writer of numa-retry, latency-ab (the real smartwake ab
 # output), concurrent-ab (scope.sh's two ab --concurrent runs), bpf,
 # cost and cost-64, kfacts-*, kcsan and faultinject, shadow at size
@@ -796,7 +797,9 @@ figures() {
 	[ "$sec" != = ] || sec=$name
 	guest "$2" "$3" "$4" --log "$log" "${@:7}" || rc=$?
 	[ $rc -eq 0 ] || return $rc
-	"$fig" "$log" "$name" | scripts/figures.sh "$sec" - || true
+	# what each kernel offers: the long listing kfacts.md (figures.md's size)
+	case $sec in kfacts-*) set -- --doc Documentation/kfacts.md ;; *) set -- ;; esac
+	"$fig" "$log" "$name" | scripts/figures.sh "$@" "$sec" - || true
 }
 # The Debian system image (issue 31): scripts/debian-run.sh boots it
 # (built once by scripts/debian-image.sh, cached); a pass writes the
