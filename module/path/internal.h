@@ -127,8 +127,9 @@ int sw_wake(struct task_struct *p, int prev_cpu, int wake_flags, int cpu,
 /* sw_wake() out of line, for the rare callers (wake.c) */
 int sw_wake_ool(struct task_struct *p, int prev_cpu, int wake_flags, int cpu,
 		struct sw_wake_info *info);
-/* select_idle_sibling() (sis.c), inlined into the path */
-int sw_select_idle_sibling(struct task_struct *p, int prev, int target);
+/* select_idle_sibling() (sis.c), inlined into the path's copy @lean */
+int sw_select_idle_sibling(struct task_struct *p, int prev, int target,
+			   bool lean);
 
 /* ---- the select hook and the decision envelope (select.c) -------------- */
 /* the kernel's select_task_rq_fair(), called by the module */

@@ -155,8 +155,8 @@ static noinline int sw_wake_shadow_again(struct task_struct *p, int prev_cpu,
  * Return: the kernel's answer, or -1 (an unmodelled case: the kernel's
  * function is still to run).
  */
-int sw_shadow(struct task_struct *p, int prev_cpu, int wake_flags, int cpu,
-	      bool timed)
+int __no_stack_protector sw_shadow(struct task_struct *p, int prev_cpu,
+				   int wake_flags, int cpu, bool timed)
 {
 	static const enum sw_counter stage_counter[] = {
 		[SW_SHADOW_WIDE] = SW_C_shadow_diff_wide,

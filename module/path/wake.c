@@ -245,13 +245,21 @@ static noinline int sw_wake_bpf_idle(struct task_struct *p, int prev_cpu,
 				   SW_BPF_SELECT_IDLE);
 }
 
+/*
+ * The wakeup is sync (the waker is about to sleep), asked where it is
+ * used: a flag kept live across the path costs spills.
+ */
+static __always_inline bool sw_wake_sync(int wake_flags, bool lean)
+{
+	return sw_knob(lean, sw_sync) && (wake_flags & WF_SYNC) &&
+	       !(sw_task(current, flags) & PF_EXITING);
+}
+
 /* sw_wake(), one copy: @lean takes the decision knobs as constants */
 static __always_inline int __sw_wake(struct task_struct *p, int prev_cpu,
 				     int wake_flags, int cpu,
 				     struct sw_wake_info *info, bool lean)
 {
-	bool sync = sw_knob(lean, sw_sync) && (wake_flags & WF_SYNC) &&
-		    !(sw_task(current, flags) & PF_EXITING);
 	/* SD_flags and WF_flags share the first nibble */
 	int sd_flag = wake_flags & 0xF, new_cpu = prev_cpu;
 	struct sched_domain *tmp, *affine = NULL, *slow = NULL;
@@ -307,10 +315,12 @@ static __always_inline int __sw_wake(struct task_struct *p, int prev_cpu,
 	if (affine && cpu != prev_cpu) {
 		new_cpu = -1;
 		if (sw_bpf_cbs_on())
-			new_cpu = sw_wake_bpf_target(p, prev_cpu, cpu, sync);
+			new_cpu = sw_wake_bpf_target(p, prev_cpu, cpu,
+						     sw_wake_sync(wake_flags, lean));
 		if (new_cpu < 0)
 			new_cpu = sw_do_wake_affine(affine, p, cpu, prev_cpu,
-						    sync, lean);
+						    sw_wake_sync(wake_flags, lean),
+						    lean);
 	}
 	info->target = new_cpu;
 	if (unlikely(traced))
@@ -323,7 +333,7 @@ static __always_inline int __sw_wake(struct task_struct *p, int prev_cpu,
 			return idle;
 		}
 	}
-	new_cpu = sw_select_idle_sibling(p, prev_cpu, new_cpu);
+	new_cpu = sw_select_idle_sibling(p, prev_cpu, new_cpu, lean);
 	rcu_read_unlock();
 	return new_cpu;
 }
