@@ -27,11 +27,14 @@ struct sw_saved {
 	int recent_used_cpu;
 };
 
+/* current read once: each read of it is a per-CPU load */
 static inline void sw_save(struct sw_saved *sv, struct task_struct *p)
 {
-	sv->wakee_flips = sw_task(current, wakee_flips);
-	sv->wakee_flip_decay_ts = sw_task(current, wakee_flip_decay_ts);
-	sv->last_wakee = sw_task(current, last_wakee);
+	struct task_struct *waker = current;
+
+	sv->wakee_flips = sw_task(waker, wakee_flips);
+	sv->wakee_flip_decay_ts = sw_task(waker, wakee_flip_decay_ts);
+	sv->last_wakee = sw_task(waker, last_wakee);
 	sv->recent_used_cpu = sw_task(p, recent_used_cpu);
 }
 

@@ -363,7 +363,7 @@ static __always_inline int __sw_select_idle_sibling(struct task_struct *p,
 		recent = -1;
 	}
 
-	sd = sw_sd_llc(target);
+	sd = sw_sd_llc_irqoff(target);
 	if (!sd)
 		return sw_sis_done(&s, prev, target, target, SW_SIS_NONE);
 
@@ -400,7 +400,8 @@ static __always_inline int __sw_select_idle_sibling(struct task_struct *p,
  * @lean:   the copy of sw_wake() that calls it (lean.h): the same one
  *          here, without asking the static key again
  *
- * Called from the wakeup path under rcu_read_lock() with IRQs disabled.
+ * Called from the wakeup path with IRQs disabled (an RCU read-side
+ * section for the domains).
  * Updates p->recent_used_cpu like the kernel; the caller restores it when
  * it discards this answer.
  *
