@@ -247,8 +247,8 @@ static noinline int sw_wake_bpf_idle(struct task_struct *p, int prev_cpu,
 }
 
 /*
- * The wakeup is sync (the waker is about to sleep), asked where it is
- * used: a flag kept live across the path costs spills.
+ * The wakeup is sync (the waker is about to sleep), asked only where
+ * wake_affine() runs: a flag kept live across the path costs spills.
  */
 static __always_inline bool sw_wake_sync(int wake_flags, bool lean)
 {
@@ -316,14 +316,14 @@ static __always_inline int __sw_wake(struct task_struct *p, int prev_cpu,
 	}
 
 	if (affine && cpu != prev_cpu) {
+		bool sync = sw_wake_sync(wake_flags, lean);
+
 		new_cpu = -1;
 		if (sw_bpf_cbs_on())
-			new_cpu = sw_wake_bpf_target(p, prev_cpu, cpu,
-						     sw_wake_sync(wake_flags, lean));
+			new_cpu = sw_wake_bpf_target(p, prev_cpu, cpu, sync);
 		if (new_cpu < 0)
 			new_cpu = sw_do_wake_affine(affine, p, cpu, prev_cpu,
-						    sw_wake_sync(wake_flags, lean),
-						    lean);
+						    sync, lean);
 	}
 	info->target = new_cpu;
 	if (unlikely(traced))
