@@ -195,7 +195,7 @@ static inline bool sw_sis_prop_on(void)
 static inline bool sw_cluster_active(void)
 {
 #ifdef SW_HAVE_SCHED_CLUSTER_ACTIVE
-	return sw_key_on(sw_sym_sched_cluster_active);
+	return sw_key_set_on(sw_sym_sched_cluster_active);
 #else
 	return false;
 #endif

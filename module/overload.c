@@ -106,16 +106,28 @@ void sw_overload_set_watch(sw_nr_watch_fn fn)
 
 static struct sw_hook sw_nr_hook;
 
+/* The probe's part for its users other than policy=shadow. */
+static noinline void notrace sw_nr_running_others(int cpu)
+{
+	bool became = sw_overload_update(cpu);
+	sw_nr_watch_fn watch = READ_ONCE(sw_nr_watch);
+
+	if (watch)
+		watch(cpu, became);
+}
+
+/*
+ * policy=shadow's part inline, the rest out of line: a probe for shadow
+ * alone keeps nothing live across a call (no register saved).
+ */
 static void notrace sw_nr_running_probe(void *data, struct rq *rq, int change)
 {
 	unsigned int users = READ_ONCE(sw_nr_hook.users);
-	int cpu = cpu_of(rq), id;
-	sw_nr_watch_fn watch;
-	bool became;
 
 	/* policy=shadow takes its bit before it hooks, drops it after */
 	if (users & SW_PROBE_SHADOW) {
-		id = sw_llc_id(cpu);
+		int id = sw_llc_id(cpu_of(rq));
+
 		if ((unsigned int)id < nr_cpu_ids)
 			atomic_long_inc(per_cpu_ptr(&sw_llc_nr_running_seq, id));
 	}
@@ -123,12 +135,8 @@ static void notrace sw_nr_running_probe(void *data, struct rq *rq, int change)
 	 * policy=shadow alone wants the count, not the masks: every other
 	 * user seeds them (sw_overload_seed()) after its bit is set.
 	 */
-	if (!(users & ~SW_PROBE_SHADOW))
-		return;
-	became = sw_overload_update(cpu);
-	watch = READ_ONCE(sw_nr_watch);
-	if (watch)
-		watch(cpu, became);
+	if (users & ~SW_PROBE_SHADOW)
+		sw_nr_running_others(cpu_of(rq));
 }
 
 /**

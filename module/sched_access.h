@@ -43,9 +43,10 @@ static inline struct sched_domain *sw_sd_llc_irqoff(int cpu)
 						  cpu));
 }
 
+/* The wakeup path's (path/sis.c): interrupts off, no rcu_read_lock() */
 static inline struct sched_domain_shared *sw_sd_llc_shared(int cpu)
 {
-	return rcu_dereference(*per_cpu_ptr((struct sched_domain_shared __rcu *
+	return rcu_dereference_sched(*per_cpu_ptr((struct sched_domain_shared __rcu *
 					     __percpu __force *)
 					    sw_sym_sd_llc_shared, cpu));
 }

@@ -7,6 +7,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/err.h>
+#include <linux/jump_label.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
@@ -55,6 +56,10 @@ unsigned long sw_sym_kallsyms_lookup_name;
 #define SW_SYM_OPT(n)		{ #n, NULL, &sw_sym_##n, .optional = true }
 #define SW_SYM_PCPU(n)		{ #n, NULL, &sw_sym_##n, .percpu = true }
 #define SW_SYM_OPT_OR(n, old)	{ #n, old, &sw_sym_##n, .optional = true }
+#define SW_SYM_OPT_KEY(n)	{ #n, NULL, &sw_sym_##n, .optional = true, .key = true }
+
+/* an optional static key that is absent: one that is never enabled */
+static struct static_key sw_key_absent;
 
 static const struct sw_symbol sw_symbols[] = {
 	SW_SYM(select_task_rq_fair),
@@ -71,9 +76,9 @@ static const struct sw_symbol sw_symbols[] = {
 	SW_SYM(sched_numa_balancing),
 	SW_SYM(sysctl_numa_balancing_scan_delay),
 #ifdef SW_HAVE_SCHED_CLUSTER_ACTIVE
-	SW_SYM_OPT(sched_cluster_active),
+	SW_SYM_OPT_KEY(sched_cluster_active),
 #endif
-	SW_SYM_OPT(sched_energy_present),
+	SW_SYM_OPT_KEY(sched_energy_present),
 	SW_SYM_OPT(sysctl_sched_features),
 	/*
 	 * reach.c's class test (without it fair_wakeups stand still) and
@@ -208,6 +213,9 @@ static int sw_resolve_table(void)
 		}
 		if (!a && s->optional) {
 			pr_info("optional kernel symbol %s not found\n", s->name);
+			/* sw_key_set_on() reads it without a test for 0 */
+			if (s->key)
+				a = (unsigned long)&sw_key_absent;
 		} else if (!a) {
 			pr_err("required kernel symbol %s not found; nothing hooked\n",
 			       s->name);

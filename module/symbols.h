@@ -23,6 +23,7 @@ struct sw_symbol {
 	unsigned long *addr;
 	bool optional;
 	bool percpu;		/* a per-CPU offset, not an address */
+	bool key;		/* optional static key: absent, a disabled one */
 };
 
 extern unsigned long sw_sym_select_task_rq_fair;
@@ -81,6 +82,16 @@ static inline int sw_llc_id(int cpu)
 static inline bool sw_key_on(unsigned long key)
 {
 	return key && atomic_read(&((struct static_key *)key)->enabled);
+}
+
+/*
+ * sw_key_on() of a key that is never 0 once loaded: a required one, or
+ * an optional one of the table's keys (absent: the module's own,
+ * disabled). The wakeup path's test, without the test for 0.
+ */
+static __always_inline bool sw_key_set_on(unsigned long key)
+{
+	return atomic_read(&((struct static_key *)key)->enabled);
 }
 
 /*

@@ -27,11 +27,14 @@ struct sw_saved {
 	int recent_used_cpu;
 };
 
+/* current read once: each read of it is a per-CPU load */
 static inline void sw_save(struct sw_saved *sv, struct task_struct *p)
 {
-	sv->wakee_flips = sw_task(current, wakee_flips);
-	sv->wakee_flip_decay_ts = sw_task(current, wakee_flip_decay_ts);
-	sv->last_wakee = sw_task(current, last_wakee);
+	struct task_struct *waker = current;
+
+	sv->wakee_flips = sw_task(waker, wakee_flips);
+	sv->wakee_flip_decay_ts = sw_task(waker, wakee_flip_decay_ts);
+	sv->last_wakee = sw_task(waker, last_wakee);
 	sv->recent_used_cpu = sw_task(p, recent_used_cpu);
 }
 
@@ -127,8 +130,9 @@ int sw_wake(struct task_struct *p, int prev_cpu, int wake_flags, int cpu,
 /* sw_wake() out of line, for the rare callers (wake.c) */
 int sw_wake_ool(struct task_struct *p, int prev_cpu, int wake_flags, int cpu,
 		struct sw_wake_info *info);
-/* select_idle_sibling() (sis.c), inlined into the path */
-int sw_select_idle_sibling(struct task_struct *p, int prev, int target);
+/* select_idle_sibling() (sis.c), inlined into the path's copy @lean */
+int sw_select_idle_sibling(struct task_struct *p, int prev, int target,
+			   bool lean);
 
 /* ---- the select hook and the decision envelope (select.c) -------------- */
 /* the kernel's select_task_rq_fair(), called by the module */

@@ -73,10 +73,10 @@ static __always_inline bool sw_unmodelled(struct task_struct *p, int prev_cpu,
 {
 	if (wake_flags & SW_WF_CURRENT_CPU)
 		return true;
-	if (sw_key_on(sw_sym_sched_asym_cpucapacity))
+	if (sw_key_set_on(sw_sym_sched_asym_cpucapacity))
 		return true;
 	/* is_rd_overutilized() false: find_energy_efficient_cpu() runs */
-	if (sw_key_on(sw_sym_sched_energy_present) &&
+	if (sw_key_set_on(sw_sym_sched_energy_present) &&
 	    !READ_ONCE(sw_rd(sw_rq(sw_cpu_rq(cpu), rd), overutilized)))
 		return true;
 	if (IS_ENABLED(CONFIG_SCHED_CORE) &&
@@ -454,19 +454,47 @@ static __always_inline void sw_trace_end(struct sw_wake_ctx *ctx, int cpu)
 }
 
 /*
+ * policy=bpf: the program's select_cpu answer (@bpf stays true), or, when
+ * it declines, the module's answer it asked for (@bpf false), or
+ * SW_BPF_DECLINED (@bpf false): the path is still to run.
+ */
+static __always_inline int sw_select_bpf(struct task_struct *p, int prev_cpu,
+					 int wake_flags, bool *bpf)
+{
+	struct sw_wake_ctx *ctx = this_cpu_ptr(&sw_wake_ctx);
+	int new_cpu = sw_bpf_select_wakeup(ctx, p, prev_cpu, wake_flags);
+
+	if (new_cpu == SW_BPF_DECLINED) {
+		*bpf = false;
+		/* a program that asked for the module's answer declined */
+		if (ctx->bpf_default != SW_BPF_NO_DEFAULT)
+			new_cpu = ctx->bpf_default;
+	} else if (new_cpu != SW_BPF_NONE &&
+		   ctx->bpf_default != SW_BPF_NO_DEFAULT &&
+		   new_cpu != ctx->bpf_default) {
+		/* the default's hint and backoff go with its answer only */
+		ctx->clear_idle_cores = NULL;
+		ctx->numa_backoff = false;
+	}
+	return new_cpu;
+}
+
+/*
  * The module's answer for a wakeup sw_select_wanted_args() let through,
  * or -1 when it hands the wakeup back to the kernel (an unmodelled case
  * found only in the domain walk, a refused answer), state restored.
+ * The wakeup context is written field by field (one per-CPU store each,
+ * no pointer kept across the path).
  */
 static __always_inline int __sw_select_body(struct task_struct *p,
 					    int prev_cpu, int wake_flags,
 					    bool timed)
 {
-	struct sw_wake_ctx *ctx = this_cpu_ptr(&sw_wake_ctx);
 	int policy = READ_ONCE(sw_policy);
 	struct sw_wake_info info;
 	struct sw_saved sv __uninitialized;
 	bool bpf = policy == SW_POLICY_BPF;
+	struct sched_domain_shared *clear;
 	int cpu, new_cpu;
 
 	lockdep_assert_held(&sw_task(p, pi_lock));
@@ -483,35 +511,23 @@ static __always_inline int __sw_select_body(struct task_struct *p,
 	 * Interrupts are off, so the domain's sched_domain_shared outlives
 	 * the RCU section of sw_wake().
 	 */
-	ctx->clear_idle_cores = NULL;
-	ctx->numa_backoff = false;
-	ctx->bpf = bpf;
-	ctx->mode = SW_WAKE_COMMIT;
+	__this_cpu_write(sw_wake_ctx.clear_idle_cores, NULL);
+	__this_cpu_write(sw_wake_ctx.numa_backoff, false);
+	__this_cpu_write(sw_wake_ctx.bpf, bpf);
+	__this_cpu_write(sw_wake_ctx.mode, SW_WAKE_COMMIT);
 	new_cpu = SW_BPF_DECLINED;
-	if (policy == SW_POLICY_BPF) {
-		new_cpu = sw_bpf_select_wakeup(ctx, p, prev_cpu, wake_flags);
+	if (unlikely(bpf)) {
+		new_cpu = sw_select_bpf(p, prev_cpu, wake_flags, &bpf);
 		if (unlikely(new_cpu == SW_BPF_NONE)) {
-			ctx->mode = SW_WAKE_NOW;
-			ctx->bpf = false;
+			__this_cpu_write(sw_wake_ctx.mode, SW_WAKE_NOW);
+			__this_cpu_write(sw_wake_ctx.bpf, false);
 			return -1;
 		}
 	}
-	if (new_cpu == SW_BPF_DECLINED) {
-		bpf = false;
-		/* a program that asked for the module's answer declined */
-		if (policy == SW_POLICY_BPF &&
-		    ctx->bpf_default != SW_BPF_NO_DEFAULT)
-			new_cpu = ctx->bpf_default;
-		else
-			new_cpu = sw_wake(p, prev_cpu, wake_flags, cpu, &info);
-	} else if (bpf && ctx->bpf_default != SW_BPF_NO_DEFAULT &&
-		   new_cpu != ctx->bpf_default) {
-		/* the default's hint and backoff go with its answer only */
-		ctx->clear_idle_cores = NULL;
-		ctx->numa_backoff = false;
-	}
-	ctx->mode = SW_WAKE_NOW;
-	ctx->bpf = false;
+	if (new_cpu == SW_BPF_DECLINED)
+		new_cpu = sw_wake(p, prev_cpu, wake_flags, cpu, &info);
+	__this_cpu_write(sw_wake_ctx.mode, SW_WAKE_NOW);
+	__this_cpu_write(sw_wake_ctx.bpf, false);
 	if (new_cpu < 0) {
 		sw_restore(&sv, p);
 		sw_decided_take_back();
@@ -544,9 +560,10 @@ static __always_inline int __sw_select_body(struct task_struct *p,
 		}
 		return -1;
 	}
-	if (ctx->clear_idle_cores)
-		WRITE_ONCE(sw_sds(ctx->clear_idle_cores, has_idle_cores), 0);
-	if (ctx->numa_backoff)
+	clear = __this_cpu_read(sw_wake_ctx.clear_idle_cores);
+	if (clear)
+		WRITE_ONCE(sw_sds(clear, has_idle_cores), 0);
+	if (__this_cpu_read(sw_wake_ctx.numa_backoff))
 		sw_numa_backoff_store(p);
 	sw_locality_count(prev_cpu, cpu, new_cpu);
 	return new_cpu;
@@ -586,17 +603,20 @@ static __always_inline int sw_select_body(struct task_struct *p, int prev_cpu,
  *
  * Return: the CPU to place @p on, or -1: the kernel's function decides.
  */
-noinline int notrace sw_select_decide(struct task_struct *p, int prev_cpu,
-				      int wake_flags, bool ask)
+noinline int notrace __no_stack_protector
+sw_select_decide(struct task_struct *p, int prev_cpu, int wake_flags, bool ask)
 {
+	unsigned int tick;
 	bool timed;
 	u64 t0 = 0;
 	int cpu;
 
 	if (ask && !__sw_select_wanted_args(p, prev_cpu, wake_flags))
 		return -1;
-	timed = !(__this_cpu_inc_return(sw_sample_tick) &
-		  ((1U << SW_SAMPLE_SHIFT) - 1));
+	/* a read and a write: no locked add (interrupts are off) */
+	tick = __this_cpu_read(sw_sample_tick) + 1;
+	__this_cpu_write(sw_sample_tick, tick);
+	timed = !(tick & ((1U << SW_SAMPLE_SHIFT) - 1));
 
 	/* one copy of the body: the timed call differs only here */
 	if (unlikely(timed))
@@ -650,10 +670,12 @@ int notrace sw_select_task_rq_fair(struct task_struct *p, int prev_cpu,
 /*
  * On entry: 0(%rsp) returns into select_task_rq_fair() after its fentry
  * call, 8(%rsp) into its caller: a caller in the module's text goes on
- * into the kernel's function; any other asks sw_select_decide() (with
+ * into the kernel's function at once (shadow's second call, every
+ * hand-back: no register saved); any other asks sw_select_decide() (with
  * preemption and interrupts disabled: every caller of
- * select_task_rq_fair() holds p->pi_lock). Seven argument and scratch registers are
- * saved (the rest are callee-saved in the C ABI), which also keeps the
+ * select_task_rq_fair() holds p->pi_lock). Only its three argument
+ * registers are saved: at a function's entry no other caller-saved
+ * register holds a value (%r11 is scratch), and three pushes keep the
  * stack 16-byte aligned at the call.
  */
 asm("	.pushsection	.text, \"ax\", @progbits\n"
@@ -664,17 +686,13 @@ asm("	.pushsection	.text, \"ax\", @progbits\n"
 "	pushq	%rbp\n"
 "	movq	%rsp, %rbp\n"
 	CALL_DEPTH_ACCOUNT
+"	movq	16(%rbp), %r11\n"
+"	subq	sw_select_text_base(%rip), %r11\n"
+"	cmpq	sw_select_text_size(%rip), %r11\n"
+"	jb	2f\n"
 "	pushq	%rdi\n"
 "	pushq	%rsi\n"
 "	pushq	%rdx\n"
-"	pushq	%rcx\n"
-"	pushq	%r8\n"
-"	pushq	%r9\n"
-"	pushq	%rax\n"
-"	movq	16(%rbp), %rcx\n"
-"	subq	sw_select_text_base(%rip), %rcx\n"
-"	cmpq	sw_select_text_size(%rip), %rcx\n"
-"	jb	1f\n"
 "	movl	$1, %ecx\n"
 "	call	sw_select_decide\n"
 "	testl	%eax, %eax\n"
@@ -683,14 +701,10 @@ asm("	.pushsection	.text, \"ax\", @progbits\n"
 "	addq	$8, %rsp\n"
 	SW_UNWIND_HINT_FUNC
 	ASM_RET
-"1:	popq	%rax\n"
-"	popq	%r9\n"
-"	popq	%r8\n"
-"	popq	%rcx\n"
-"	popq	%rdx\n"
+"1:	popq	%rdx\n"
 "	popq	%rsi\n"
 "	popq	%rdi\n"
-"	leave\n"
+"2:	leave\n"
 	ASM_RET
 "	.size		sw_select_tramp, .-sw_select_tramp\n"
 "	.popsection\n"

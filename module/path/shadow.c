@@ -155,8 +155,8 @@ static noinline int sw_wake_shadow_again(struct task_struct *p, int prev_cpu,
  * Return: the kernel's answer, or -1 (an unmodelled case: the kernel's
  * function is still to run).
  */
-int sw_shadow(struct task_struct *p, int prev_cpu, int wake_flags, int cpu,
-	      bool timed)
+int notrace __no_stack_protector sw_shadow(struct task_struct *p, int prev_cpu,
+					   int wake_flags, int cpu, bool timed)
 {
 	static const enum sw_counter stage_counter[] = {
 		[SW_SHADOW_WIDE] = SW_C_shadow_diff_wide,
@@ -164,10 +164,11 @@ int sw_shadow(struct task_struct *p, int prev_cpu, int wake_flags, int cpu,
 		[SW_SHADOW_IDLE] = SW_C_shadow_diff_idle,
 	};
 	struct sw_wake_ctx *ctx = this_cpu_ptr(&sw_wake_ctx);
-	struct sw_pcpu_stats *mine_stats = this_cpu_ptr(&sw_stats);
-	struct sw_pcpu_stats *stash = this_cpu_ptr(&sw_shadow_stash);
-	struct sw_wake_info mi = { .target = prev_cpu }, ri = mi;
-	struct sw_saved before, after;
+	struct sw_pcpu_stats *mine_stats, *stash;
+	struct sw_wake_info mi = { .target = prev_cpu };
+	/* written before they are read: not zeroed (INIT_STACK_ALL_ZERO) */
+	struct sw_wake_info ri __uninitialized;
+	struct sw_saved before __uninitialized, after __uninitialized;
 	enum sw_shadow_stage stage;
 	int mine, theirs, again;
 	unsigned long seq;
@@ -240,6 +241,8 @@ int sw_shadow(struct task_struct *p, int prev_cpu, int wake_flags, int cpu,
 	 * inputs as the first time, then put back what the kernel left.
 	 */
 	sw_save(&after, p);
+	mine_stats = this_cpu_ptr(&sw_stats);
+	stash = this_cpu_ptr(&sw_shadow_stash);
 	*stash = *mine_stats;
 	sw_restore(&before, p);
 	again = sw_wake_shadow_again(p, prev_cpu, wake_flags, cpu, &ri);

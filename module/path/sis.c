@@ -293,13 +293,16 @@ static __always_inline int sw_sis_done(struct sw_sis *s, int prev, int target,
 		[SW_SIS_RECENT] = SW_C_sis_fast_recent,
 	};
 
-	if (how >= SW_SIS_TARGET && how <= SW_SIS_RECENT && !s->domain)
+	if (how >= SW_SIS_TARGET && how <= SW_SIS_RECENT && !s->domain) {
+		/* no scan ran: s->scanned is 0, nothing to add */
 		sw_count_decided(fast[how], 1);
-	else if (how == SW_SIS_NONE)
-		sw_count_decided(SW_C_sis_scan_failed, 1);
-	else
-		sw_count_decided(SW_C_sis_idle_found, 1);
-	sw_count_decided(SW_C_sis_cpus_scanned, s->scanned);
+	} else {
+		if (how == SW_SIS_NONE)
+			sw_count_decided(SW_C_sis_scan_failed, 1);
+		else
+			sw_count_decided(SW_C_sis_idle_found, 1);
+		sw_count_decided(SW_C_sis_cpus_scanned, s->scanned);
+	}
 	if (unlikely(sw_tracing())) {
 		sw_trace_set(how, how);
 		sw_trace_set(idle, cpu);
@@ -360,7 +363,7 @@ static __always_inline int __sw_select_idle_sibling(struct task_struct *p,
 		recent = -1;
 	}
 
-	sd = sw_sd_llc(target);
+	sd = sw_sd_llc_irqoff(target);
 	if (!sd)
 		return sw_sis_done(&s, prev, target, target, SW_SIS_NONE);
 
@@ -394,17 +397,20 @@ static __always_inline int __sw_select_idle_sibling(struct task_struct *p,
  * @p:      the wakee
  * @prev:   its previous CPU
  * @target: the CPU wake_affine() settled on (prev or the waking CPU)
+ * @lean:   the copy of sw_wake() that calls it (lean.h): the same one
+ *          here, without asking the static key again
  *
- * Called from the wakeup path under rcu_read_lock() with IRQs disabled.
+ * Called from the wakeup path with IRQs disabled (an RCU read-side
+ * section for the domains).
  * Updates p->recent_used_cpu like the kernel; the caller restores it when
  * it discards this answer.
  *
  * Return: the CPU for @p.
  */
 __always_inline int sw_select_idle_sibling(struct task_struct *p, int prev,
-					  int target)
+					  int target, bool lean)
 {
-	if (sw_lean())
+	if (lean)
 		return __sw_select_idle_sibling(p, prev, target, true);
 	return __sw_select_idle_sibling(p, prev, target, false);
 }

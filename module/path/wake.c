@@ -35,20 +35,21 @@ int sw_wa_weight = 1;
 int sw_wa_bias = 1;
 int sw_sync = 1;
 
-/* record_wakee() on current, with the decay knob */
+/* record_wakee() on current, with the decay knob; current read once */
 static __always_inline void sw_record(struct task_struct *p, bool lean)
 {
+	struct task_struct *waker = current;
 	struct sw_flips s = {
-		.flips = sw_task(current, wakee_flips),
-		.decay_ts = sw_task(current, wakee_flip_decay_ts),
+		.flips = sw_task(waker, wakee_flips),
+		.decay_ts = sw_task(waker, wakee_flip_decay_ts),
 	};
-	bool new_wakee = sw_task(current, last_wakee) != p;
+	bool new_wakee = sw_task(waker, last_wakee) != p;
 
 	s = sw_record_wakee(sw_knob(lean, sw_decay), s, new_wakee, jiffies, HZ);
-	sw_task(current, wakee_flips) = s.flips;
-	sw_task(current, wakee_flip_decay_ts) = s.decay_ts;
+	sw_task(waker, wakee_flips) = s.flips;
+	sw_task(waker, wakee_flip_decay_ts) = s.decay_ts;
 	if (new_wakee)
-		sw_task(current, last_wakee) = p;
+		sw_task(waker, last_wakee) = p;
 }
 
 /* The wake_wide() factor seen from the waking CPU. */
@@ -245,13 +246,21 @@ static noinline int sw_wake_bpf_idle(struct task_struct *p, int prev_cpu,
 				   SW_BPF_SELECT_IDLE);
 }
 
+/*
+ * The wakeup is sync (the waker is about to sleep), asked only where
+ * wake_affine() runs: a flag kept live across the path costs spills.
+ */
+static __always_inline bool sw_wake_sync(int wake_flags, bool lean)
+{
+	return sw_knob(lean, sw_sync) && (wake_flags & WF_SYNC) &&
+	       !(sw_task(current, flags) & PF_EXITING);
+}
+
 /* sw_wake(), one copy: @lean takes the decision knobs as constants */
 static __always_inline int __sw_wake(struct task_struct *p, int prev_cpu,
 				     int wake_flags, int cpu,
 				     struct sw_wake_info *info, bool lean)
 {
-	bool sync = sw_knob(lean, sw_sync) && (wake_flags & WF_SYNC) &&
-		    !(sw_task(current, flags) & PF_EXITING);
 	/* SD_flags and WF_flags share the first nibble */
 	int sd_flag = wake_flags & 0xF, new_cpu = prev_cpu;
 	struct sched_domain *tmp, *affine = NULL, *slow = NULL;
@@ -272,8 +281,12 @@ static __always_inline int __sw_wake(struct task_struct *p, int prev_cpu,
 		      cpumask_test_cpu(cpu, sw_task(p, cpus_ptr));
 	info->want_affine = want_affine;
 
-	rcu_read_lock();
-	for (tmp = rcu_dereference(sw_rq(sw_cpu_rq(cpu), sd)); tmp;
+	/*
+	 * Interrupts are off (every caller of select_task_rq_fair() holds
+	 * p->pi_lock): an RCU read-side section for the domains already,
+	 * so no rcu_read_lock() call (and no spill around it).
+	 */
+	for (tmp = rcu_dereference_sched(sw_rq(sw_cpu_rq(cpu), sd)); tmp;
 	     tmp = sw_sd(tmp, parent)) {
 		if (want_affine && (sw_sd(tmp, flags) & SD_WAKE_AFFINE) &&
 		    cpumask_test_cpu(prev_cpu, sched_domain_span(tmp))) {
@@ -286,10 +299,8 @@ static __always_inline int __sw_wake(struct task_struct *p, int prev_cpu,
 		else if (!want_affine)
 			break;
 	}
-	if (slow) {
-		rcu_read_unlock();
+	if (slow)
 		return -1;
-	}
 
 	if (wide == SW_WIDE_WAKER_MASTER)
 		sw_count_decided(SW_C_wide_waker_master, 1);
@@ -305,6 +316,8 @@ static __always_inline int __sw_wake(struct task_struct *p, int prev_cpu,
 	}
 
 	if (affine && cpu != prev_cpu) {
+		bool sync = sw_wake_sync(wake_flags, lean);
+
 		new_cpu = -1;
 		if (sw_bpf_cbs_on())
 			new_cpu = sw_wake_bpf_target(p, prev_cpu, cpu, sync);
@@ -318,14 +331,10 @@ static __always_inline int __sw_wake(struct task_struct *p, int prev_cpu,
 	if (sw_bpf_cbs_on()) {
 		int idle = sw_wake_bpf_idle(p, prev_cpu, new_cpu);
 
-		if (idle >= 0) {
-			rcu_read_unlock();
+		if (idle >= 0)
 			return idle;
-		}
 	}
-	new_cpu = sw_select_idle_sibling(p, prev_cpu, new_cpu);
-	rcu_read_unlock();
-	return new_cpu;
+	return sw_select_idle_sibling(p, prev_cpu, new_cpu, lean);
 }
 
 /**
