@@ -136,6 +136,10 @@ fi
 	sw_die "the default kernel's shipped build is plain make (module/)"
 out=$SW_TOP/build/$name
 mkdir -p "$out"
+# one build of a directory at a time: check.sh's two lanes may both ask
+# for a kernel make kernels did not build (rsync --delete raced there)
+exec 7>"$out.lock"
+flock 7
 rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
 	--exclude='*.mod*' --exclude=modules.order --exclude=sw_config.h --exclude=.build-key --exclude='.restore.*' \
 	"$SW_TOP/Kbuild" "$SW_TOP/VERSION" "$SW_TOP/module" "$SW_TOP/include" "$SW_TOP/kunit" "$out/"
