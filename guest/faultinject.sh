@@ -81,36 +81,108 @@ log_ok() { dmesg | dmesg_verdict; }
 check "kernel log clean before the injections" dmesg_clean
 
 # ---- load ---------------------------------------------------------------
-# insmod in a shell that sets its own fail-nth and execs it
-n=1 inj=0 okl=0 refused=0 bad=0
-kmemleak_mark
-while [ $n -le "$max" ]; do
-	log_mark
-	sh -c "echo $n >/proc/self/fail-nth && exec insmod $KO" >/dev/null 2>&1
-	rc=$?
-	hit=$(injected)
-	[ "$hit" -gt 0 ] || { [ $rc -eq 0 ] && rmmod smartwake; break; }
-	inj=$((inj + 1))
-	if [ $rc -eq 0 ]; then
-		okl=$((okl + 1))
-		# loaded despite the failure: it must work and unload
-		cat $SW_DBG/hooks >/dev/null 2>&1 || { echo "  N=$n: loaded, hooks file unreadable"; bad=$((bad + 1)); }
-		rmmod smartwake || { echo "  N=$n: loaded, rmmod failed"; bad=$((bad + 1)); }
-	else
-		refused=$((refused + 1))
-		grep -q '^smartwake ' /proc/modules && { echo "  N=$n: insmod failed but the module is listed"; bad=$((bad + 1)); }
-		[ ! -e $SW_DBG ] || { echo "  N=$n: insmod failed, debugfs left"; bad=$((bad + 1)); }
-	fi
-	agree_none || { echo "  N=$n: something of smartwake left hooked"; bad=$((bad + 1)); }
-	log_ok || { echo "  N=$n: kernel log unclean"; bad=$((bad + 1)); }
-	n=$((n + 1))
-done
-leaks=$(kmemleak_new)
-[ "$leaks" -eq 0 ] || cat $KML
-echo "FI-FIG point=insmod injected=$inj loaded=$okl refused=$refused bad=$bad leaks=$leaks"
-check "insmod: $inj allocations failed in turn, every one refused cleanly or tolerated ($refused refused, $okl loaded)" eq "$bad" 0
-check "insmod: the series reached its end (N=$n, cap $max)" eval '[ $n -le $max ]'
-check "insmod: kmemleak finds nothing after the series ($leaks)" eq "$leaks" 0
+# finitload (tools/finitload.c) makes one finit_module() call with its own
+# fail-nth armed and says how it went: busybox insmod would retry a failed
+# load with init_module(), which fail-nth no longer reaches.
+# agree_loaded: each ftrace hook the hooks file says is on is in
+# enabled_functions and each one off is not; a kretprobe on is in the
+# kprobes list
+agree_loaded() {
+	awk '$2 ~ /^(observe|redirect|direct|kretprobe)$/ { print $1, $2, $3 }' $SW_DBG/hooks >/tmp/fi-h || return 1
+	while read -r _h _kind _st; do
+		if [ "$_kind" = kretprobe ]; then
+			grep -q " $_h+0x0" /sys/kernel/debug/kprobes/list && _in=on || _in=off
+		else
+			grep -q "^$_h " /sys/kernel/tracing/enabled_functions && _in=on || _in=off
+		fi
+		[ "$_in" = "$_st" ] || { echo "  hooks says $_h $_st, the kernel's list $_in"; return 1; }
+	done </tmp/fi-h
+}
+# the kprobes list before any load: a failed load must leave it so
+kp0=$(cat /sys/kernel/debug/kprobes/list)
+# inject_load POINT [PARAM=VALUE...]: fail each allocation of a load in
+# turn; FI_ERRS: "ERRNO-NAME|first smartwake line" of each refusal
+inject_load() {
+	_p=$1 _n=1 _inj=0 _ok=0 _ref=0 _bad=0 _warned=0 FI_ERRS= FI_LOADED=0
+	shift
+	while [ $_n -le "$max" ]; do
+		log_mark
+		_out=$(finitload -n $_n $KO "$@" 2>&1)
+		_left=${_out##*fail-nth-left=}
+		case $_left in *[!0-9]*|'') echo "  $_p N=$_n: finitload said '$_out'"; _bad=$((_bad + 1)); break ;; esac
+		if [ "$_left" -ne 0 ]; then
+			# fewer than N checks: the load made no Nth, and must have worked
+			case $_out in *": loaded "*) FI_LOADED=1 ;; *) echo "  $_p N=$_n: uninjected load failed: $_out" ;; esac
+			[ $FI_LOADED -eq 1 ] && { agree_loaded || _bad=$((_bad + 1)); }
+			[ $FI_LOADED -eq 1 ] && for _kv; do
+				[ "$(knob "${_kv%%=*}")" = "${_kv#*=}" ] ||
+					{ echo "  $_p: uninjected load: ${_kv%%=*} reads $(knob "${_kv%%=*}")"; _bad=$((_bad + 1)); }
+			done
+			[ $FI_LOADED -eq 0 ] || rmmod smartwake || { echo "  $_p: rmmod after the uninjected load failed"; _bad=$((_bad + 1)); }
+			break
+		fi
+		_inj=$((_inj + 1))
+		case $_out in
+		*": loaded "*)
+			_ok=$((_ok + 1))
+			# loaded despite the failure: complete, then it unloads
+			[ -r $SW_DBG/hooks ] && agree_loaded || { echo "  $_p N=$_n: loaded, hooks and the kernel's lists disagree"; _bad=$((_bad + 1)); }
+			for _kv; do
+				[ "$(knob "${_kv%%=*}")" = "${_kv#*=}" ] ||
+					{ echo "  $_p N=$_n: loaded, ${_kv%%=*} reads $(knob "${_kv%%=*}")"; _bad=$((_bad + 1)); }
+			done
+			rmmod smartwake || { echo "  $_p N=$_n: loaded, rmmod failed"; _bad=$((_bad + 1)); }
+			;;
+		*": errno="*)
+			_ref=$((_ref + 1))
+			_e=${_out#*errno=}
+			_e=${_e#* }
+			_e=${_e%% *}
+			# the reason in the log: a smartwake line at err level
+			_m=$(dmesg -r | sed -n 's/^<[0-3]>\[[ 0-9.]*\] smartwake: //p' | head -n 1)
+			[ -n "$_m" ] || { echo "  $_p N=$_n: refused ($_e) with no smartwake error in the log"; _bad=$((_bad + 1)); }
+			FI_ERRS="$FI_ERRS$_e|${_m:-(none)}
+"
+			grep -q '^smartwake ' /proc/modules && { echo "  $_p N=$_n: refused but listed in /proc/modules"; _bad=$((_bad + 1)); }
+			[ ! -e /sys/module/smartwake ] || { echo "  $_p N=$_n: refused, /sys/module/smartwake left"; _bad=$((_bad + 1)); }
+			[ ! -e $SW_DBG ] || { echo "  $_p N=$_n: refused, debugfs left"; _bad=$((_bad + 1)); }
+			[ "$(cat /sys/kernel/debug/kprobes/list)" = "$kp0" ] ||
+				{ echo "  $_p N=$_n: refused, the kprobes list changed"; cat /sys/kernel/debug/kprobes/list; _bad=$((_bad + 1)); }
+			;;
+		*)
+			echo "  $_p N=$_n: finitload said '$_out'"
+			_bad=$((_bad + 1))
+			;;
+		esac
+		agree_none || { echo "  $_p N=$_n: something of smartwake left hooked"; _bad=$((_bad + 1)); }
+		# a probe left by a refused load would run freed module code at
+		# the next wakeup: the shell's forks make them, before this look
+		log_ok || { echo "  $_p N=$_n: kernel log unclean"; _bad=$((_bad + 1)); }
+		_n=$((_n + 1))
+	done
+	FI_INJ=$_inj FI_OK=$_ok FI_REF=$_ref FI_BAD=$_bad FI_END=$_n
+}
+# load_series POINT [PARAM=VALUE...]: inject_load, kmemleak, FI- lines, checks
+load_series() {
+	kmemleak_mark
+	inject_load "$@"
+	leaks=$(kmemleak_new)
+	[ "$leaks" -eq 0 ] || cat $KML
+	echo "FI-FIG point=$1 injected=$FI_INJ loaded=$FI_OK refused=$FI_REF bad=$FI_BAD leaks=$leaks"
+	printf '%s' "$FI_ERRS" | sort | uniq -c | while read -r _c _l; do
+		echo "FI-ERR point=$1 count=$_c errno=${_l%%|*} log=${_l#*|}"
+	done
+	check "$1: $FI_INJ allocations failed in turn: each refused with an errno and a smartwake error in the log, nothing left (module, debugfs, hooks, kprobes), or loaded complete and unloaded ($FI_REF refused, $FI_OK loaded)" eq "$FI_BAD" 0
+	check "$1: the series reached its end, an uninjected load that worked (N=$FI_END, cap $max)" eval '[ $FI_END -le $max ] && [ $FI_LOADED -eq 1 ]'
+	check "$1: at least one failure refused the load (finit_module's errno seen)" gt "$FI_REF" 0
+	check "$1: kmemleak finds nothing after the series ($leaks)" eq "$leaks" 0
+}
+check "finitload present" eval 'command -v finitload >/dev/null'
+load_series insmod
+# a load whose parameters install hooks: ftrace hooks, the kretprobe, the
+# tracepoint probes and the ftrace pin at load (sw_knobs_ready), undone
+# by the load's error path
+load_series "insmod(policy=shadow,ttwu_count=1,latency=1)" policy=shadow ttwu_count=1 latency=1
 
 # ---- knob writes that install or remove a hook ---------------------------
 # (knob value pairs: the settings of the hooks' needs; sib_pull=1 needs the
@@ -149,7 +221,7 @@ inject_write() {
 # inject_remove KNOB VALUE DEFAULT: the same for the write back to DEFAULT
 # (the removal): set VALUE uninjected, fail the removal's Nth allocation
 inject_remove() {
-	_k=$1 _v=$2 _old=$3 _n=1 _inj=0 _ok=0 _ref=0 _bad=0
+	_k=$1 _v=$2 _old=$3 _n=1 _inj=0 _ok=0 _ref=0 _bad=0 _w=0
 	while [ $_n -le "$max" ]; do
 		set_knob "$_k" "$_v" || { echo "  $_k=$_v: cannot set up"; _bad=$((_bad + 1)); break; }
 		log_mark
@@ -172,9 +244,15 @@ inject_remove() {
 		[ "$(knob "$_k")" = "$_old" ] && agree_none ||
 			{ echo "  $_k=$_old N=$_n: something is still hooked"; cat $SW_DBG/hooks; _bad=$((_bad + 1)); }
 		log_ok || { echo "  $_k=$_old N=$_n: kernel log unclean"; _bad=$((_bad + 1)); }
+		# hooks.c's sw_hook_undo(): a failed filter removal is a pr_warn
+		# (below the console's level: read in the log, all levels)
+		if dmesg | grep -q 'smartwake: .*: its ftrace filter stays until unload (removal: -12)'; then
+			_w=$((_w + 1))
+			echo "  $_k=$_old N=$_n: $(dmesg | sed -n 's/^\[[ 0-9.]*\] //; /its ftrace filter stays/p' | head -n 1)"
+		fi
 		_n=$((_n + 1))
 	done
-	FI_INJ=$_inj FI_OK=$_ok FI_REF=$_ref FI_BAD=$_bad FI_END=$_n
+	FI_INJ=$_inj FI_OK=$_ok FI_REF=$_ref FI_BAD=$_bad FI_END=$_n FI_WARN=$_w
 }
 
 check "insmod (uninjected)" sw_insmod
@@ -194,12 +272,23 @@ for kv in policy=smartwake policy=shadow latency=1 ${numa_on:+numa_retry=$numa_o
 	echo "FI-FIG point=$kv injected=$FI_INJ accepted=$FI_OK refused=$FI_REF bad=$FI_BAD leaks=$leaks"
 	check "$kv: $FI_INJ allocations failed in turn, each refused with the old value kept and nothing half-installed, or done in full" eq "$FI_BAD" 0
 	check "$kv: series ended (N=$FI_END) and kmemleak finds nothing ($leaks)" eval '[ $FI_END -le $max ] && [ $leaks -eq 0 ]'
+	# the ftrace hooks the value installs: each one's removal drops its
+	# filter entry (an allocation), so a failure there must say so
+	set_knob "$k" "$v"
+	fh=$(awk '$2 ~ /^(observe|redirect|direct)$/ && $3 == "on" { n++ } END { print n + 0 }' $SW_DBG/hooks)
+	set_knob "$k" "$d"
 	kmemleak_mark
 	inject_remove "$k" "$v" "$d"
 	leaks=$(kmemleak_new)
 	[ "$leaks" -eq 0 ] || cat $KML
-	echo "FI-FIG point=$k=$d(removal) injected=$FI_INJ accepted=$FI_OK refused=$FI_REF bad=$FI_BAD leaks=$leaks"
+	echo "FI-FIG point=$k=$d(removal) injected=$FI_INJ accepted=$FI_OK refused=$FI_REF bad=$FI_BAD leaks=$leaks warned=$FI_WARN ftrace_hooks=$fh"
 	check "$kv removed: $FI_INJ allocations failed in turn, nothing left hooked" eq "$FI_BAD" 0
+	if [ "$fh" -gt 0 ]; then
+		check "$kv removed: a failed filter removal of its $fh ftrace hook(s) logged its pr_warn (seen $FI_WARN times)" \
+			eval '[ $FI_WARN -ge $fh ]'
+	else
+		check "$kv removed: no ftrace hook, no filter-removal warning (seen $FI_WARN times)" eq "$FI_WARN" 0
+	fi
 done
 check "rmmod" rmmod smartwake
 check "nothing of smartwake left" nothing_hooked
