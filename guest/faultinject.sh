@@ -100,6 +100,39 @@ agree_loaded() {
 }
 # the kprobes list before any load: a failed load must leave it so
 kp0=$(cat /sys/kernel/debug/kprobes/list)
+# The one kernel reaction the module cannot prevent: a failed allocation
+# in the removal of the kretprobe that observes kallsyms_lookup_name
+# (symbols.c) makes the kernel's __disarm_kprobe_ftrace() WARN_ONCE and
+# unregister_kretprobe() leave the kretprobe in its table, disarmed, its
+# address cleared (listed as 0x0). The module says so; only then are that
+# WARN and that list line the kernel's, not a failure.
+KRP_LEFT='smartwake: the kretprobe on kallsyms_lookup_name could not be removed'
+# load_log_ok: log_ok without that WARN's block when the module said so
+load_log_ok() {
+	if dmesg | grep -q "$KRP_LEFT"; then
+		dmesg | awk '
+		/-+\[ cut here \]-+/ { blk = 1; n = 0; buf = $0; next }
+		blk && n == 0 && /Failed to disarm kprobe-ftrace at kallsyms_lookup_name/ { skip = 1 }
+		blk { n++; if (!skip) buf = buf "\n" $0
+			if (/---\[ end trace/) { if (!skip) print buf; blk = 0; skip = 0 }
+			next }
+		{ print }' | dmesg_verdict
+	else
+		log_ok
+	fi
+}
+# kp_same: the kprobes list as before, or with only the kretprobe the
+# kernel kept (after the module said so: then it is the new baseline)
+kp_same() {
+	_kp=$(cat /sys/kernel/debug/kprobes/list)
+	[ "$_kp" = "$kp0" ] && return 0
+	dmesg | grep -q "$KRP_LEFT" || return 1
+	printf '%s\n' "$_kp" | grep -v -x -F -e "$kp0" | grep -q -v -E '^0+ +r +0x0 ' && return 1
+	echo "  the kprobes list now has the kernel's disarmed kretprobe: $(printf '%s\n' "$_kp" | grep -E '^0+ +r +0x0 ' | head -n 1)"
+	kp0=$_kp
+	FI_KRP=$((FI_KRP + 1))
+}
+FI_KRP=0
 # inject_load POINT [PARAM=VALUE...]: fail each allocation of a load in
 # turn; FI_ERRS: "ERRNO-NAME|first smartwake line" of each refusal
 inject_load() {
@@ -146,18 +179,17 @@ inject_load() {
 			grep -q '^smartwake ' /proc/modules && { echo "  $_p N=$_n: refused but listed in /proc/modules"; _bad=$((_bad + 1)); }
 			[ ! -e /sys/module/smartwake ] || { echo "  $_p N=$_n: refused, /sys/module/smartwake left"; _bad=$((_bad + 1)); }
 			[ ! -e $SW_DBG ] || { echo "  $_p N=$_n: refused, debugfs left"; _bad=$((_bad + 1)); }
-			[ "$(cat /sys/kernel/debug/kprobes/list)" = "$kp0" ] ||
-				{ echo "  $_p N=$_n: refused, the kprobes list changed"; cat /sys/kernel/debug/kprobes/list; _bad=$((_bad + 1)); }
 			;;
 		*)
 			echo "  $_p N=$_n: finitload said '$_out'"
 			_bad=$((_bad + 1))
 			;;
 		esac
+		kp_same || { echo "  $_p N=$_n: the kprobes list changed"; cat /sys/kernel/debug/kprobes/list; _bad=$((_bad + 1)); }
 		agree_none || { echo "  $_p N=$_n: something of smartwake left hooked"; _bad=$((_bad + 1)); }
 		# a probe left by a refused load would run freed module code at
 		# the next wakeup: the shell's forks make them, before this look
-		log_ok || { echo "  $_p N=$_n: kernel log unclean"; _bad=$((_bad + 1)); }
+		load_log_ok || { echo "  $_p N=$_n: kernel log unclean:"; dmesg | tail -n 60; _bad=$((_bad + 1)); }
 		_n=$((_n + 1))
 	done
 	FI_INJ=$_inj FI_OK=$_ok FI_REF=$_ref FI_BAD=$_bad FI_END=$_n
@@ -165,10 +197,11 @@ inject_load() {
 # load_series POINT [PARAM=VALUE...]: inject_load, kmemleak, FI- lines, checks
 load_series() {
 	kmemleak_mark
+	FI_KRP=0
 	inject_load "$@"
 	leaks=$(kmemleak_new)
 	[ "$leaks" -eq 0 ] || cat $KML
-	echo "FI-FIG point=$1 injected=$FI_INJ loaded=$FI_OK refused=$FI_REF bad=$FI_BAD leaks=$leaks"
+	echo "FI-FIG point=$1 injected=$FI_INJ loaded=$FI_OK refused=$FI_REF bad=$FI_BAD leaks=$leaks kernel_kept_kretprobe=$FI_KRP"
 	printf '%s' "$FI_ERRS" | sort | uniq -c | while read -r _c _l; do
 		echo "FI-ERR point=$1 count=$_c errno=${_l%%|*} log=${_l#*|}"
 	done
