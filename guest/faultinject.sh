@@ -68,6 +68,13 @@ done
 echo "FI-FF injectable-list $(awk '$1 !~ /^__(x64|ia32|se|do)_sys_/ { printf "%s ", $1 }' $FF/injectable)"
 check "no function the module installs things with is fail_function-injectable here ($ffn): none left uninjected" eq "$ffn" 0
 
+# The one kernel reaction the module cannot prevent: a failed allocation
+# in the removal of the kretprobe that observes kallsyms_lookup_name
+# (symbols.c) makes the kernel's __disarm_kprobe_ftrace() WARN_ONCE and
+# unregister_kretprobe() leave the kretprobe in its table, disarmed, its
+# address cleared (listed as 0x0). The module says so; only then are that
+# WARN and that list line the kernel's, not a failure.
+KRP_LEFT='smartwake: the kretprobe on kallsyms_lookup_name could not be removed'
 # the log is cleared before each injection (dmesg -c: hundreds of them
 # would wrap the ring buffer) and read after it
 injected() { dmesg | grep -c 'FAULT_INJECTION: forcing a failure'; }
@@ -77,7 +84,34 @@ agree_none() { nothing_hooked; }
 # log_ok: no warning, bug or oops since the mark (the injected failures'
 # own lines and the module's error messages are not that)
 log_mark() { dmesg -c >/dev/null; }
-log_ok() { dmesg | dmesg_verdict; }
+# fi_log: the log without the kernel's own report of a page allocation
+# that failed (warn_alloc(): "page allocation failure:" or "vmalloc
+# error:", then a stack dump whose "Call Trace:" is no bug: fail_page_alloc
+# made it fail), and, once the module has said it left the kretprobe to
+# the kernel (symbols.c), without the kernel's WARN about that disarm
+fi_log() {
+	_krp=0
+	dmesg | grep -q "$KRP_LEFT" && _krp=1
+	dmesg | awk -v krp=$_krp '
+	/(page allocation failure|vmalloc error): / { alloc = NR }
+	/Call Trace:/ && alloc && NR - alloc <= 8 { next }
+	krp && /-+\[ cut here \]-+/ { blk = 1; n = 0; buf = $0; next }
+	blk {
+		if (n++ == 0 && /Failed to disarm kprobe-ftrace at kallsyms_lookup_name/)
+			skip = 1
+		if (!skip)
+			buf = buf "\n" $0
+		if (/---\[ end trace/) {
+			if (!skip)
+				print buf
+			blk = 0
+			skip = 0
+		}
+		next
+	}
+	{ print }'
+}
+log_ok() { fi_log | dmesg_verdict; }
 check "kernel log clean before the injections" dmesg_clean
 
 # ---- load ---------------------------------------------------------------
@@ -100,27 +134,6 @@ agree_loaded() {
 }
 # the kprobes list before any load: a failed load must leave it so
 kp0=$(cat /sys/kernel/debug/kprobes/list)
-# The one kernel reaction the module cannot prevent: a failed allocation
-# in the removal of the kretprobe that observes kallsyms_lookup_name
-# (symbols.c) makes the kernel's __disarm_kprobe_ftrace() WARN_ONCE and
-# unregister_kretprobe() leave the kretprobe in its table, disarmed, its
-# address cleared (listed as 0x0). The module says so; only then are that
-# WARN and that list line the kernel's, not a failure.
-KRP_LEFT='smartwake: the kretprobe on kallsyms_lookup_name could not be removed'
-# load_log_ok: log_ok without that WARN's block when the module said so
-load_log_ok() {
-	if dmesg | grep -q "$KRP_LEFT"; then
-		dmesg | awk '
-		/-+\[ cut here \]-+/ { blk = 1; n = 0; buf = $0; next }
-		blk && n == 0 && /Failed to disarm kprobe-ftrace at kallsyms_lookup_name/ { skip = 1 }
-		blk { n++; if (!skip) buf = buf "\n" $0
-			if (/---\[ end trace/) { if (!skip) print buf; blk = 0; skip = 0 }
-			next }
-		{ print }' | dmesg_verdict
-	else
-		log_ok
-	fi
-}
 # kp_same: the kprobes list as before, or with only the kretprobe the
 # kernel kept (after the module said so: then it is the new baseline)
 kp_same() {
@@ -189,7 +202,7 @@ inject_load() {
 		agree_none || { echo "  $_p N=$_n: something of smartwake left hooked"; _bad=$((_bad + 1)); }
 		# a probe left by a refused load would run freed module code at
 		# the next wakeup: the shell's forks make them, before this look
-		load_log_ok || { echo "  $_p N=$_n: kernel log unclean:"; dmesg | tail -n 60; _bad=$((_bad + 1)); }
+		log_ok || { echo "  $_p N=$_n: kernel log unclean:"; dmesg | tail -n 60; _bad=$((_bad + 1)); }
 		_n=$((_n + 1))
 	done
 	FI_INJ=$_inj FI_OK=$_ok FI_REF=$_ref FI_BAD=$_bad FI_END=$_n

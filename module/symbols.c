@@ -132,7 +132,6 @@ static int sw_lookup_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return 0;
 }
 
-
 /*
  * The kernel's kallsyms_lookup_name(@name), run by register_kprobe().
  * Return: the address, 0 if the kernel has no such symbol, or -errno
@@ -234,10 +233,8 @@ int sw_symbols_resolve(void)
 	 * freed module memory would be read by the next walk of it.
 	 */
 	krp = kzalloc(sizeof(*krp), GFP_KERNEL);
-	if (!krp) {
-		pr_err("cannot allocate the kretprobe that observes kallsyms_lookup_name; nothing hooked\n");
+	if (!krp)
 		return -ENOMEM;
-	}
 	krp->kp.symbol_name = "kallsyms_lookup_name";
 	krp->entry_handler = sw_lookup_entry;
 	krp->handler = sw_lookup_ret;

@@ -115,6 +115,14 @@ figtext_faultinject() {
 	echo "|---|---|---|---|"
 	sed -n 's/^FI-ERR point=\([^ ]*\) count=\([0-9]*\) errno=\([^ ]*\) log=\(.*\)/| \1 | \2 | \3 | \4 |/p' "$1" | tr -d '\r'
 	echo
+	echo "A failed allocation in the removal of the kretprobe that observes kallsyms_lookup_name at load"
+	echo "(module/symbols.c) makes the kernel's __disarm_kprobe_ftrace() WARN (once per boot) and"
+	echo "unregister_kretprobe() keep it in the kprobe table, disarmed, its address cleared; the module"
+	echo "then leaves it to the kernel (allocated, not in module memory) and says so, and only then are"
+	echo "that WARN and the list's 0x0 line accepted. Times the kernel kept it, per load row:"
+	sed -n 's/^FI-FIG point=\([^ ]*\) .*kernel_kept_kretprobe=\([0-9]*\).*/\1: \2;/p' "$1" | tr -d '\r' | tr '\n' ' ' | sed 's/; $/./'
+	echo
+	echo
 	echo "Removal rows: a failed allocation of the filter removal in hooks.c's sw_hook_undo() leaves"
 	echo "the entry in the unregistered ops (freed at unload) and says so with a pr_warn, below the"
 	echo "serial console's level; the guest reads it in dmesg, and a row whose value installs ftrace"
