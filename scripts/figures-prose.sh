@@ -133,8 +133,10 @@ figtext_faultinject() {
 	sed -n 's/^FI-FIG point=\([^ ]*(removal)\) .* warned=\([0-9]*\) ftrace_hooks=\([0-9]*\).*/| \1 | \3 | \2 |/p' "$1" | tr -d '\r'
 	echo
 	echo "Not run here: BPF attach and detach (policy=bpf, register_bpf_struct_ops): the debug kernels"
-	echo "have no BTF, so the module registers no struct_ops there; the sib_pull=1 and policy=bpf"
-	echo "knob writes need the companion module or an attached program."
+	echo "have no DWARF, no BTF, no bpf(2) and no JIT, so the module registers no struct_ops there"
+	echo "(scripts/debug-kernel-kcsanbtf.config has them, not built: an estimated 90 minutes or more on"
+	echo "2 cores); the sib_pull=1 and policy=bpf knob writes need the companion module or an attached"
+	echo "program."
 }
 
 # figtext_latency_ab LOG: section latency-ab, latency.sh's smartwake ab
