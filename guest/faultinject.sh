@@ -21,9 +21,14 @@
 # looked up in its injectable list (ALLOW_ERROR_INJECTION); one found
 # there fails the run (inject it here); 6.12 lists none of them, so their
 # allocation failures above are what covers them (FI-FF lines).
-# Usage: faultinject.sh [MAX_N]
+# Usage: faultinject.sh [MAX_N [ROW,...]]
+#   ROW: only these rows (a one-off run, e.g. a mutant's): load, load-params,
+#   or a knob value as written below (policy=smartwake); default: all
 . ./lib.sh
 max=${1:-400}
+only=${2:-}
+# want ROW: the row is run (no ROW list given, or ROW in it)
+want() { [ -z "$only" ] || case ,$only, in *,"$1",*) true ;; *) false ;; esac; }
 FS=/sys/kernel/debug/failslab
 FP=/sys/kernel/debug/fail_page_alloc
 KO=/lib/smartwake/smartwake.ko
@@ -124,10 +129,14 @@ check "kernel log clean before the injections" dmesg_clean
 agree_loaded() {
 	awk '$2 ~ /^(observe|redirect|direct|kretprobe)$/ { print $1, $2, $3 }' $SW_DBG/hooks >/tmp/fi-h || return 1
 	while read -r _h _kind _st; do
+		_kp=off
+		grep -q " $_h+0x0" /sys/kernel/debug/kprobes/list && _kp=on
 		if [ "$_kind" = kretprobe ]; then
-			grep -q " $_h+0x0" /sys/kernel/debug/kprobes/list && _in=on || _in=off
+			_in=$_kp
 		else
 			grep -q "^$_h " /sys/kernel/tracing/enabled_functions && _in=on || _in=off
+			# a kretprobe on the same function is in ftrace's list too
+			[ "$_st$_in$_kp" != offonon ] || _in=off
 		fi
 		[ "$_in" = "$_st" ] || { echo "  hooks says $_h $_st, the kernel's list $_in"; return 1; }
 	done </tmp/fi-h
@@ -224,11 +233,12 @@ load_series() {
 	check "$1: kmemleak finds nothing after the series ($leaks)" eq "$leaks" 0
 }
 check "finitload present" eval 'command -v finitload >/dev/null'
-load_series insmod
+want load && load_series insmod
 # a load whose parameters install hooks: ftrace hooks, the kretprobe, the
 # tracepoint probes and the ftrace pin at load (sw_knobs_ready), undone
 # by the load's error path
-load_series "insmod(policy=shadow,ttwu_count=1,latency=1)" policy=shadow ttwu_count=1 latency=1
+want load-params &&
+	load_series "insmod(policy=shadow,ttwu_count=1,latency=1)" policy=shadow ttwu_count=1 latency=1
 
 # ---- knob writes that install or remove a hook ---------------------------
 # (knob value pairs: the settings of the hooks' needs; sib_pull=1 needs the
@@ -304,6 +314,7 @@ inject_remove() {
 check "insmod (uninjected)" sw_insmod
 for kv in policy=smartwake policy=shadow latency=1 ${numa_on:+numa_retry=$numa_on} sib_count=1 \
 	sis_filter=1 ttwu_count=1 ttwu_queue=lock; do
+	want "$kv" || continue
 	k=${kv%%=*} v=${kv#*=}
 	d=$(knob "$k")
 	if ! set_knob "$k" "$v"; then
