@@ -158,7 +158,7 @@ FI_KRP=0
 # inject_load POINT [PARAM=VALUE...]: fail each allocation of a load in
 # turn; FI_ERRS: "ERRNO-NAME|first smartwake line" of each refusal
 inject_load() {
-	_p=$1 _n=1 _inj=0 _ok=0 _ref=0 _bad=0 _warned=0 FI_ERRS= FI_LOADED=0
+	_p=$1 _n=1 _inj=0 _ok=0 _ref=0 _bad=0 FI_ERRS= FI_LOADED=0
 	shift
 	while [ $_n -le "$max" ]; do
 		log_mark
