@@ -123,22 +123,21 @@ check "kernel log clean before the injections" dmesg_clean
 # finitload (tools/finitload.c) makes one finit_module() call with its own
 # fail-nth armed and says how it went: busybox insmod would retry a failed
 # load with init_module(), which fail-nth no longer reaches.
-# agree_loaded: each ftrace hook the hooks file says is on is in
-# enabled_functions and each one off is not; a kretprobe on is in the
-# kprobes list
+# agree_loaded: a function with a hook the hooks file says is on (an
+# ftrace hook or a kretprobe, which kprobes puts on ftrace too) is in
+# enabled_functions, one with none on is not; a kretprobe on is in the
+# kprobes list, one off is not
 agree_loaded() {
 	awk '$2 ~ /^(observe|redirect|direct|kretprobe)$/ { print $1, $2, $3 }' $SW_DBG/hooks >/tmp/fi-h || return 1
 	while read -r _h _kind _st; do
-		_kp=off
-		grep -q " $_h+0x0" /sys/kernel/debug/kprobes/list && _kp=on
 		if [ "$_kind" = kretprobe ]; then
-			_in=$_kp
+			grep -q " $_h+0x0" /sys/kernel/debug/kprobes/list && _in=on || _in=off
+			_want=$_st
 		else
 			grep -q "^$_h " /sys/kernel/tracing/enabled_functions && _in=on || _in=off
-			# a kretprobe on the same function is in ftrace's list too
-			[ "$_st$_in$_kp" != offonon ] || _in=off
+			grep -q "^$_h [a-z]* on " /tmp/fi-h && _want=on || _want=off
 		fi
-		[ "$_in" = "$_st" ] || { echo "  hooks says $_h $_st, the kernel's list $_in"; return 1; }
+		[ "$_in" = "$_want" ] || { echo "  hooks says $_h $_kind $_st, the kernel's list $_in"; cat /tmp/fi-h; return 1; }
 	done </tmp/fi-h
 }
 # the kprobes list before any load: a failed load must leave it so
