@@ -135,7 +135,7 @@ agree_loaded() {
 			_want=$_st
 		else
 			grep -q "^$_h " /sys/kernel/tracing/enabled_functions && _in=on || _in=off
-			grep -q "^$_h [a-z]* on " /tmp/fi-h && _want=on || _want=off
+			grep -q "^$_h [a-z]* on$" /tmp/fi-h && _want=on || _want=off
 		fi
 		[ "$_in" = "$_want" ] || { echo "  hooks says $_h $_kind $_st, the kernel's list $_in"; cat /tmp/fi-h; return 1; }
 	done </tmp/fi-h
