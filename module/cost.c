@@ -17,6 +17,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "cost.h"
+#include "debugfs_file.h"
 
 struct sw_cost_hist __percpu *sw_cost_hist;
 
@@ -102,7 +103,7 @@ DEFINE_SHOW_ATTRIBUTE(sw_cost_hist);
 
 void sw_cost_debugfs(struct dentry *dir)
 {
-	debugfs_create_file("cost_hist", 0444, dir, NULL, &sw_cost_hist_fops);
+	sw_debugfs_file("cost_hist", 0444, dir, NULL, &sw_cost_hist_fops);
 }
 
 /**

@@ -12,6 +12,7 @@
 #include "path/bpf.h"
 #include "cost.h"
 #include "debugfs.h"
+#include "debugfs_file.h"
 #include "hooks.h"
 #include "knobs.h"
 #include "latency.h"
@@ -122,23 +123,37 @@ static int sw_bpf_status_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(sw_bpf_status);
 
+/**
+ * sw_debugfs_init() - the directory and every file in it
+ *
+ * Return: 0, or the error of the directory or of the first file that
+ * could not be created (then nothing of the directory is left).
+ */
 int sw_debugfs_init(void)
 {
+	int ret;
+
 	sw_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	if (IS_ERR(sw_dir)) {
 		pr_err("cannot create debugfs directory: %ld\n", PTR_ERR(sw_dir));
 		return PTR_ERR(sw_dir);
 	}
-	debugfs_create_file("stats", 0444, sw_dir, NULL, &sw_stats_fops);
-	debugfs_create_file("reset", 0200, sw_dir, NULL, &sw_reset_fops);
-	debugfs_create_file("hooks", 0444, sw_dir, NULL, &sw_hooks_list_fops);
-	debugfs_create_file("calls", 0400, sw_dir, NULL, &sw_calls_list_fops);
-	debugfs_create_file("overloaded", 0444, sw_dir, NULL,
-			    &sw_overloaded_list_fops);
-	debugfs_create_file("bpf", 0444, sw_dir, NULL, &sw_bpf_status_fops);
+	sw_debugfs_file_err(true);
+	sw_debugfs_file("stats", 0444, sw_dir, NULL, &sw_stats_fops);
+	sw_debugfs_file("reset", 0200, sw_dir, NULL, &sw_reset_fops);
+	sw_debugfs_file("hooks", 0444, sw_dir, NULL, &sw_hooks_list_fops);
+	sw_debugfs_file("calls", 0400, sw_dir, NULL, &sw_calls_list_fops);
+	sw_debugfs_file("overloaded", 0444, sw_dir, NULL,
+			&sw_overloaded_list_fops);
+	sw_debugfs_file("bpf", 0444, sw_dir, NULL, &sw_bpf_status_fops);
 	sw_latency_debugfs(sw_dir);
 	sw_cost_debugfs(sw_dir);
-	return sw_knobs_init(sw_dir);
+	ret = sw_knobs_init(sw_dir);
+	if (!ret)
+		ret = sw_debugfs_file_err(false);
+	if (ret)
+		sw_debugfs_exit();
+	return ret;
 }
 
 /* Removing the files waits for readers and writers already inside them. */

@@ -19,6 +19,7 @@
 #include <linux/seq_file.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include "debugfs_file.h"
 #include "knob_parse.h"
 #include "knobs.h"
 
@@ -441,16 +442,16 @@ DEFINE_SHOW_ATTRIBUTE(sw_knobs_list);
  * sw_knobs_init() - create one debugfs file per knob, plus "knobs"
  * @dir: the module's debugfs directory
  *
- * Return: 0. Failures to create single files are not checked (debugfs
- * convention); the directory itself is checked by debugfs.c.
+ * Return: 0. A file that cannot be created fails the load
+ * (sw_debugfs_file(), checked by sw_debugfs_init()).
  */
 int sw_knobs_init(struct dentry *dir)
 {
 	int i;
 
 	for (i = 0; i < sw_table->nr; i++)
-		debugfs_create_file(sw_table->knobs[i].name, 0644, dir,
-				    (void *)&sw_table->knobs[i], &sw_knob_fops);
-	debugfs_create_file("knobs", 0444, dir, NULL, &sw_knobs_list_fops);
+		sw_debugfs_file(sw_table->knobs[i].name, 0644, dir,
+				(void *)&sw_table->knobs[i], &sw_knob_fops);
+	sw_debugfs_file("knobs", 0444, dir, NULL, &sw_knobs_list_fops);
 	return 0;
 }

@@ -18,6 +18,7 @@
 #include <linux/tracepoint.h>
 #include <uapi/linux/sched.h>
 #include "ksched.h"
+#include "debugfs_file.h"
 #include "hooks.h"
 #include "latency.h"
 #include "sched_access.h"
@@ -270,11 +271,11 @@ DEFINE_SHOW_ATTRIBUTE(sw_latency_hist);
 
 void sw_latency_debugfs(struct dentry *dir)
 {
-	debugfs_create_file("latency_hist", 0444, dir,
-			    (void __force *)&sw_lat_hist, &sw_latency_hist_fops);
-	debugfs_create_file("latency_hist_scope", 0444, dir,
-			    (void __force *)&sw_lat_hist_scope,
-			    &sw_latency_hist_fops);
+	sw_debugfs_file("latency_hist", 0444, dir,
+			(void __force *)&sw_lat_hist, &sw_latency_hist_fops);
+	sw_debugfs_file("latency_hist_scope", 0444, dir,
+			(void __force *)&sw_lat_hist_scope,
+			&sw_latency_hist_fops);
 }
 
 /*

@@ -31,7 +31,7 @@
 #include "watchdog.h"
 #include "testing.h"
 
-static int __init sw_init(void)
+static int __init sw_load(void)
 {
 	int ret;
 
@@ -108,6 +108,19 @@ err_sis:
 	sw_sis_exit();
 err_cost:
 	sw_cost_exit();
+	return ret;
+}
+
+/*
+ * Some failures of the load have a message of their own, an allocation
+ * that fails has none: every refused load says so, with its error.
+ */
+static int __init sw_init(void)
+{
+	int ret = sw_load();
+
+	if (ret)
+		pr_err("not loaded: %pe\n", ERR_PTR(ret));
 	return ret;
 }
 

@@ -13,6 +13,7 @@
 #include <linux/module.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include "symbols.h"
 #include "testing.h"
@@ -136,13 +137,6 @@ static int sw_lookup_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return 0;
 }
 
-static struct kretprobe sw_lookup_krp = {
-	.kp.symbol_name = "kallsyms_lookup_name",
-	.entry_handler = sw_lookup_entry,
-	.handler = sw_lookup_ret,
-	.maxactive = 4,
-};
-
 /*
  * The kernel's kallsyms_lookup_name(@name), run by register_kprobe().
  * Return: the address, 0 if the kernel has no such symbol, or -errno
@@ -238,16 +232,44 @@ static int sw_resolve_table(void)
  */
 int sw_symbols_resolve(void)
 {
+	struct kretprobe *krp;
 	int ret;
 
-	ret = register_kretprobe(&sw_lookup_krp);
+	/*
+	 * Not in the module's data: the kernel keeps a kretprobe whose
+	 * unregistration failed in its table (see below), and a copy in
+	 * freed module memory would be read by the next walk of it.
+	 */
+	krp = kzalloc(sizeof(*krp), GFP_KERNEL);
+	if (!krp)
+		return -ENOMEM;
+	krp->kp.symbol_name = "kallsyms_lookup_name";
+	krp->entry_handler = sw_lookup_entry;
+	krp->handler = sw_lookup_ret;
+	krp->maxactive = 4;
+	ret = register_kretprobe(krp);
 	if (ret) {
 		pr_err("cannot observe kallsyms_lookup_name (kretprobe: %d); nothing hooked\n",
 		       ret);
+		kfree(krp);
 		return ret;
 	}
 	ret = sw_resolve_table();
-	unregister_kretprobe(&sw_lookup_krp);
+	unregister_kretprobe(krp);
+	/*
+	 * A failed disarm (its ftrace filter removal allocates) makes
+	 * unregister_kretprobe() clear kp.addr and leave the kretprobe in
+	 * the kernel's table, disarmed and never found again: its memory
+	 * stays the kernel's. The names it points to are in this module's
+	 * rodata: dropped, as nothing reads them after registration.
+	 */
+	if (!krp->kp.addr) {
+		krp->kp.symbol_name = NULL;
+		pr_warn("the kretprobe on kallsyms_lookup_name could not be removed; left disarmed in the kernel's kprobe table (%zu bytes)\n",
+			sizeof(*krp));
+		return ret;
+	}
+	kfree(krp);
 	return ret;
 }
 

@@ -103,13 +103,40 @@ figtext_faultinject() {
 	sed -n 's/^FI-FF injectable-list \(.*\)/The list, without the system calls: \1/p' "$1" | tr -d '\r' |
 		sed 's/ __do_sys_[a-z0-9_]*//g; s/ *$//'
 	echo
-	echo "insmod: the guest's busybox insmod retries a failed finit_module() with init_module(), which"
-	echo "fail-nth no longer reaches, so an injected load failure shows as loaded (by the retry). Its"
-	echo "series stopped at N=2 with no second injection (at a36a2a1): not explained yet."
+	echo "The load rows: tools/finitload makes one finit_module() call with its own fail-nth armed (busybox"
+	echo "insmod would retry a failed finit_module() with init_module(), which fail-nth no longer reaches);"
+	echo "insmod(...) loads with parameters that install hooks at load, undone by the load's error path."
+	echo "A refused load: its errno, a smartwake error line in the log (all levels, read with dmesg),"
+	echo "then no module (/proc/modules, /sys/module), no debugfs, nothing in enabled_functions, the"
+	echo "kprobes list as before, a clean log after the shell's next wakeups (a tracepoint probe left"
+	echo "behind would run the freed module's code). The errors seen, with the first smartwake line of each:"
+	echo
+	echo "| load | refusals | errno | the log's first smartwake error |"
+	echo "|---|---|---|---|"
+	sed -n 's/^FI-ERR point=\([^ ]*\) count=\([0-9]*\) errno=\([^ ]*\) log=\(.*\)/| \1 | \2 | \3 | \4 |/p' "$1" | tr -d '\r'
+	echo
+	echo "A failed allocation in the removal of the kretprobe that observes kallsyms_lookup_name at load"
+	echo "(module/symbols.c) makes the kernel's __disarm_kprobe_ftrace() WARN (once per boot) and"
+	echo "unregister_kretprobe() keep it in the kprobe table, disarmed, its address cleared; the module"
+	echo "then leaves it to the kernel (allocated, not in module memory) and says so, and only then are"
+	echo "that WARN and the list's 0x0 line accepted. Times the kernel kept it, per load row:"
+	sed -n 's/^FI-FIG point=\([^ ]*\) .*kernel_kept_kretprobe=\([0-9]*\).*/\1: \2;/p' "$1" | tr -d '\r' | tr '\n' ' ' | sed 's/; $/./'
+	echo
+	echo
+	echo "Removal rows: a failed allocation of the filter removal in hooks.c's sw_hook_undo() leaves"
+	echo "the entry in the unregistered ops (freed at unload) and says so with a pr_warn, below the"
+	echo "serial console's level; the guest reads it in dmesg, and a row whose value installs ftrace"
+	echo "hooks must show it at least once per hook:"
+	echo
+	echo "| removal | ftrace hooks | pr_warn seen |"
+	echo "|---|---|---|"
+	sed -n 's/^FI-FIG point=\([^ ]*(removal)\) .* warned=\([0-9]*\) ftrace_hooks=\([0-9]*\).*/| \1 | \3 | \2 |/p' "$1" | tr -d '\r'
 	echo
 	echo "Not run here: BPF attach and detach (policy=bpf, register_bpf_struct_ops): the debug kernels"
-	echo "have no BTF, so the module registers no struct_ops there; the sib_pull=1 and policy=bpf"
-	echo "knob writes need the companion module or an attached program."
+	echo "have no DWARF, no BTF, no bpf(2) and no JIT, so the module registers no struct_ops there"
+	echo "(scripts/debug-kernel-kcsanbtf.config has them, not built: an estimated 90 minutes or more on"
+	echo "2 cores); the sib_pull=1 and policy=bpf knob writes need the companion module or an attached"
+	echo "program."
 }
 
 # figtext_latency_ab LOG: section latency-ab, latency.sh's smartwake ab
