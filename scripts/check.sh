@@ -704,8 +704,8 @@ check_shipped() {
 		# (sw_pull_register() checks their ENDBR64; shipped, above)
 		sw_pull_run|sw_pull_stop|sw_pull_local|sw_pull_remote|sw_pull_tick_pre) ;;
 		# overload.c's nr_running watcher: pull.c's trigger (module,
-		# its ENDBR64 checked above)
-		sw_nr_running_probe) ;;
+		# its ENDBR64 checked above), called from the probe's out-of-line part
+		sw_nr_running_probe|sw_nr_running_others) ;;
 		# policy=bpf: the attached program's BPF trampolines, one per callback
 		# (sw_bpf_reg() checks its ENDBR64; bpf.sh, in a guest)
 		sw_bpf_select|sw_bpf_wake_wide|sw_bpf_wake_affine|sw_bpf_select_idle) ;;
