@@ -121,6 +121,10 @@ shadow-llc64       1    stock llc64    2400 @figures = figtext_shadow_size --ico
 shadow-2s2l8c2t    1    stock 2s2l8c2t 2400 @figures = figtext_shadow_size --icount shadow.sh smt sized
 shadow-7.3-2s2l8c2t 2   7.3   2s2l8c2t 2400 @figures = figtext_shadow_size --icount shadow.sh smt sized
 shadow-llc128      2    stock llc128   3600 @figures = figtext_shadow_size --icount shadow.sh sized
+# 128 CPUs of several LLCs: 2 sockets (2 NUMA nodes) x 2 LLCs x 16 cores
+# x 2 threads, LLCs of 32 (the masks of sis_filter at 32 per LLC); the boot of
+# 128 vCPUs alone takes minutes on 2 host cores: a timeout of 90 minutes
+shadow-2s2l16c2t   2    stock 2s2l16c2t 5400 @figures = figtext_shadow_size --icount shadow.sh smt sized
 # reliability at size (issue 61, extra step): every CPU of one LLC
 # offline and back under sized loads (smartwake with sis_filter, shadow),
 # policy and knob flips, insmod/rmmod cycles; the counters add up after
@@ -351,7 +355,8 @@ done <<<"$steps_table"
 # the same path under KASAN, lockdep and kmemleak). shadow-smt8 and
 # shadow-numa-smt moved to the second lane to keep the lanes even.
 # The steps at size (issue 61: shadow-llc64, -2s2l8c2t, -7.3-2s2l8c2t,
-# -llc128; stress-2s2l8c2t; 5 to 20 minutes each on 2 host cores) are
+# -llc128, -2s2l16c2t; stress-2s2l8c2t; 5 to 20 minutes each on 2 host
+# cores, the 128-CPU ones longer) are
 # extra steps: the module's code they run is that of the small shadow
 # steps (shadow-smp4, -smt8, -numa-smt, -7.3-numa2, the same shadow.sh
 # with fixed loads), of cost-64 (64 CPUs, 2 LLCs, sized loads, 0
@@ -378,7 +383,7 @@ steps_extra=(kfacts-6.1 kfacts-deb13 kfacts-7.2 headers-only-6.1 headers-only-de
 	arm64-build arm64 arm64-7.3-cluster shadow-7.3-arm64 wake-arm64 lockdown-arm64
 	oops-smp2 oops-smp4
 	kcsan-debug reliability-kcsan shadow-kcsan faultinject-kcsan
-	shadow-llc64 shadow-2s2l8c2t shadow-7.3-2s2l8c2t shadow-llc128 stress-2s2l8c2t)
+	shadow-llc64 shadow-2s2l8c2t shadow-7.3-2s2l8c2t shadow-llc128 shadow-2s2l16c2t stress-2s2l8c2t)
 is_extra() { [[ " ${steps_extra[*]} " == *" $1 "* ]]; }
 steps_default=()
 for s in "${steps_all[@]}"; do
