@@ -116,7 +116,10 @@ cost-64            2    stock smp4     1500 @figures = figtext_cost --icount --s
 # factor=2 control 1 disagreement in 138,964 (one LLC: wide and affine
 # mostly end on the same idle prev), the kernel log failed on RCU stall
 # reports during the sis_filter hog runs (the verdict prints only their
-# "Call Trace:" lines: no frame to tell whose)
+# "Call Trace:" lines: no frame to tell whose). Since then dmesg.sh
+# reads such a report whole: the third run (2026-12-06, 6aa969d) passed,
+# 125/0/1, its one RCU stall (CPU 5, 0 ticks in 5253 jiffies, the GP
+# kthread runnable yet starved for 1304 jiffies) an emulation stall
 shadow-llc64       1    stock llc64    2400 @figures = figtext_shadow_size --icount shadow.sh sized
 shadow-2s2l8c2t    1    stock 2s2l8c2t 2400 @figures = figtext_shadow_size --icount shadow.sh smt sized
 shadow-7.3-2s2l8c2t 2   7.3   2s2l8c2t 2400 @figures = figtext_shadow_size --icount shadow.sh smt sized
