@@ -13,6 +13,23 @@
 # a report without its </TASK> within 200 lines, and any other warning
 # inside the report still fail.
 #
+# An RCU stall report ("rcu: INFO: ... detected stalls on CPUs/tasks" or
+# "... self-detected stall on CPU") runs from its header through the
+# stack dumps it asks for (NMI backtraces, task dumps, the GP kthread's
+# "starved" lines): every line that is an "rcu:" line, a stack or
+# register line, or one of the dump's headers. When it fails, all of it
+# is printed (not just its "Call Trace:" lines). It is an emulation
+# stall, printed as a KTAP comment, when it names no frame of this
+# project's modules and every stalled CPU took fewer than a quarter of
+# the stall's jiffies in scheduling-clock ticks ("(N ticks this GP)",
+# or "(N GPs behind)": it has not even seen the grace period start), so
+# the vCPU hardly ran: a CPU stuck in the kernel with interrupts on
+# takes a tick every jiffy. Seen in shadow-llc64 (2026-12-06, 96 busy
+# hogs, host load 9 to 11): 0 to 10 ticks in t=5254 on every stalled
+# CPU, the GP kthread runnable (->state=0x0) yet starved for 935
+# jiffies. A report with a module frame, with a stalled CPU that took
+# ticks, with no "t=N jiffies" line, or longer than 4000 lines fails.
+#
 # Likewise a KCSAN report (the debug kernel's kcsan variant, issue 59):
 # it is the module's when one of its racing accesses is in the code of
 # this project's modules ([smartwake], [smartwake_pull], the test modules
@@ -73,6 +90,60 @@ dmesg_verdict() {
 		sub(/^.*BUG: KCSAN: /, "", ktitle)
 		next
 	}
+	function rflush() {
+		if (rown || rn > 4000 || rt == 0 || rticks * 4 >= rt) {
+			print rblk
+			bad = 1
+		} else {
+			stalls++
+			print "# emulation stall (RCU), no smartwake frame, at most " rticks " ticks in " rt " jiffies: " rfirst
+		}
+		rin = 0
+	}
+	/rcu: INFO: .*(detected stalls on CPUs|self-detected stall on CPU)/ {
+		if (rin)
+			rflush()
+		if (inl) {
+			# a lockup report cut short by another report
+			n = 201
+			flush()
+		}
+		rin = 1
+		rn = 0
+		rown = 0
+		rt = 0
+		rticks = 0
+		rblk = $0
+		rfirst = $0
+		next
+	}
+	rin {
+		l = $0
+		sub(/^\[ *[0-9.]+\] ?/, "", l)
+		if (l ~ /^rcu: / || l ~ /^[ \t]/ || l ~ /^[A-Z][A-Za-z0-9]*: / || l ~ /^(Call Trace:|Hardware name:|Modules linked in:|Sending NMI|NMI backtrace|Task dump for CPU|Offline CPU|task:|Code: )/ || l !~ /[^ \t]/) {
+			rn++
+			rblk = rblk "\n" $0
+			if (l ~ /\[(smartwake|smartwake_pull|sw_[a-z0-9_]+)\]/ && l !~ /^Modules linked in/)
+				rown = 1
+			if (match(l, /\([0-9]+ (ticks this GP|GPs behind)\)/)) {
+				v = substr(l, RSTART + 1) + 0
+				if (l ~ /GPs behind/)
+					v = 0
+				if (v > rticks)
+					rticks = v
+			}
+			if (match(l, /[(, ]t=[0-9]+ jiffies/))
+				rt = substr(l, RSTART + 3) + 0
+			if (l ~ /^(WARNING|BUG|Oops):/ || l ~ /general protection fault/) {
+				print
+				bad = 1
+			}
+			if (rn > 4000)
+				rflush()
+			next
+		}
+		rflush()
+	}
 	function flush() {
 		if (own || n > 200) {
 			print blk
@@ -101,7 +172,7 @@ dmesg_verdict() {
 	inl {
 		n++
 		blk = blk "\n" $0
-		if ($0 ~ /\[smartwake\]/ && $0 !~ /Modules linked in/)
+		if ($0 ~ /\[(smartwake|smartwake_pull|sw_[a-z0-9_]+)\]/ && $0 !~ /Modules linked in/)
 			own = 1
 		if ($0 ~ /<\/TASK>/ || n > 200)
 			flush()
@@ -120,6 +191,8 @@ dmesg_verdict() {
 			n = 201
 			flush()
 		}
+		if (rin)
+			rflush()
 		exit bad
 	}'
 }

@@ -83,6 +83,80 @@ kcsan 'update_load_avg / enqueue_task_fair' 'enqueue_task_fair+0x55/0x300' | hea
 { printf '%s\n' "$boot"; kcsan '__bitmap_weight_and / enqueue_task_fair' '__bitmap_weight_and+0x20/0x90' 'select_idle_sibling+0x30/0x60'; } >"$t/kcsan-helper-kernel"
 { printf '%s\n' "$boot"; kcsan 'update_load_avg / enqueue_task_fair' 'enqueue_task_fair+0x55/0x300' | sed 's/ bytes by .*/ bytes, format unknown/'; } >"$t/kcsan-unparsed"
 
+# rcustall TICKS FRAME: an RCU stall report as 6.12 prints it (the
+# lines of shadow-llc64, 2026-12-06, with the stack dumps it asks for),
+# TICKS the third stalled CPU's "ticks this GP", FRAME in an NMI
+# backtrace
+rcustall() {
+	cat <<EOF
+[  120.275378] rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:
+[  120.275387] rcu: 	4-...0: (1 ticks this GP) idle=67dc/1/0x4000000000000000 softirq=386/386 fqs=92
+[  120.275404] rcu: 	5-...0: (1 GPs behind) idle=6644/1/0x4000000000000000 softirq=389/389 fqs=92
+[  120.275456] rcu: 	8-....: ($1 ticks this GP) idle=62e4/1/0x4000000000000000 softirq=350/350 fqs=92
+[  120.275476] rcu: 	(detected by 1, t=5254 jiffies, g=-11, q=214 ncpus=64)
+[  120.275500] Sending NMI from CPU 1 to CPUs 4:
+[  120.586800] NMI backtrace for cpu 4
+[  120.586810] CPU: 4 UID: 0 PID: 3402 Comm: wakeload Tainted: G           OE      6.12.117+deb12-cloud-amd64 #1  Debian 6.12.117-1~deb12u1
+[  120.586820] Tainted: [O]=OOT_MODULE, [E]=UNSIGNED_MODULE
+[  120.586830] Hardware name: QEMU Standard PC (i440FX + PIIX, 1996), BIOS 1.16.2-debian-1.16.2-1 04/01/2014
+[  120.586840] RIP: 0010:_raw_spin_unlock_irqrestore+0x1d/0x40
+[  120.586850] Code: 90 90 90 90 90 90 90 f3 0f 1e fa 0f 1f 44 00 00 c6 07 00 0f 1f 00 f7 c6 00 02 00 00 74 01 fb
+[  120.586860] RSP: 0018:ffffb2c0c0a7bd20 EFLAGS: 00000246
+[  120.586870] RAX: 0000000000000001 RBX: ffff9a3b3ec35e80 RCX: 0000000000000000
+[  120.586880] FS:  00007f1c2a7fc6c0(0000) GS:ffff9a3b3ec00000(0000) knlGS:0000000000000000
+[  120.586890] CS:  0010 DS: 0000 ES: 0000 CR0: 0000000080050033
+[  120.586872] Call Trace:
+[  120.586900]  <NMI>
+[  120.586910]  ? nmi_cpu_backtrace+0xd9/0x140
+[  120.586920]  </NMI>
+[  120.586930]  <TASK>
+[  120.586940]  try_to_wake_up+0x2b5/0x6e0
+[  120.586950]  $2
+[  120.586960]  pipe_write+0x3b1/0x690
+[  120.586970]  ksys_write+0xd2/0xf0
+[  120.586980]  do_syscall_64+0x82/0x190
+[  120.586990]  </TASK>
+[  124.249872] rcu: rcu_preempt kthread starved for 935 jiffies! g-11 f0x0 RCU_GP_DOING_FQS(6) ->state=0x0 ->cpu=51
+[  124.249985] rcu: 	Unless rcu_preempt kthread gets sufficient CPU time, OOM is now expected behavior.
+[  124.249995] rcu: RCU grace-period kthread stack dump:
+[  124.250000] task:rcu_preempt     state:R  running task     stack:0     pid:16    tgid:16    ppid:2      flags:0x00004000
+[  124.250015] Call Trace:
+[  124.250020]  <TASK>
+[  124.250030]  __schedule+0x3f5/0xb40
+[  124.250040]  rcu_gp_fqs_loop+0x10b/0x4c0
+[  124.250050]  </TASK>
+[  124.250218] rcu: Stack dump where RCU GP kthread last ran:
+[  124.250220] NMI backtrace for cpu 51 skipped: idling at pv_native_safe_halt+0xf/0x20
+EOF
+}
+# the self-detected form: the CPU's own tick found it stalled
+rcuself() {
+	cat <<EOF
+[  150.683368] rcu: INFO: rcu_preempt self-detected stall on CPU
+[  150.683377] rcu: 	8-....: (7 ticks this GP) idle=6394/1/0x4000000000000000 softirq=360/360 fqs=202
+[  150.683397] rcu: 	(t=5260 jiffies g=13 q=97 ncpus=64)
+[  150.683400] CPU: 8 UID: 0 PID: 0 Comm: swapper/8 Tainted: G           OE      6.12.117+deb12-cloud-amd64 #1
+[  150.683410] RIP: 0010:pv_native_safe_halt+0xf/0x20
+[  150.683420] Call Trace:
+[  150.683430]  <IRQ>
+[  150.683440]  ? rcu_dump_cpu_stacks+0xa1/0x120
+[  150.683450]  </IRQ>
+[  150.683460]  <TASK>
+[  150.683470]  default_idle+0x9/0x20
+[  150.683480]  do_idle+0x1ee/0x230
+[  150.683490]  </TASK>
+EOF
+}
+kframe='select_task_rq_fair+0x44/0x300'
+{ printf '%s\n' "$boot"; rcustall 10 "$kframe"; echo '[  130.0] smartwake: policy shadow'; } >"$t/rcu-starved"
+{ printf '%s\n' "$boot"; rcustall 10 'sw_select_task_rq+0x44/0x300 [smartwake]'; } >"$t/rcu-own"
+{ printf '%s\n' "$boot"; rcustall 5250 "$kframe"; } >"$t/rcu-ticking"
+{ printf '%s\n' "$boot"; rcustall 10 "$kframe" | grep -v 'detected by'; } >"$t/rcu-no-t"
+{ printf '%s\n' "$boot"; rcustall 10 "$kframe"; echo '[  130.0] smartwake: policy shadow'; echo '[  131.0] Call Trace:'; } >"$t/rcu-then-trace"
+{ printf '%s\n' "$boot"; rcustall 10 "$kframe" | sed '/ksys_write/i [  120.586965] WARNING: CPU: 4 PID: 3402 at kernel/sched/core.c:1 f+0x1/0x2'; } >"$t/rcu-warning"
+{ printf '%s\n' "$boot"; rcuself; } >"$t/rcu-self"
+{ printf '%s\n' "$boot"; rcuself | sed 's/default_idle+0x9\/0x20/sw_pull_run+0x10\/0x300 [smartwake_pull]/'; } >"$t/rcu-self-own"
+
 # verdict AWK LOG: guest/dmesg.sh under AWK (mawk, busybox) on LOG; the
 # output in $t/out
 verdict() {
@@ -111,6 +185,21 @@ for a in mawk busybox; do
 	check "$a: a call trace outside a lockup fails" eval '! verdict $a trace'
 	check "$a: a BUG fails" eval '! verdict $a bug'
 	check "$a: a kmemleak report fails" eval '! verdict $a leak'
+	check "$a: an RCU stall of starved vCPUs (no module frame, stalled CPUs took few ticks) passes, printed as one comment" \
+		eval 'verdict $a rcu-starved && grep -qx "# emulation stall (RCU), no smartwake frame, at most 10 ticks in 5254 jiffies: .*detected stalls on CPUs/tasks:" "$t/out" && [ "$(wc -l <"$t/out")" -eq 1 ]'
+	check "$a: an RCU stall with a [smartwake] frame fails, the whole report printed (header, CPUs, stacks, starved kthread)" \
+		eval '! verdict $a rcu-own && grep -q "rcu: INFO: rcu_preempt detected stalls" "$t/out" && grep -q "detected by 1, t=5254" "$t/out" && grep -q "sw_select_task_rq.*\[smartwake\]" "$t/out" && grep -q "RIP: 0010:_raw_spin_unlock_irqrestore" "$t/out" && grep -q "kthread starved for 935" "$t/out" && grep -q "skipped: idling" "$t/out"'
+	check "$a: an RCU stall whose CPU took a tick every jiffy (stuck in the kernel) fails, printed" \
+		eval '! verdict $a rcu-ticking && grep -q "5250 ticks this GP" "$t/out"'
+	check "$a: an RCU stall without its t=N jiffies line fails" eval '! verdict $a rcu-no-t'
+	check "$a: a call trace after an RCU stall report of starved vCPUs fails" \
+		eval '! verdict $a rcu-then-trace && grep -q "^# emulation stall (RCU)" "$t/out" && grep -qx "\[  131.0\] Call Trace:" "$t/out"'
+	check "$a: a warning inside an RCU stall report fails" \
+		eval '! verdict $a rcu-warning && grep -q "WARNING: CPU: 4 PID: 3402" "$t/out"'
+	check "$a: a self-detected RCU stall of a starved vCPU (7 ticks) passes" \
+		eval 'verdict $a rcu-self && grep -q "^# emulation stall (RCU).* 7 ticks in 5260 jiffies: .*self-detected stall" "$t/out"'
+	check "$a: a self-detected RCU stall with a [smartwake_pull] frame fails" \
+		eval '! verdict $a rcu-self-own && grep -q "sw_pull_run.*smartwake_pull" "$t/out"'
 	check "$a: a KCSAN report whose accesses are in kernel code passes, printed as a comment (smartwake frames below an access's first: the interrupted task)" \
 		eval 'verdict $a kcsan-kernel && grep -qx "# KCSAN report of kernel code only: data-race in update_load_avg / enqueue_task_fair" "$t/out" && [ "$(wc -l <"$t/out")" -eq 1 ]'
 	check "$a: a KCSAN report whose first access is in smartwake fails, the report printed" \
