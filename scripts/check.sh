@@ -800,7 +800,8 @@ hguest() {
 # figures NAME KERNEL TOPO TIMEOUT SECTION FIGTEXT [GUEST-RUN OPTION...]
 # SCRIPT [ARG...] (a row's "@figures SECTION FIGTEXT ..."): the step's
 # guest, its log in build/logs/NAME.log; a pass writes FIGTEXT LOG NAME
-# (scripts/figures-prose.sh) to figures.md (kfacts-*: kfacts.md),
+# (scripts/figures-prose.sh) to figures.md (kfacts-*: kfacts.md;
+# faultinject: faultinject.md),
 # section SECTION ("=": NAME).
 # The one writer of numa-retry, latency-ab (the real smartwake ab
 # output), concurrent-ab (scope.sh's two ab --concurrent runs), bpf,
@@ -811,8 +812,13 @@ figures() {
 	[ "$sec" != = ] || sec=$name
 	guest "$2" "$3" "$4" --log "$log" "${@:7}" || rc=$?
 	[ $rc -eq 0 ] || return $rc
-	# what each kernel offers: the long listing kfacts.md (figures.md's size)
-	case $sec in kfacts-*) set -- --doc Documentation/kfacts.md ;; *) set -- ;; esac
+	# long listings of their own (figures.md's size): what each kernel
+	# offers, and the fault table with every load error seen
+	case $sec in
+	kfacts-*) set -- --doc Documentation/kfacts.md ;;
+	faultinject) set -- --doc Documentation/faultinject.md ;;
+	*) set -- ;;
+	esac
 	"$fig" "$log" "$name" | scripts/figures.sh "$@" "$sec" - || true
 }
 # The Debian system image (issue 31): scripts/debian-run.sh boots it
