@@ -23,7 +23,8 @@
 # allocation failures above are what covers them (FI-FF lines).
 # Usage: faultinject.sh [MAX_N [ROW,...]]
 #   ROW: only these rows (a one-off run, e.g. a mutant's): load, load-params,
-#   or a knob value as written below (policy=smartwake); default: all
+#   a knob value as written below (policy=smartwake), or (with struct_ops:
+#   the faultbpf kernel) policy=bpf, bpf-load, bpf-unload; default: all
 . ./lib.sh
 max=${1:-400}
 only=${2:-}
@@ -349,6 +350,170 @@ for kv in policy=smartwake policy=shadow latency=1 ${numa_on:+numa_retry=$numa_o
 		check "$kv removed: no ftrace hook, no filter-removal warning (seen $FI_WARN times)" eq "$FI_WARN" 0
 	fi
 done
+
+# ---- BPF attach and detach (policy=bpf) ---------------------------------
+# On a kernel with BTF, bpf(2) and the JIT (the faultbpf variant) the module
+# registers struct smartwake_ops. "smartwake bpf load" (tools/cli, libbpf)
+# loads a program and attaches its struct_ops map (the module's
+# sw_bpf_reg()); "smartwake bpf unload" detaches it (BPF_LINK_DETACH: the
+# module's sw_bpf_unreg(), which under policy=bpf also sets policy=stock
+# and removes its hooks). Every allocation under the bpf(2) system call
+# (__sys_bpf on the stack: the stack filter's range moves there) is failed
+# in turn, in the CLI's own task: BTF and map creation, the verifier, the
+# JIT and its struct_ops trampolines, the attach, the pins, the detach.
+BPFST=$SW_DBG/bpf
+PINS=/sys/fs/bpf/smartwake
+bpf_attached() { grep -q '^struct_ops smartwake_ops registered attached' $BPFST; }
+bpf_detached() { grep -q '^struct_ops smartwake_ops registered detached' $BPFST; }
+# bpf_clean: detached, no pin of ours, the module's references back to
+# those of a detached module (a struct_ops map holds one; a failed load's
+# map is freed after RCU grace periods: waited for, up to 20 s)
+bpf_clean() {
+	bpf_detached || { echo "  the bpf file: $(cat $BPFST)"; return 1; }
+	[ -z "$(ls $PINS 2>/dev/null)" ] || { echo "  pins left: $(ls $PINS)"; return 1; }
+	_i=0
+	while [ "$(cat /sys/module/smartwake/refcnt)" -ne "$bpf_ref0" ]; do
+		_i=$((_i + 1))
+		[ $_i -le 40 ] || { echo "  module refcnt $(cat /sys/module/smartwake/refcnt), detached $bpf_ref0"; return 1; }
+		sleep 0.5
+	done
+}
+# fi_range START END: the stack filter's range, both injectors
+fi_range() { for _a in $FS $FP; do echo "$1" >$_a/require-start; echo "$2" >$_a/require-end; done; }
+# sym_range NAME: the text of kernel function NAME, "START END" (END: the
+# next text symbol's address), empty if the kernel has no such symbol
+sym_range() {
+	_s=$(awk -v f="$1" '$3 == f && $2 ~ /^[tT]$/ { print $1; exit }' /proc/kallsyms)
+	[ -n "$_s" ] || return 0
+	_e=$(awk -v a="$_s" '$2 ~ /^[tT]$/ && $1 > a { print $1 }' /proc/kallsyms | sort | head -n 1)
+	echo "0x$_s 0x$_e"
+}
+# fi_run N CMD...: CMD in a task whose Nth filtered allocation fails;
+# FI_OUT its output, FI_RC its exit status, FI_HIT 1 if the Nth was reached
+fi_run() {
+	_nth=$1
+	shift
+	log_mark
+	FI_OUT=$( (echo "$_nth" >/proc/self/fail-nth && exec "$@") 2>&1)
+	FI_RC=$?
+	FI_HIT=$(injected)
+}
+# inject_bpf POINT LOAD_ARG: POINT bpf-load (fail the load's Nth) or
+# bpf-unload (load uninjected, fail the unload's Nth; policy=bpf set
+# between, so the detach also sets policy=stock); FI_ERRS: the CLI's
+# last line of each refusal
+inject_bpf() {
+	_p=$1 _arg=$2 _n=1 _inj=0 _ok=0 _ref=0 _bad=0 FI_ERRS= FI_DONE=0
+	while [ $_n -le "$max" ]; do
+		if [ "$_p" = bpf-unload ]; then
+			smartwake bpf load "$_arg" >/dev/null 2>&1 && bpf_attached && set_knob policy bpf ||
+				{ echo "  $_p($_arg) N=$_n: the uninjected load or policy=bpf failed"; _bad=$((_bad + 1)); break; }
+			fi_run $_n smartwake bpf unload
+		else
+			fi_run $_n smartwake bpf load "$_arg"
+		fi
+		if [ "$FI_HIT" -eq 0 ]; then
+			# fewer than N: the operation ran uninjected and must have worked
+			[ "$FI_RC" -eq 0 ] && FI_DONE=1 || echo "  $_p($_arg) N=$_n: uninjected, failed: $FI_OUT"
+			[ "$_p" = bpf-unload ] || { bpf_attached && smartwake bpf unload >/dev/null 2>&1; } ||
+				{ echo "  $_p($_arg): the uninjected load did not attach, or its unload failed"; FI_DONE=0; }
+			bpf_clean && [ "$(knob policy)" = stock ] || { echo "  $_p($_arg): not clean after the uninjected run"; FI_DONE=0; }
+			break
+		fi
+		_inj=$((_inj + 1))
+		if [ "$FI_RC" -eq 0 ]; then
+			_ok=$((_ok + 1))
+			if [ "$_p" = bpf-load ]; then
+				bpf_attached || { echo "  $_p($_arg) N=$_n: said attached, the module says $(cat $BPFST)"; _bad=$((_bad + 1)); }
+				smartwake bpf unload >/dev/null 2>&1 || { echo "  $_p($_arg) N=$_n: loaded, the unload failed"; _bad=$((_bad + 1)); }
+			fi
+		else
+			_ref=$((_ref + 1))
+			_m=$(printf '%s\n' "$FI_OUT" | grep -v '^ *$' | tail -n 1)
+			[ -n "$_m" ] || { echo "  $_p($_arg) N=$_n: exit $FI_RC with no message"; _bad=$((_bad + 1)); }
+			FI_ERRS="$FI_ERRS$_m
+"
+			if [ "$_p" = bpf-unload ]; then
+				# refused: still attached (then unloaded uninjected) or gone
+				# in full; policy=bpf never stays without a program
+				if bpf_attached; then
+					[ "$(knob policy)" = bpf ] || { echo "  $_p($_arg) N=$_n: attached, policy $(knob policy)"; _bad=$((_bad + 1)); }
+					smartwake bpf unload >/dev/null 2>&1 || { echo "  $_p($_arg) N=$_n: the uninjected unload fails too"; _bad=$((_bad + 1)); }
+				fi
+			else
+				# nothing half-installed: the module and bpffs as before,
+				# and the same load, uninjected, attaches
+				bpf_clean || { echo "  $_p($_arg) N=$_n: refused, not clean: $_m"; _bad=$((_bad + 1)); }
+				{ smartwake bpf load "$_arg" >/dev/null 2>&1 && bpf_attached && smartwake bpf unload >/dev/null 2>&1; } ||
+					{ echo "  $_p($_arg) N=$_n: the uninjected load and unload after it failed"; _bad=$((_bad + 1)); }
+			fi
+		fi
+		bpf_clean || { echo "  $_p($_arg) N=$_n: not clean"; _bad=$((_bad + 1)); }
+		[ "$(knob policy)" = stock ] && agree_none ||
+			{ echo "  $_p($_arg) N=$_n: policy $(knob policy), hooks:"; cat $SW_DBG/hooks; _bad=$((_bad + 1)); }
+		log_ok || { echo "  $_p($_arg) N=$_n: kernel log unclean:"; dmesg | tail -n 60; _bad=$((_bad + 1)); }
+		_n=$((_n + 1))
+	done
+	FI_INJ=$_inj FI_OK=$_ok FI_REF=$_ref FI_BAD=$_bad FI_END=$_n
+}
+if want bpf-load || want bpf-unload || want policy=bpf; then
+	if ! grep -q '^struct_ops smartwake_ops registered' $BPFST 2>/dev/null; then
+		skip "BPF attach and detach: no struct_ops here ($(cat $BPFST 2>/dev/null)): the faultbpf kernel has it"
+	else
+		bpf_ref0=$(cat /sys/module/smartwake/refcnt)
+		check "BPF: registered, detached, refcnt $bpf_ref0" bpf_clean
+		# the knob write with a program attached (the module-area filter)
+		if want policy=bpf; then
+			check "BPF: a program attached for policy=bpf" eval 'smartwake bpf load prev >/dev/null 2>&1 && bpf_attached'
+			fh=0
+			for _phase in write remove; do
+				kmemleak_mark
+				if [ $_phase = write ]; then
+					inject_write policy bpf stock
+					_pt=policy=bpf
+				else
+					set_knob policy bpf
+					fh=$(awk '$2 ~ /^(observe|redirect|direct)$/ && $3 == "on" { n++ } END { print n + 0 }' $SW_DBG/hooks)
+					set_knob policy stock
+					inject_remove policy bpf stock
+					_pt="policy=stock(removal)"
+				fi
+				leaks=$(kmemleak_new)
+				[ "$leaks" -eq 0 ] || cat $KML
+				echo "FI-FIG point=$_pt injected=$FI_INJ accepted=$FI_OK refused=$FI_REF bad=$FI_BAD leaks=$leaks${FI_WARN:+ warned=$FI_WARN ftrace_hooks=$fh}"
+				check "$_pt with a program attached: $FI_INJ allocations failed in turn, refused with the old value kept or done in full, nothing left hooked" eq "$FI_BAD" 0
+				check "$_pt: series ended (N=$FI_END), kmemleak finds nothing ($leaks)" eval '[ $FI_END -le $max ] && [ $leaks -eq 0 ]'
+				FI_WARN=
+			done
+			check "BPF: unload after the policy=bpf rows" eval 'smartwake bpf unload >/dev/null 2>&1 && bpf_clean'
+		fi
+		rng=$(sym_range __sys_bpf)
+		[ -n "$rng" ] || rng=$(sym_range __x64_sys_bpf)
+		check "BPF: the bpf(2) system call's text for the stack filter ($rng)" eval '[ -n "$rng" ]'
+		fi_range $rng
+		for pt in bpf-load bpf-unload; do
+			want $pt || continue
+			for prog in prev /lib/smartwake/bpf/wake_wide_v2013.bpf.o; do
+				pn=${prog##*/}
+				pn=${pn%.bpf.o}
+				kmemleak_mark
+				inject_bpf $pt "$prog"
+				leaks=$(kmemleak_new)
+				[ "$leaks" -eq 0 ] || cat $KML
+				echo "FI-FIG point=$pt($pn) injected=$FI_INJ accepted=$FI_OK refused=$FI_REF bad=$FI_BAD leaks=$leaks"
+				printf '%s' "$FI_ERRS" | sort | uniq -c | while read -r _c _l; do
+					echo "FI-ERR point=$pt($pn) count=$_c errno=- log=$_l"
+				done
+				check "$pt($pn): $FI_INJ allocations under bpf(2) failed in turn: refused with a message and nothing left (module detached, no pins, no reference, policy stock, nothing hooked, the same load then works), or done in full ($FI_REF refused, $FI_OK done)" eq "$FI_BAD" 0
+				check "$pt($pn): the series reached an uninjected run that worked (N=$FI_END, cap $max)" eval '[ $FI_END -le $max ] && [ $FI_DONE -eq 1 ]'
+				check "$pt($pn): at least one failure refused it" gt "$FI_REF" 0
+				check "$pt($pn): kmemleak finds nothing after the series ($leaks)" eq "$leaks" 0
+			done
+		done
+		fi_range 0xffffffffa0000000 0xffffffffff000000
+	fi
+fi
+
 check "rmmod" rmmod smartwake
 check "nothing of smartwake left" nothing_hooked
 summary

@@ -248,6 +248,13 @@ shadow-kcsan       2    debug-kcsan smp4 1200 shadow.sh
 # every allocation of the load and of each knob write that installs or
 # removes a hook failed in turn (failslab, fail_page_alloc, fail-nth)
 faultinject-kcsan  2    debug-kcsan smp2 3000 @figures faultinject figtext_faultinject faultinject.sh 400
+# BPF attach and detach (policy=bpf) the same way, on the faultbpf variant
+# (the base debug kernel with fault injection, BTF, bpf(2) and the JIT):
+# every allocation under bpf(2) of smartwake bpf load and unload failed in
+# turn, and the policy=bpf knob write with a program attached; an extra
+# step (a kernel build of its own): the policy=bpf code it runs is the
+# one bpf-stock runs in make check
+faultinject-bpf    2    debug-faultbpf smp2 3600 @figures faultinject-bpf figtext_faultinject_bpf faultinject.sh 3000 policy=bpf,bpf-load,bpf-unload
 # what each kernel offers the module, as kfacts.md sections kfacts-* (figures.md links it)
 kfacts-stock       1    stock smp2     300  @figures = figtext_kfacts kfacts.sh
 kfacts-6.1         2    6.1   smp2     300  @figures = figtext_kfacts kfacts.sh
@@ -405,7 +412,7 @@ steps_extra=(kfacts-6.1 kfacts-deb13 kfacts-7.2 headers-only-6.1 headers-only-de
 	shadow-deb13 ttwu-deb13 wake-debug
 	arm64-build arm64 arm64-7.3-cluster shadow-7.3-arm64 wake-arm64 lockdown-arm64 bpf-arm64 shadow-arm64-numa2
 	oops-smp2 oops-smp4
-	kcsan-debug reliability-kcsan shadow-kcsan faultinject-kcsan
+	kcsan-debug reliability-kcsan shadow-kcsan faultinject-kcsan faultinject-bpf
 	shadow-llc64 shadow-2s2l8c2t shadow-7.3-2s2l8c2t shadow-llc128 shadow-2s2l16c2t stress-2s2l8c2t)
 is_extra() { [[ " ${steps_extra[*]} " == *" $1 "* ]]; }
 steps_default=()
@@ -801,7 +808,7 @@ hguest() {
 # SCRIPT [ARG...] (a row's "@figures SECTION FIGTEXT ..."): the step's
 # guest, its log in build/logs/NAME.log; a pass writes FIGTEXT LOG NAME
 # (scripts/figures-prose.sh) to figures.md (kfacts-*: kfacts.md;
-# faultinject: faultinject.md),
+# faultinject, faultinject-bpf: faultinject.md),
 # section SECTION ("=": NAME).
 # The one writer of numa-retry, latency-ab (the real smartwake ab
 # output), concurrent-ab (scope.sh's two ab --concurrent runs), bpf,
@@ -816,7 +823,7 @@ figures() {
 	# offers, and the fault table with every load error seen
 	case $sec in
 	kfacts-*) set -- --doc Documentation/kfacts.md ;;
-	faultinject) set -- --doc Documentation/faultinject.md ;;
+	faultinject*) set -- --doc Documentation/faultinject.md ;;
 	*) set -- ;;
 	esac
 	"$fig" "$log" "$name" | scripts/figures.sh "$@" "$sec" - || true

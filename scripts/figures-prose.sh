@@ -132,11 +132,42 @@ figtext_faultinject() {
 	echo "|---|---|---|"
 	sed -n 's/^FI-FIG point=\([^ ]*(removal)\) .* warned=\([0-9]*\) ftrace_hooks=\([0-9]*\).*/| \1 | \3 | \2 |/p' "$1" | tr -d '\r'
 	echo
-	echo "Not run here: BPF attach and detach (policy=bpf, register_bpf_struct_ops): the debug kernels"
-	echo "have no DWARF, no BTF, no bpf(2) and no JIT, so the module registers no struct_ops there"
-	echo "(scripts/debug-kernel-kcsanbtf.config has them, not built: an estimated 90 minutes or more on"
-	echo "2 cores); the sib_pull=1 and policy=bpf knob writes need the companion module or an attached"
-	echo "program."
+	echo "Not run here: BPF attach and detach and the policy=bpf knob write (the kcsan kernel has no"
+	echo "BTF, bpf(2) or JIT): see the next section (step faultinject-bpf, the faultbpf kernel). The"
+	echo "sib_pull=1 knob write needs the companion module: not run."
+}
+
+# figtext_faultinject_bpf LOG: section faultinject-bpf, faultinject.sh's
+# BPF rows (FI-FIG, FI-ERR)
+figtext_faultinject_bpf() {
+	echo "## Fault injection: BPF attach and detach, policy=bpf (issue 59)"
+	echo
+	echo "make check step faultinject-bpf (extra), guest/faultinject.sh's BPF rows: the debug kernel's"
+	echo "faultbpf variant (the base's KASAN, lockdep and kmemleak, with FAILSLAB, FAIL_PAGE_ALLOC, the"
+	echo "stack-trace filter, BTF, bpf(2) and the JIT), smp2 guest. bpf-load: smartwake bpf load (libbpf:"
+	echo "BTF and maps, the verifier, the JIT and the struct_ops trampolines, the attach that calls the"
+	echo "module's sw_bpf_reg(), the pins); bpf-unload: smartwake bpf unload with policy=bpf set"
+	echo "(BPF_LINK_DETACH: sw_bpf_unreg(), which sets policy=stock and removes the hooks). The Nth"
+	echo "allocation with the bpf(2) system call on its stack fails (fail-nth in the CLI's own task),"
+	echo "N = 1, 2, ... until the command makes fewer. prev: a built-in program, one callback;"
+	echo "wake_wide_v2013: tools/bpf's object with its maps. refused: the command failed with a message,"
+	echo "then the module says detached, no pin is left, the module's reference count is back, policy is"
+	echo "stock, nothing is hooked, the log is clean, and the same load without injection attaches."
+	echo "policy=bpf rows: the knob write with a program attached, the module-area filter as in the"
+	echo "section above."
+	echo
+	echo "| injection point | failures injected | refused | done | bad | kmemleak |"
+	echo "|---|---|---|---|---|---|"
+	sed -n 's/^FI-FIG //p' "$1" | tr -d '\r' | awk '{
+		delete f; for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = substr($i, length(kv[1]) + 2) }
+		printf "| %s | %s | %s | %s | %s | %s |\n", f["point"], f["injected"], f["refused"], f["accepted"], f["bad"], f["leaks"]
+	}'
+	echo
+	echo "The refusals, by the CLI's last line:"
+	echo
+	echo "| row | refusals | the CLI's last line |"
+	echo "|---|---|---|"
+	sed -n 's/^FI-ERR point=\([^ ]*\) count=\([0-9]*\) errno=[^ ]* log=\(.*\)/| \1 | \2 | \3 |/p' "$1" | tr -d '\r'
 }
 
 # figtext_latency_ab LOG: section latency-ab, latency.sh's smartwake ab
