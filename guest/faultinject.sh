@@ -244,8 +244,8 @@ want load-params &&
 	load_series "insmod(policy=shadow,ttwu_count=1,latency=1)" policy=shadow ttwu_count=1 latency=1
 
 # ---- knob writes that install or remove a hook ---------------------------
-# (knob value pairs: the settings of the hooks' needs; sib_pull=1 needs the
-# companion module and policy=bpf an attached program: not here)
+# (knob value pairs: the settings of the hooks' needs; sib_pull=1 with the
+# companion loaded; policy=bpf needs an attached program: the BPF rows)
 numa_on=$(sed -n 's/^numa_retry .*\[\([^]]*\)\].*/\1/p' $SW_DBG/knobs 2>/dev/null | tr '|' '\n' | grep -v '^off$' | head -n 1)
 # inject_write KNOB VALUE DEFAULT: fail each allocation of one write in turn; the
 # writing shell is a subshell that arms its own fail-nth
@@ -315,8 +315,15 @@ inject_remove() {
 }
 
 check "insmod (uninjected)" sw_insmod
+# sib_pull=1 needs the sched-idle pull's companion (built where the kernel
+# has CONFIG_LIVEPATCH), loaded uninjected after the module
+PULL=/lib/smartwake/smartwake_pull.ko
+pull_on=
+if want sib_pull=1 && [ -f $PULL ]; then
+	check "the companion smartwake_pull.ko loads (for sib_pull=1)" insmod $PULL && pull_on=sib_pull=1
+fi
 for kv in policy=smartwake policy=shadow latency=1 ${numa_on:+numa_retry=$numa_on} sib_count=1 \
-	sis_filter=1 ttwu_count=1 ttwu_queue=lock; do
+	sis_filter=1 ttwu_count=1 ttwu_queue=lock $pull_on; do
 	want "$kv" || continue
 	k=${kv%%=*} v=${kv#*=}
 	d=$(knob "$k")
@@ -350,6 +357,7 @@ for kv in policy=smartwake policy=shadow latency=1 ${numa_on:+numa_retry=$numa_o
 		check "$kv removed: no ftrace hook, no filter-removal warning (seen $FI_WARN times)" eq "$FI_WARN" 0
 	fi
 done
+[ -z "$pull_on" ] || check "rmmod smartwake_pull" rmmod smartwake_pull
 
 # ---- BPF attach and detach (policy=bpf) ---------------------------------
 # On a kernel with BTF, bpf(2) and the JIT (the faultbpf variant) the module

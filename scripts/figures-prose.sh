@@ -153,21 +153,24 @@ figtext_faultinject_bpf() {
 	echo "wake_wide_v2013: tools/bpf's object with its maps. refused: the command failed with a message,"
 	echo "then the module says detached, no pin is left, the module's reference count is back, policy is"
 	echo "stock, nothing is hooked, the log is clean, and the same load without injection attaches."
-	echo "policy=bpf rows: the knob write with a program attached, the module-area filter as in the"
-	echo "section above."
+	echo "The other rows use the module-area filter, as in the section above: the load (on this"
+	echo "kernel it also registers the struct_ops type), sib_pull=1 with the companion loaded, and"
+	echo "policy=bpf with a program attached, each write and its removal."
 	echo
 	echo "| injection point | failures injected | refused | done | bad | kmemleak |"
 	echo "|---|---|---|---|---|---|"
 	sed -n 's/^FI-FIG //p' "$1" | tr -d '\r' | awk '{
 		delete f; for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = substr($i, length(kv[1]) + 2) }
-		printf "| %s | %s | %s | %s | %s | %s |\n", f["point"], f["injected"], f["refused"], f["accepted"], f["bad"], f["leaks"]
+		acc = ("loaded" in f) ? f["loaded"] : f["accepted"]
+		printf "| %s | %s | %s | %s | %s | %s |\n", f["point"], f["injected"], f["refused"], acc, f["bad"], f["leaks"]
 	}'
 	echo
-	echo "The refusals, by the CLI's last line:"
+	echo "The refusals: for the BPF rows the CLI's last line, for the load its errno and the log's"
+	echo "first smartwake error:"
 	echo
-	echo "| row | refusals | the CLI's last line |"
-	echo "|---|---|---|"
-	sed -n 's/^FI-ERR point=\([^ ]*\) count=\([0-9]*\) errno=[^ ]* log=\(.*\)/| \1 | \2 | \3 |/p' "$1" | tr -d '\r'
+	echo "| row | refusals | errno | message |"
+	echo "|---|---|---|---|"
+	sed -n 's/^FI-ERR point=\([^ ]*\) count=\([0-9]*\) errno=\([^ ]*\) log=\(.*\)/| \1 | \2 | \3 | \4 |/p' "$1" | tr -d '\r'
 }
 
 # figtext_latency_ab LOG: section latency-ab, latency.sh's smartwake ab
