@@ -83,7 +83,6 @@ check "no function the module installs things with is fail_function-injectable h
 KRP_LEFT='smartwake: the kretprobe on kallsyms_lookup_name could not be removed'
 # the log is cleared before each injection (dmesg -c: hundreds of them
 # would wrap the ring buffer) and read after it
-injected() { dmesg | grep -c 'FAULT_INJECTION: forcing a failure'; }
 # agree: the hooks file, enabled_functions and the kprobes list say the
 # same: nothing of smartwake (module gone or at defaults)
 agree_none() { nothing_hooked; }
@@ -235,7 +234,7 @@ load_series() {
 	check "$1: at least one failure refused the load (finit_module's errno seen)" gt "$FI_REF" 0
 	check "$1: kmemleak finds nothing after the series ($leaks)" eq "$leaks" 0
 }
-check "finitload present" eval 'command -v finitload >/dev/null'
+check "finitload and failnth present" eval 'command -v finitload >/dev/null && command -v failnth >/dev/null'
 want load && load_series insmod
 # a load whose parameters install hooks: ftrace hooks, the kretprobe, the
 # tracepoint probes and the ftrace pin at load (sw_knobs_ready), undone
@@ -396,15 +395,22 @@ sym_range() {
 	_e=$(awk -v a="$_s" '$2 ~ /^[tT]$/ && $1 > a { print $1 }' /proc/kallsyms | sort | head -n 1)
 	echo "0x$_s 0x$_e"
 }
-# fi_run N CMD...: CMD in a task whose Nth filtered allocation fails;
-# FI_OUT its output, FI_RC its exit status, FI_HIT 1 if the Nth was reached
+# fi_run N CMD...: CMD in a task whose Nth filtered allocation fails
+# (tools/failnth: an injected failure of a __GFP_NOWARN allocation prints
+# nothing, so the log cannot say whether the Nth was reached: the task's
+# fail-nth left, read once it has exited, does); FI_OUT its output,
+# FI_RC its exit status, FI_HIT 1 if the Nth was reached
 fi_run() {
-	_nth=$1
-	shift
 	log_mark
-	FI_OUT=$( (echo "$_nth" >/proc/self/fail-nth && exec "$@") 2>&1)
+	FI_OUT=$(failnth "$@" 2>&1)
 	FI_RC=$?
-	FI_HIT=$(injected)
+	_left=$(printf '%s\n' "$FI_OUT" | sed -n 's/^failnth: fail-nth-left=\([0-9]*\) .*/\1/p')
+	FI_OUT=$(printf '%s\n' "$FI_OUT" | grep -v '^failnth: ')
+	case $_left in
+	0) FI_HIT=1 ;;
+	[1-9]*) FI_HIT=0 ;;
+	*) FI_HIT=0 FI_RC=125 FI_OUT="failnth failed: $FI_OUT" ;;
+	esac
 }
 # inject_bpf POINT LOAD_ARG: POINT bpf-load (fail the load's Nth) or
 # bpf-unload (load uninjected, fail the unload's Nth; policy=bpf set
@@ -420,6 +426,7 @@ inject_bpf() {
 		else
 			fi_run $_n smartwake bpf load "$_arg"
 		fi
+		[ "$FI_RC" -ne 125 ] || { echo "  $_p($_arg) N=$_n: $FI_OUT"; _bad=$((_bad + 1)); break; }
 		if [ "$FI_HIT" -eq 0 ]; then
 			# fewer than N: the operation ran uninjected and must have worked
 			[ "$FI_RC" -eq 0 ] && FI_DONE=1 || echo "  $_p($_arg) N=$_n: uninjected, failed: $FI_OUT"

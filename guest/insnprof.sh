@@ -18,7 +18,7 @@
 . ./lib.sh
 case $1 in
 syms)
-	awk '$2 ~ /^[tT]$/ { print "SWSYM", $1, $3 }' /proc/kallsyms
+	awk '$2 ~ /^[tT]$/ { print "SWSYM", $1, $3; n++ } END { print "SWSYM-END", n }' /proc/kallsyms
 	check "kernel symbols printed" [ "$(awk '$2 ~ /^[tT]$/' /proc/kallsyms | wc -l)" -gt 1000 ]
 	;;
 run)

@@ -19,6 +19,9 @@
 # merged fragment and the variant's name). make check's kernel is the base.
 #   kcsan  KCSAN instead of KASAN, plus fault injection (failslab,
 #          fail_page_alloc, fail_function); guest-run.sh --kernel debug-kcsan
+#   faultbpf  the base (KASAN) plus the same fault injection, DWARF, BTF,
+#          bpf(2) and the JIT (policy=bpf under fault injection);
+#          guest-run.sh --kernel debug-faultbpf
 #
 # Usage: scripts/build-debug-kernel.sh [--variant V] [--print-dir] [--help]
 #   --variant V  build (or print) variant V instead of the base kernel

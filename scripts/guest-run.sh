@@ -223,7 +223,7 @@ done
 if [ "$arch" = amd64 ]; then
 	make -s -C "$SW_TOP/tools" >&2 || sw_die "tools/ did not build (make tools)"
 	tools=("$SW_TOP"/tools/wakeload "$SW_TOP"/tools/udpstream "$SW_TOP"/tools/numatouch
-		"$SW_TOP"/tools/finitload "$SW_TOP"/tools/smartwake)
+		"$SW_TOP"/tools/finitload "$SW_TOP"/tools/failnth "$SW_TOP"/tools/smartwake)
 else
 	# the workloads and the CLI, static, by Debian's cross compiler
 	# (tools/Makefile's flags); the CLI with Debian's arm64 libbpf, libelf,
@@ -231,7 +231,7 @@ else
 	# uapi headers (linux/bpf.h of 6.12)
 	tools=()
 	mkdir -p "$SW_TOP/build/tools-$arch"
-	for t in wakeload udpstream numatouch finitload; do
+	for t in wakeload udpstream numatouch finitload failnth; do
 		o=$SW_TOP/build/tools-$arch/$t
 		if [ ! -x "$o" ] || [ -n "$(find "$SW_TOP/tools/$t.c" "$SW_TOP"/tools/lib/swtool.[ch] -newer "$o")" ]; then
 			aarch64-linux-gnu-gcc -I"$SW_TOP/tools/lib" -O2 -Wall -Wextra -Werror -static -pthread \

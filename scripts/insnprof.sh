@@ -208,10 +208,15 @@ fi
 syms=$dir/syms-$krel.txt
 if [ ! -s "$syms" ]; then
 	sw_log "insnprof: the kernel's symbols (one boot, cached in $syms)"
-	scripts/guest-run.sh --topo smp2 --append nokaslr --timeout 600 \
+	# 80,000 lines over the serial console: minutes on a loaded host
+	scripts/guest-run.sh --topo smp2 --append nokaslr --timeout 1800 \
 		--log "$dir/syms-$krel.log" insnprof.sh syms | grep -E 'passed|FAIL' || true
 	sed -n 's/^SWSYM \([0-9a-f]*\) \([^ \r]*\).*/\1 \2/p' "$dir/syms-$krel.log" >"$syms.tmp"
-	[ "$(wc -l <"$syms.tmp")" -gt 1000 ] || sw_die "no kernel symbols in $dir/syms-$krel.log"
+	# all of them or none: a list cut short (a timeout) would give the
+	# instructions of every function past the cut to the last one listed
+	n=$(sed -n 's/^SWSYM-END \([0-9]*\).*/\1/p' "$dir/syms-$krel.log")
+	[ -n "$n" ] && [ "$(wc -l <"$syms.tmp")" -eq "$n" ] && [ "$n" -gt 1000 ] ||
+		sw_die "the kernel's symbols in $dir/syms-$krel.log are incomplete ($(wc -l <"$syms.tmp") lines, the guest counted ${n:-none}); run again"
 	mv "$syms.tmp" "$syms"
 fi
 mark=$(awk '$2 == "__x64_sys_sync" { print $1 }' "$syms")
