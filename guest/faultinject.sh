@@ -463,6 +463,8 @@ inject_bpf() {
 					{ echo "  $_p($_arg) N=$_n: the uninjected load and unload after it failed"; _bad=$((_bad + 1)); }
 			fi
 		fi
+		# a sign of life on the console of a long series
+		[ $((_n % 50)) -ne 0 ] || echo "  $_p($_arg): N=$_n, $_ref refused so far"
 		bpf_clean || { echo "  $_p($_arg) N=$_n: not clean"; _bad=$((_bad + 1)); }
 		[ "$(knob policy)" = stock ] && agree_none ||
 			{ echo "  $_p($_arg) N=$_n: policy $(knob policy), hooks:"; cat $SW_DBG/hooks; _bad=$((_bad + 1)); }
