@@ -1,21 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * failnth - run a command with its Nth fault check failed, and say whether
- * the command reached it.
+ * failnth - run a command with its Nth fault check failed (failslab,
+ * fail_page_alloc), and say whether the command reached it.
  *
- * A task's /proc/PID/fail-nth is not inherited by its children, and a
- * command that ends cannot read its own back; an injected failure of an
- * allocation made with __GFP_NOWARN prints nothing. So the command runs in
- * a child that this program arms before the exec (the child waits on a
- * pipe until then), and its fail-nth is read once it has exited, before
- * it is reaped (waitid WNOWAIT: a zombie's /proc entry still answers).
- * Fault checks the exec makes count too: with a stack filter
- * (failslab's require-start/-end) only those under the filtered code do.
- * Prints, on standard error after the command's own output:
- *   failnth: fail-nth-left=L status=S
- * L: 0 when the Nth check failed, more when the command made fewer.
- * Exit status: the command's (128 + signal if it was killed); 125 when
- * this program failed, 2 on a usage error.
+ * fail-nth is not inherited by children, a command cannot read its own
+ * back after it ends, and a failed __GFP_NOWARN allocation logs nothing:
+ * so the command runs in a child armed through /proc/PID/fail-nth before
+ * its exec, and the value left is read after it exits, before it is
+ * reaped (waitid WNOWAIT). Then, on standard error:
+ *   failnth: fail-nth-left=L status=S   (L = 0: the Nth check failed)
+ * Exit status: the command's (128 + signal if killed); 125 when this
+ * program failed, 2 on a usage error.
  *
  * Usage: failnth N COMMAND [ARG...]
  */
