@@ -74,6 +74,7 @@ if [ "$rc" -eq 0 ] && [ "$figs" = 1 ] && [ -n "$fig" ]; then
 		echo "| observer flips | $(val obs_flips) |"
 		echo "| CPU hotplugs (offline, the previous back) | $(val hotplugs) |"
 		echo "| module loads, unloads | $(val loads), $(val unloads) |"
+		echo "| unloads that waited for the kernel to free a detached map's module reference | $(val ref_waits) |"
 		echo "| BPF attaches, detaches | $(val attaches), $(val detaches) |"
 		echo "| counter reads checked | $(val reads) |"
 		echo "| module-path wakeups (sum over the loads) | $(val wakeups) |"
