@@ -85,7 +85,9 @@ llc_on() { llc_set 1 online; }
 # the watchdog: a write to a CPU's online file that has not returned
 # after 120 guest s (0.35 s is usual) prints the blocked tasks
 # (sysrq w) once and the kernel log's tail, to tell a slow hotplug from a
-# hung one; every 60 s a line with the CPU being written
+# hung one; every 60 s a line with the CPU being written. A stall inside
+# stop_machine leaves it no CPU: then the kernel's soft lockup and RCU
+# stall reports are what shows
 (
 	_seen=
 	while sleep 60; do
