@@ -151,8 +151,10 @@ shadow-2s2l16c2t   2    stock 2s2l16c2t 5400 @figures = figtext_shadow_size --ic
 # soft lockups of every migration thread, an RCU stall on CPU 0, no
 # stack on the console), one diagnostic run passed the hotplug and flip
 # phases and saw a kernel WARN, Dying CPU not properly vacated (nr_running
-# 2, one task listed), while the module was unloaded in the cycles
-stress-2s2l8c2t    2    stock 2s2l8c2t 2400 @figures = figtext_stress_size --icount stress-size.sh
+# 2, one task listed), while the module was unloaded in the cycles.
+# About 70 guest s of phases; 1 to 4 guest s a wall minute on a host
+# shared by 4 guests: a timeout of 60 minutes
+stress-2s2l8c2t    2    stock 2s2l8c2t 3600 @figures = figtext_stress_size --icount stress-size.sh
 # the short form of the reliability runs (make stress runs the long form)
 reliability        1    stock smp4     900  reliability.sh 30 10
 cli-guest          1    stock -        -    scripts/cli-test.sh --guest
