@@ -44,13 +44,18 @@ echo "topology: $NCPU CPUs, cpu0's LLC $LLC0, the LLC taken offline: $VICTIM ($N
 check "several LLCs: one to take offline ($NV CPUs, $VICTIM)" \
 	eval '[ "$NV" -ge 2 ] && [ "$NV" -lt "$NCPU" ]'
 
-# the loads, sized to the machine, in the background until loads_stop
+# the loads, sized to the machine, in the background until loads_stop:
+# about one runnable task per CPU (pipe pairs n/8, msg groups n/16, a
+# dispatcher with n/8 workers). Under -icount a CPU of a machine whose
+# every vCPU runs three tasks took 18 guest s to go offline (pipe pairs
+# n/2, msg groups n/4, 1:n/4: the first runs, 2026-12-06), 0.35 s with
+# these loads (one offline and online of cpu18 and cpu19, 64 CPUs)
 loads_start() {
-	wakeload pipe -p $((NCPU / 2)) -t 100000 >/dev/null 2>&1 &
+	wakeload pipe -p $((NCPU / 8)) -t 100000 >/dev/null 2>&1 &
 	_l1=$!
-	wakeload msg --pipes -g $((NCPU / 4)) -t 100000 >/dev/null 2>&1 &
+	wakeload msg --pipes -g $((NCPU / 16)) -t 100000 >/dev/null 2>&1 &
 	_l2=$!
-	wakeload disp -d 1 -w $((NCPU / 4)) --switch -t 100000 >/dev/null 2>&1 &
+	wakeload disp -d 1 -w $((NCPU / 8)) --switch -t 100000 >/dev/null 2>&1 &
 	_l3=$!
 }
 loads_stop() { kill $_l1 $_l2 $_l3 2>/dev/null; wait $_l1 $_l2 $_l3 2>/dev/null; }
@@ -62,18 +67,43 @@ runnable_on_any() {
 		awk -v l=" $1 " '$1 == "R" && index(l, " " $37 " ") { n++ } END { print n + 0 }'
 }
 # llc_off / llc_on: every CPU of the victim LLC offline / online again;
-# failed writes add to HP_FAIL
+# failed writes add to HP_FAIL. The CPU being written is in /tmp/hp_cur
+# for the watchdog below; one line per LLC with the guest time it took
 HP_FAIL=0
-llc_off() {
+llc_set() {
+	_t0=$(uptime_s)
 	for _c in $VCPUS; do
-		echo 0 >$CPUS/cpu$_c/online || HP_FAIL=$((HP_FAIL + 1))
+		echo "$(uptime_s) $2 $_c" >/tmp/hp_cur
+		echo "$1" >$CPUS/cpu$_c/online || HP_FAIL=$((HP_FAIL + 1))
 	done
+	rm -f /tmp/hp_cur
+	echo "  [$(uptime_s)s] LLC $VICTIM $2 in $(($(uptime_s) - _t0)) s"
 }
-llc_on() {
-	for _c in $VCPUS; do
-		echo 1 >$CPUS/cpu$_c/online || HP_FAIL=$((HP_FAIL + 1))
+llc_off() { llc_set 0 offline; }
+llc_on() { llc_set 1 online; }
+
+# the watchdog: a write to a CPU's online file that has not returned
+# after 120 guest s (0.35 s is usual) prints the blocked tasks
+# (sysrq w) once and the kernel log's tail, to tell a slow hotplug from a
+# hung one; every 60 s a line with the CPU being written. A stall inside
+# stop_machine leaves it no CPU: then the kernel's soft lockup and RCU
+# stall reports are what shows
+(
+	_seen=
+	while sleep 60; do
+		_now=$(uptime_s)
+		_t=$_now _what=- _c=-
+		[ ! -f /tmp/hp_cur ] || read -r _t _what _c </tmp/hp_cur
+		echo "  [${_now}s] watchdog: load $(cut -d ' ' -f 1 /proc/loadavg), writing: $_what cpu$_c since ${_t}s"
+		if [ $((_now - _t)) -gt 120 ] && [ "$_seen" != "$_t$_what$_c" ]; then
+			_seen="$_t$_what$_c"
+			echo "  watchdog: cpu$_c $_what for $((_now - _t)) s: the blocked tasks"
+			echo w >/proc/sysrq-trigger
+			dmesg | tail -n 300 | sed 's/^/  | /'
+		fi
 	done
-}
+) &
+WD=$!
 
 # identities PHASE [shadow]: one snapshot of the counters, the loads
 # stopped; each identity within NCPU: the counters are per CPU and summed
@@ -220,5 +250,6 @@ check "CPU hotplug in the cycles" eq "$HP_FAIL" 0
 check "all CPUs online again" eq "$(nproc)" "$NCPU"
 check "no hook left after the cycles" eval '! grep -q smartwake /sys/kernel/tracing/enabled_functions'
 echo "  phase cycles: $(($(uptime_s) - t0)) s"
+kill $WD 2>/dev/null
 check "kernel log clean" dmesg_clean
 summary

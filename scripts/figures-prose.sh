@@ -274,8 +274,9 @@ figtext_stress_size() {
 	echo
 	echo "$(sed -n 's/.*SMARTWAKE-GUEST-START \([^ ]*\) cpus=\([0-9]*\).*/\1, \2 vCPUs/p' "$1" | head -n 1) under"
 	echo "-icount shift=0,sleep=off; $(sed -n 's/^topology: \(.*\)/\1/p' "$1" | head -n 1)."
-	echo "Sized loads (pipe pairs n/2, msg groups n/4, a switching dispatcher with n/4 workers)"
-	echo "in the background; every CPU of that LLC offline and back, policy and knob flips,"
+	echo "Loads of about one runnable task per CPU (pipe pairs n/8, msg groups n/16, a switching"
+	echo "dispatcher with n/8 workers) in the background; every CPU of that LLC offline and back"
+	echo "(each time in guest seconds below), policy and knob flips,"
 	echo "insmod/rmmod cycles. The counters after each phase (the loads stopped), each identity"
 	echo "checked: select_calls = passthrough + out_of_scope + wakeups, sis_calls = its outcomes,"
 	echo "shadow_compared = agree + disagree + raced + raced_aba."
@@ -285,6 +286,7 @@ figtext_stress_size() {
 	sed -n 's/^STRESS-FIG //p' "$1" | tr -d '\r'
 	echo
 	sed -n 's/^  \(phase [a-z ]*: [0-9]* s\)$/- \1 (guest time)/p' "$1"
+	sed -n 's/^  \[\([0-9]*s\)\] \(LLC [0-9,-]* o[a-z]* in [0-9]* s\)$/- at \1: \2 (guest time)/p' "$1"
 }
 
 # figtext_debian LOG: section debian, the Debian image's install time, the
