@@ -556,9 +556,16 @@ if [ $WANT_SMT -eq 1 ] && [ $ONLY_MAINLINE -eq 0 ] && [ $SIZED -eq 0 ]; then
 	tparam() { cat "/sys/module/smartwake/parameters/test_hint_$1"; }
 	check "insmod (testing build, hint probe)" sw_insmod_test
 	set_knob policy shadow
-	HM=$(tparam missed) HL=$(tparam lost)
-	run_load "hint probe: disp 1:8 50us" disp -d 1 -w 8 -u 50
-	HM=$(($(tparam missed) - HM)) HL=$(($(tparam lost) - HL))
+	# enough failed searches for the rate below to mean something: a
+	# host busy with other guests slows this one (100 in one run under a
+	# load average of 5, 2026-12-06): up to 5 runs until 200
+	HM=0 HL=0 _r=0
+	while [ "$HM" -lt 200 ] && [ $_r -lt 5 ]; do
+		_m=$(tparam missed) _l=$(tparam lost)
+		_r=$((_r + 1))
+		run_load "hint probe: disp 1:8 50us (run $_r)" disp -d 1 -w 8 -u 50
+		HM=$((HM + $(tparam missed) - _m)) HL=$((HL + $(tparam lost) - _l))
+	done
 	echo "HINT-PROBE failed_core_searches_on_set_hint=$HM hint_clear_after=$HL"
 	check "hint probe: shadow evaluations whose core search failed on a set hint ($HM >= 200)" \
 		eval '[ "$HM" -ge 200 ]'
