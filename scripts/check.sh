@@ -265,11 +265,16 @@ faultinject-kcsan  2    debug-kcsan smp2 3000 @figures faultinject figtext_fault
 # BPF attach and detach (policy=bpf) the same way, on the faultbpf variant
 # (the base debug kernel with fault injection, BTF, bpf(2) and the JIT):
 # every allocation under bpf(2) of smartwake bpf load and unload failed in
-# turn, the policy=bpf knob write with a program attached, the load (here
-# it registers the struct_ops type) and sib_pull=1 (the companion); an extra
-# step (a kernel build of its own): the policy=bpf code it runs is the
-# one bpf-stock runs in make check
-faultinject-bpf    2    debug-faultbpf smp2 5400 @figures faultinject-bpf figtext_faultinject_bpf faultinject.sh 3000 load,sib_pull=1,policy=bpf,bpf-load,bpf-unload
+# turn, the policy=bpf knob write with a program attached and sib_pull=1
+# (the companion). The load row (here it also registers the struct_ops
+# type: faultinject.sh 3000 load) ran once, 2026-12-06 at a48e556: 234
+# failures injected, 82 refused, 152 loaded, 0 bad, 0 kmemleak, in 23
+# minutes on a host running 4 guests; left out of the step for time
+# (the load row of faultinject-kcsan runs all of the load but the struct_ops
+# registration, whose failure leaves policy=bpf unavailable, with a
+# warning). An extra step (a kernel build of its own): the policy=bpf
+# code it runs is the one bpf-stock runs in make check
+faultinject-bpf    2    debug-faultbpf smp2 5400 @figures faultinject-bpf figtext_faultinject_bpf faultinject.sh 3000 sib_pull=1,policy=bpf,bpf-load,bpf-unload
 # what each kernel offers the module, as kfacts.md sections kfacts-* (figures.md links it)
 kfacts-stock       1    stock smp2     300  @figures = figtext_kfacts kfacts.sh
 kfacts-6.1         2    6.1   smp2     300  @figures = figtext_kfacts kfacts.sh
