@@ -500,7 +500,7 @@ if want bpf-load || want bpf-unload || want policy=bpf; then
 		# the knob write with a program attached (the module-area filter)
 		if want policy=bpf; then
 			check "BPF: a program attached for policy=bpf" eval 'smartwake bpf load prev >/dev/null 2>&1 && bpf_attached'
-			fh=0
+			fh=0 FI_WARN=
 			for _phase in write remove; do
 				kmemleak_mark
 				if [ $_phase = write ]; then
