@@ -69,6 +69,19 @@ figtext_kcsan() {
 	echo "reported and failed the log check: KCSAN sees races in this emulator, one vCPU at a time."
 }
 
+# fi_fig_table LOG COLUMN: the table of faultinject.sh's FI-FIG lines, one
+# row per injection point; COLUMN names the count of failures tolerated
+# (a load's "loaded", a write's "accepted")
+fi_fig_table() {
+	echo "| injection point | failures injected | refused | $2 | bad | kmemleak |"
+	echo "|---|---|---|---|---|---|"
+	sed -n 's/^FI-FIG //p' "$1" | tr -d '\r' | awk '{
+		delete f; for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = substr($i, length(kv[1]) + 2) }
+		acc = ("loaded" in f) ? f["loaded"] : f["accepted"]
+		printf "| %s | %s | %s | %s | %s | %s |\n", f["point"], f["injected"], f["refused"], acc, f["bad"], f["leaks"]
+	}'
+}
+
 # figtext_faultinject LOG: section faultinject, faultinject.sh's FI-FIG lines
 figtext_faultinject() {
 	echo "## Fault injection: every allocation of the load and of the hook-installing knob writes (issue 59)"
@@ -83,13 +96,7 @@ figtext_faultinject() {
 	echo "complete. bad: any other outcome (half installed, a warning in the log, unload failed). leaks:"
 	echo "kmemleak's new unreferenced objects after the row's series."
 	echo
-	echo "| injection point | failures injected | refused | accepted | bad | kmemleak |"
-	echo "|---|---|---|---|---|---|"
-	sed -n 's/^FI-FIG //p' "$1" | tr -d '\r' | awk '{
-		delete f; for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = substr($i, length(kv[1]) + 2) }
-		acc = ("loaded" in f) ? f["loaded"] : f["accepted"]
-		printf "| %s | %s | %s | %s | %s | %s |\n", f["point"], f["injected"], f["refused"], acc, f["bad"], f["leaks"]
-	}'
+	fi_fig_table "$1" accepted
 	echo
 	echo "fail_function on the functions the module installs things with, as the guest's"
 	echo "/sys/kernel/debug/fail_function/injectable lists them (not-injectable: no ALLOW_ERROR_INJECTION;"
@@ -160,13 +167,7 @@ figtext_faultinject_bpf() {
 	echo "companion loaded, and policy=bpf with a program attached, each write and its removal. (The"
 	echo "load row on this kernel, not in the step for time: see scripts/check.sh at faultinject-bpf.)"
 	echo
-	echo "| injection point | failures injected | refused | done | bad | kmemleak |"
-	echo "|---|---|---|---|---|---|"
-	sed -n 's/^FI-FIG //p' "$1" | tr -d '\r' | awk '{
-		delete f; for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = substr($i, length(kv[1]) + 2) }
-		acc = ("loaded" in f) ? f["loaded"] : f["accepted"]
-		printf "| %s | %s | %s | %s | %s | %s |\n", f["point"], f["injected"], f["refused"], acc, f["bad"], f["leaks"]
-	}'
+	fi_fig_table "$1" done
 	echo
 	echo "The refusals: for the BPF rows the CLI's last line, for the load its errno and the log's"
 	echo "first smartwake error:"
