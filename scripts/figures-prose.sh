@@ -167,7 +167,7 @@ figtext_faultinject_bpf() {
 	echo "companion loaded, and policy=bpf with a program attached, each write and its removal. (The"
 	echo "load row on this kernel, not in the step for time: see scripts/check.sh at faultinject-bpf.)"
 	echo
-	fi_fig_table "$1" done
+	fi_fig_table "$1" "done"
 	echo
 	echo "The refusals: for the BPF rows the CLI's last line, for the load its errno and the log's"
 	echo "first smartwake error:"
