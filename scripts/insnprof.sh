@@ -20,7 +20,7 @@
 #          [--load pipe|msg] [--secs S] [--top N] [--out DIR]
 #          [--topo NAME] [--size N]
 #          [--per COUNTER] [--diff DIR_A DIR_B] [--annotate FUNCTION DIR]
-#          [--report DIR]
+#          [--concerns DIR] [--report DIR]
 #   --setting  module state during the run (default shadow: both paths
 #              on the same wakeups; latency, ttwu_count: policy stock and
 #              that observer on; latency64: latency=1 with latency_sample=64;
@@ -43,10 +43,18 @@
 #              an earlier run's blocks inside function F: offset, length,
 #              executions and instructions per --per (read them beside
 #              objdump -d of the module or vmlinux), measuring nothing
+#   --concerns DIR
+#              an earlier run's module instructions per --per, by concern
+#              (the hook, the wakeups it takes, counters, undo state,
+#              switches, the copy of the kernel's logic, shadow, the reach
+#              probe): each executed instruction goes to the innermost
+#              function of its inline chain (addr2line) that CONCERNS
+#              below names; needs the run's module (DIR/smartwake.ko, or
+#              module/smartwake.ko if its symbols sit where the run's did)
 #   --report DIR  an earlier run's report again, measuring nothing
 . "$(dirname "$0")/common.sh"
 
-setting=shadow load=msg secs=2 top=40 out= per=wakeups diff=() annotate=() again= topo=smp2 size=1
+setting=shadow load=msg secs=2 top=40 out= per=wakeups diff=() annotate=() again= topo=smp2 size=1 concerns=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--setting) setting=$2; shift 2 ;;
@@ -60,6 +68,7 @@ while [ $# -gt 0 ]; do
 	--diff) diff=("$2" "$3"); shift 3 ;;
 	--annotate) annotate=("$2" "$3"); shift 3 ;;
 	--report) again=$2; shift 2 ;;
+	--concerns) concerns=$2; shift 2 ;;
 	-h|--help) sw_help "$0"; exit 0 ;;
 	*) sw_die "unknown argument: $1 (try --help)" ;;
 	esac
@@ -144,7 +153,103 @@ def blocks(d, fn, n):
     for off, m, e, i in rows:
         print(f"{'+0x%x' % off:>8} {m:6} {e:10.2f} {i:12.1f}")
 
-if mode == "annotate":
+# concern: the functions (inlined or not) whose instructions it owns; an
+# instruction goes to the innermost function of its inline chain named
+# here, else to the function it was compiled into (the last column)
+CONCERNS = (
+    ("hook: trampoline, frame, sampling tick",
+     "sw_select_tramp sw_select_decide sw_select_body sw_select_task_rq_fair"),
+    ("which wakeups it takes (scope, unmodelled cases)",
+     "__sw_select_wanted_args sw_select_wanted_args sw_reach_seen "
+     "sw_unmodelled sw_scope_has sw_testing_no_redirect"),
+    ("counters",
+     "sw_count sw_count_add sw_count_decided sw_locality_count "
+     "sw_locality_on sw_cost_record sw_decided_take_back"),
+    ("undo state and answer checks",
+     "__sw_select_body sw_save sw_restore sw_testing_bad_answer"),
+    ("policy, BPF and trace switches",
+     "sw_lean sw_bpf_on sw_bpf_cbs_on trace_smartwake_wakeup_enabled "
+     "sw_tracing sw_trace_begin sw_trace_end"),
+    ("the copy of the kernel's logic",
+     "sw_wake __sw_wake sw_select_idle_sibling __sw_select_idle_sibling "
+     "sw_select_idle_one sw_task_h_load sw_do_wake_affine sw_wake_sync "
+     "sw_select_idle_cpu sw_scan_one sw_sis_done sw_record"),
+    ("shadow: the second path and the comparison",
+     "sw_shadow sw_wake_shadow_again sw_wake_shadow_bpf sw_rq_seq"),
+    ("reach probe (sched_waking)", "sw_reach_waking"),
+)
+OWNER = {f: c for c, fs in CONCERNS for f in fs.split()}
+
+def concerns(d, n, per):
+    import subprocess
+    ko = f"{d}/smartwake.ko"
+    if not os.path.exists(ko):
+        ko = "module/smartwake.ko"
+    nm = {}
+    for line in subprocess.run(["nm", ko], capture_output=True, text=True).stdout.splitlines():
+        f = line.split()
+        if len(f) == 3 and f[1] in "tT":
+            nm.setdefault(f[2], int(f[0], 16))
+    run = {name: int(a, 16) for a, name in (l.split()[:2] for l in open(f"{d}/module-syms.txt"))}
+    # .text's load address: the offset most symbols agree on (those of
+    # .init.text and .exit.text, and static names used twice, do not)
+    deltas = [run[s] - nm[s] for s in run if s in nm]
+    text = max(set(deltas), key=deltas.count) if deltas else 0
+    if deltas.count(text) < 0.9 * len(deltas):
+        sys.exit(f"--concerns: {ko} is not the module of {d} (its symbols sit elsewhere): run insnprof again")
+    syms, addrs, win = window(d)
+    mods = set(run)
+    # every executed instruction of a module block, with its executions
+    dis = subprocess.run(["objdump", "-d", "--no-show-raw-insn", "-j", ".text", ko],
+                         capture_output=True, text=True).stdout
+    starts = []
+    for line in dis.splitlines():
+        f = line.split(":", 1)
+        if len(f) == 2 and line.startswith("  ") and f[1].strip():
+            try:
+                starts.append(int(f[0], 16))
+            except ValueError:
+                pass
+    starts.sort()
+    w = {}
+    for a, k, e, i in win:
+        if e <= 0 or owner(syms, addrs, a) not in mods:
+            continue
+        j = bisect.bisect_left(starts, a - text)
+        for x in starts[j:j + k]:
+            w[x] = w.get(x, 0) + e
+    out = subprocess.run(["addr2line", "-a", "-i", "-f", "-e", ko, "-j", ".text"] +
+                         [hex(x) for x in sorted(w)], capture_output=True, text=True).stdout.splitlines()
+    chains, cur, i = {}, None, 0
+    while i < len(out):
+        if out[i].startswith("0x"):
+            cur = int(out[i], 16)
+            chains[cur] = []
+            i += 1
+        else:
+            chains[cur].append(out[i])
+            i += 2
+    per_c = {}
+    for x, e in w.items():
+        chain = chains.get(x, [])
+        c = next((OWNER[f] for f in chain if f in OWNER), None)
+        if c is None:
+            c = "other: " + (chain[-1] if chain else "?")
+        per_c[c] = per_c.get(c, 0) + e
+    print(f"# module instructions by concern, per {per} ({n:,}); module {ko}")
+    for c, _ in CONCERNS:
+        print(f"{c}\t{per_c.pop(c, 0) / n:.1f}")
+    for c, v in sorted(per_c.items(), key=lambda kv: -kv[1]):
+        print(f"{c}\t{v / n:.1f}")
+
+if mode == "concerns":
+    d, per = sys.argv[2], sys.argv[3]
+    per_fn, stats, mods, meta = load_run(d)
+    n = div((None, stats), per)
+    if not n:
+        sys.exit(f"--concerns: counter {per} missing or 0")
+    concerns(d, n, per)
+elif mode == "annotate":
     d, fn, per = sys.argv[2], sys.argv[3], sys.argv[4]
     per_fn, stats, mods, meta = load_run(d)
     n = div((None, stats), per)
@@ -186,6 +291,10 @@ PY
 
 if [ -n "$again" ]; then
 	report one "$again" "$per" "$top"
+	exit
+fi
+if [ -n "$concerns" ]; then
+	report concerns "$concerns" "$per"
 	exit
 fi
 if [ ${#annotate[@]} -eq 2 ]; then
@@ -231,6 +340,8 @@ scripts/guest-run.sh --topo "$topo" --append nokaslr --icount --timeout "${SW_IN
 	--plugin "$so,mark=0x$mark,out=$out/prof" --log "$out/guest.log" \
 	insnprof.sh run "$setting" "$load" "$secs" "$size" | grep -E 'passed|FAIL' || true
 sed -n 's/^SWSYM \([0-9a-f]*\) \([^ \r]*\).*/\1 \2/p' "$out/guest.log" >"$out/module-syms.txt"
+# the module the guest ran, for --concerns (its addresses and inline chains)
+cp module/smartwake.ko "$out/smartwake.ko"
 sed -n 's/^SWSTAT \([^ ]*\) \([^ \r]*\).*/\1 \2/p' "$out/guest.log" >"$out/stats.txt"
 [ -s "$out/prof.1" ] && [ -s "$out/prof.2" ] || sw_die "the plugin wrote no two snapshots in $out"
 if [[ $setting =~ ^(none|stock|latency|latency64|ttwu_count|sched_wakeup_trace)$ ]]; then

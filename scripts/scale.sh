@@ -20,7 +20,11 @@
 # The helpers are also called outside the wakeup path (load balancing,
 # idle): they are counted alike in every setting. Goals: module <= 1.05
 # kernel; shadow <= 1.10 (kernel + module). sw_rq_seq, shadow's race
-# snapshot, is printed on its own (the one O(LLC) part of shadow).
+# snapshot, is printed on its own (the one O(LLC) part of shadow). A
+# second table splits policy=smartwake's module instructions by concern
+# (scripts/insnprof.sh --concerns): the copy of the kernel's logic against
+# the kernel's path, and the module's own work (hook, scope checks,
+# counters, undo state, switches, the reach probe) beside it.
 # Single-threaded TCG runs all vCPUs on one host thread: a boot of 128
 # CPUs takes minutes here.
 #
@@ -131,8 +135,75 @@ PY
 )" "$HELPERS"
 }
 
+# concerns DIR: where the module's instructions go (policy=smartwake),
+# by concern (scripts/insnprof.sh --concerns), beside the kernel's path
+concerns() {
+	local d=$1 t
+	for t in ${topos//,/ }; do
+		[ -d "$d/$t-smartwake" ] && [ -d "$d/$t-none" ] || continue
+		echo "RUN $t"
+		scripts/insnprof.sh --concerns "$d/$t-smartwake" --per calls:select_task_rq_fair || return
+		echo "KERNEL"
+		scripts/insnprof.sh --report "$d/$t-none" --per calls:select_task_rq_fair --top 100000
+		echo "HELPERS"
+		scripts/insnprof.sh --report "$d/$t-smartwake" --per calls:select_task_rq_fair --top 100000
+	done | python3 -c "$(cat <<'PY'
+import re, sys
+helpers = set(sys.argv[1].split()) | {"select_task_rq_fair"}
+cols, cur, part = [], None, None
+for line in sys.stdin:
+    line = line.rstrip("\n")
+    if line.startswith("RUN "):
+        cur = {"topo": line.split()[1], "concerns": [], "kernel": 0.0, "helpers": 0.0}
+        cols.append(cur)
+        part = "concerns"
+        continue
+    if line in ("KERNEL", "HELPERS"):
+        part = line.lower()
+        continue
+    m = re.match(r"^# module functions: ([\d,.]+) per", line)
+    if m and part == "helpers":
+        cur["modfns"] = float(m.group(1).replace(",", ""))
+    if cur is None or line.startswith("#"):
+        continue
+    if part == "concerns" and "\t" in line:
+        c, v = line.split("\t")
+        cur["concerns"].append((c, float(v)))
+        continue
+    m = re.match(r"^(\S+)\s+[\d,]+\s+([\d,.]+)\s+[\d.]+%$", line)
+    if m and m.group(1) in helpers:
+        cur[part] += float(m.group(2).replace(",", ""))
+if not cols:
+    sys.exit(0)
+for c in cols:
+    # every executed module instruction has one concern
+    tot = sum(v for _, v in c["concerns"])
+    if abs(tot - c.get("modfns", 0)) > 0.005 * tot + 0.5:
+        sys.exit(f"concerns of {c['topo']}: {tot:.1f} against {c.get('modfns', 0):.1f} module instructions in the profile")
+names = [c for c, _ in cols[0]["concerns"]]
+copy = "the copy of the kernel's logic"
+def row(label, vals, fmt="{:,.0f}"):
+    print(f"| {label} | " + " | ".join(fmt.format(v) for v in vals) + " |")
+print("| instructions per call of select_task_rq_fair | " + " | ".join(c["topo"] for c in cols) + " |")
+print("|---|" + "---|" * len(cols))
+row("kernel: select_task_rq_fair and its helpers (setting none)", [c["kernel"] for c in cols])
+get = lambda c, n: dict(c["concerns"]).get(n, 0.0)
+row("module: the copy of the kernel's logic (module code)", [get(c, copy) for c in cols])
+row("module: kernel code the copy calls (helpers, the hooked entry)", [c["helpers"] for c in cols])
+row("**the copy / the kernel**", [(get(c, copy) + c["helpers"]) / c["kernel"] for c in cols], "{:.3f}")
+mach = [n for n in names if n != copy]
+for n in mach:
+    row(f"module: {n}", [get(c, n) for c in cols])
+row("**the module's own work (the rows above but the copy)**", [sum(get(c, n) for n in mach) for c in cols])
+row("module: every row (scale's module column)", [sum(v for _, v in c["concerns"]) + c["helpers"] for c in cols])
+PY
+)" "$HELPERS"
+}
+
 if [ -n "$again" ]; then
 	table "$again"
+	echo
+	concerns "$again"
 	exit
 fi
 
@@ -161,6 +232,14 @@ if [ "$figs" = 1 ]; then
 		echo "The last column is the wall time of the longest of the three insnprof runs (boot, load, profile) on this shared host."
 		echo
 		cat "$out/table.md"
+		echo
+		echo "Where the module's instructions go, policy=smartwake (\`scripts/insnprof.sh --concerns\`:"
+		echo "each executed instruction of the module goes to the innermost function of its inline"
+		echo "chain that the script's CONCERNS table names). The copy of the kernel's logic is"
+		echo "compared with the kernel's path of the same size; the module's own work is what a hooked"
+		echo "module that counts every decision adds to it, and it should not grow with the machine:"
+		echo
+		concerns "$out"
 		if [ -n "$before" ]; then
 			echo
 			echo "Before, the same runs with the module of $(sed -n 's/.*commit \([^,]*\),.*/\1/p' "$before"/*-shadow/meta.txt | sort -u | tr '\n' ' ')(\`--before\`):"
