@@ -470,6 +470,9 @@ inject_bpf() {
 				# refused: still attached (then unloaded uninjected) or gone
 				# in full; policy=bpf never stays without a program
 				if bpf_attached; then
+					case $_m in *"no smartwake BPF policy attached"*)
+						echo "  $_p($_arg) N=$_n: said no policy attached, the module says $(cat $BPFST)"; _bad=$((_bad + 1)) ;;
+					esac
 					[ "$(knob policy)" = bpf ] || { echo "  $_p($_arg) N=$_n: attached, policy $(knob policy)"; _bad=$((_bad + 1)); }
 					smartwake bpf unload >/dev/null 2>&1 || { echo "  $_p($_arg) N=$_n: the uninjected unload fails too"; _bad=$((_bad + 1)); }
 				fi

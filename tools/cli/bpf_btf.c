@@ -39,8 +39,13 @@ int mod_btf_fd(uint32_t *idp)
 		info.name = (uintptr_t)name;
 		info.name_len = sizeof(name);
 		len = sizeof(info);
-		if (!bpf_btf_get_info_by_fd(fd, &info, &len) && info.kernel_btf &&
-		    !strcmp(name, MOD_BTF_NAME)) {
+		if (bpf_btf_get_info_by_fd(fd, &info, &len)) {
+			/* not "no such BTF": skipping it could skip the module's */
+			err = -errno;
+			close(fd);
+			return err;
+		}
+		if (info.kernel_btf && !strcmp(name, MOD_BTF_NAME)) {
 			*idp = id;
 			return fd;
 		}
