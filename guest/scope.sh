@@ -33,6 +33,27 @@ dying_back() {
 	[ "$(dying)" = "$1" ]
 }
 hist_sum() { awk '{ s += $2 } END { print s + 0 }' "$SW_DBG/$1"; }
+# until_count COUNTER MIN: wait (at most 120 s) for the module's COUNTER
+# to pass MIN. Counts, not time: the debug kernel on a loaded host once
+# made 977 wakeups in a second, where a check wanted 1000.
+until_count() {
+	_i=0
+	while [ "$(stat "$1")" -le "$2" ] && [ $_i -lt 240 ]; do
+		usleep 500000
+		_i=$((_i + 1))
+	done
+}
+# load_until DIR COUNTER MIN ARGS...: wakeload ARGS in cgroup DIR until
+# COUNTER passes MIN (wakeload reaps its tasks on SIGTERM)
+load_until() {
+	_d=$1 _c=$2 _m=$3
+	shift 3
+	in_cg "$_d" wakeload "$@" -t 300 >/dev/null 2>&1 &
+	_w=$!
+	until_count "$_c" "$_m"
+	kill $_w 2>/dev/null
+	wait $_w
+}
 
 # --- cgroup2 in the busybox guest ------------------------------------------
 check "cgroup2 mounts on $CG (mount -t cgroup2 none $CG)" mount -t cgroup2 none $CG
@@ -88,7 +109,7 @@ check "locality=1 accepted" set_knob locality 1
 set_knob scope $CG/in
 set_knob policy smartwake
 reset_stats
-in_cg $CG/out wakeload pipe -p 2 -t 2 >/dev/null 2>&1
+load_until $CG/out out_of_scope 1000 pipe -p 2
 snap
 echo "  load in out/: wakeups $(sv wakeups) out_of_scope $(sv out_of_scope) affine $(sv affine_attempts) sis $(sv sis_calls) loc_prev_same_cpu $(sv loc_prev_same_cpu)"
 check "load outside the cgroup: out_of_scope counts it (> 1000)" gt "$(sv out_of_scope)" 1000
@@ -96,7 +117,7 @@ check "... no wakeup takes the module's path (nothing else is in $CG/in)" eq "$(
 check "... no decision counted (wide, affine, sis, locality)" \
 	eq "$(sv wide_waker_master)$(sv wide_wakee_master)$(sv affine_attempts)$(sv sis_calls)$(sv loc_prev_same_cpu)$(sv loc_prev_llc)" 000000
 reset_stats
-in_cg $CG/in/sub wakeload pipe -p 2 -t 2 >/dev/null 2>&1
+load_until $CG/in/sub sis_calls 1000 pipe -p 2
 snap
 echo "  load in in/sub/: wakeups $(sv wakeups) out_of_scope $(sv out_of_scope) sis $(sv sis_calls)"
 check "load in a descendant: its wakeups take the module's path (> 1000)" gt "$(sv wakeups)" 1000
@@ -110,8 +131,8 @@ check "... the rest of the machine is out of scope (fewer than the load's)" \
 sh0=$(knob select_hook)
 set_knob select_hook ftrace
 reset_stats
-in_cg $CG/out wakeload pipe -p 1 -t 1 >/dev/null 2>&1
-in_cg $CG/in wakeload pipe -p 1 -t 1 >/dev/null 2>&1
+load_until $CG/out out_of_scope 1000 pipe -p 1
+load_until $CG/in wakeups 1000 pipe -p 1
 snap
 echo "  select_hook=ftrace: wakeups $(sv wakeups) out_of_scope $(sv out_of_scope)"
 check "select_hook=ftrace: the load outside is out of scope, the one inside taken" \
@@ -125,13 +146,15 @@ set_knob select_hook "$sh0"
 echo 1 >$TR/events/smartwake/smartwake_wakeup/enable
 echo >$TR/trace
 reset_stats
-in_cg $CG/in wakeload msg --pipes -g 1 -s 2 -r 2 -t 3 >/dev/null 2>&1 &
+in_cg $CG/in wakeload msg --pipes -g 1 -s 2 -r 2 -t 300 >/dev/null 2>&1 &
 w1=$!
-in_cg $CG/out wakeload msg --pipes -g 1 -s 2 -r 2 -t 3 >/dev/null 2>&1 &
+in_cg $CG/out wakeload msg --pipes -g 1 -s 2 -r 2 -t 300 >/dev/null 2>&1 &
 w2=$!
 sleep 1
 cat $CG/in/cgroup.threads >/tmp/scope.in
 cat $CG/out/cgroup.threads >/tmp/scope.out
+until_count out_of_scope 1000
+kill $w1 $w2 2>/dev/null
 wait $w1 $w2
 echo 0 >$TR/events/smartwake/smartwake_wakeup/enable
 snap
@@ -153,12 +176,12 @@ check "select_calls = passthrough + out_of_scope + wakeups ($(sv select_calls))"
 # --- policy=shadow: the same gate ------------------------------------------------
 set_knob policy shadow
 reset_stats
-in_cg $CG/out wakeload pipe -p 2 -t 2 >/dev/null 2>&1
+load_until $CG/out out_of_scope 1000 pipe -p 2
 snap
 check "shadow, load outside: nothing compared" eq "$(sv shadow_compared)" 0
 check "... out_of_scope counts it (> 1000)" gt "$(sv out_of_scope)" 1000
 reset_stats
-in_cg $CG/in wakeload pipe -p 2 -t 2 >/dev/null 2>&1
+load_until $CG/in shadow_compared 1000 pipe -p 2
 snap
 check "shadow, load inside: compared (> 1000)" gt "$(sv shadow_compared)" 1000
 set_knob scope all
@@ -199,18 +222,20 @@ mkdir $CG/gone
 set_knob policy smartwake
 check "scope=$CG/gone" set_knob scope $CG/gone
 reset_stats
-in_cg $CG/gone wakeload pipe -p 2 -t 5 >/dev/null 2>&1 &
+# The load outlasts the waits (until_count) and is stopped after them.
+in_cg $CG/gone wakeload pipe -p 2 -t 300 >/dev/null 2>&1 &
 wl=$!
-sleep 1
+until_count wakeups 1000
 w_in=$(stat wakeups)
 for t in $(cat $CG/gone/cgroup.procs); do echo "$t" >$CG/out/cgroup.procs; done
 check "rmdir of the selected cgroup after moving its tasks out" rmdir $CG/gone
 w0=$(stat wakeups)
 o0=$(stat out_of_scope)
-sleep 2
+until_count out_of_scope $((o0 + 1000))
 w1=$(stat wakeups)
 o1=$(stat out_of_scope)
 check "... it stays dying, held by the module's reference" eq "$(dying)" $((base_dying + 1))
+kill $wl 2>/dev/null
 wait $wl
 echo "  gone/: wakeups in it $w_in; after rmdir wakeups $w0 -> $w1, out_of_scope $o0 -> $o1"
 check "before: the load in gone/ took the module's path" gt "$w_in" 1000
