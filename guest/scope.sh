@@ -18,6 +18,14 @@ in_cg() {
 	shift
 	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$_d" "$@"
 }
+# bg_in_cg DIR CMD...: in_cg in the background, output dropped; $! is
+# CMD's own pid (a function called with & runs in a subshell, whose pid
+# $! would be: killing it would leave CMD running)
+bg_in_cg() {
+	_d=$1
+	shift
+	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$_d" "$@" >/dev/null 2>&1 &
+}
 # write_err KNOB VALUE: the shell's message for a refused write ("" if accepted)
 write_err() { (echo "$2" >"$SW_DBG/$1") 2>&1; }
 # dying: the root's nr_dying_descendants (cgroups removed, still referenced)
@@ -48,7 +56,7 @@ until_count() {
 load_until() {
 	_d=$1 _c=$2 _m=$3
 	shift 3
-	in_cg "$_d" wakeload "$@" -t 300 >/dev/null 2>&1 &
+	bg_in_cg "$_d" wakeload "$@" -t 300
 	_w=$!
 	until_count "$_c" "$_m"
 	kill $_w 2>/dev/null
@@ -146,9 +154,9 @@ set_knob select_hook "$sh0"
 echo 1 >$TR/events/smartwake/smartwake_wakeup/enable
 echo >$TR/trace
 reset_stats
-in_cg $CG/in wakeload msg --pipes -g 1 -s 2 -r 2 -t 300 >/dev/null 2>&1 &
+bg_in_cg $CG/in wakeload msg --pipes -g 1 -s 2 -r 2 -t 300
 w1=$!
-in_cg $CG/out wakeload msg --pipes -g 1 -s 2 -r 2 -t 300 >/dev/null 2>&1 &
+bg_in_cg $CG/out wakeload msg --pipes -g 1 -s 2 -r 2 -t 300
 w2=$!
 sleep 1
 cat $CG/in/cgroup.threads >/tmp/scope.in
@@ -223,7 +231,7 @@ set_knob policy smartwake
 check "scope=$CG/gone" set_knob scope $CG/gone
 reset_stats
 # The load outlasts the waits (until_count) and is stopped after them.
-in_cg $CG/gone wakeload pipe -p 2 -t 300 >/dev/null 2>&1 &
+bg_in_cg $CG/gone wakeload pipe -p 2 -t 300
 wl=$!
 until_count wakeups 1000
 w_in=$(stat wakeups)
