@@ -251,6 +251,16 @@ if [ "$figs" = 1 ]; then
 			table "$before" 2>/dev/null
 		fi
 		echo
-		echo "Runs: $(sed -n 's/^setting \([^,]*\),.*topology \([^,]*\),.*commit \([^,]*\),.*/\2 \1 \3/p' "$out"/*/meta.txt | tr '\n' ';' | sed 's/;$//; s/;/; /g')."
+		echo "Runs: $(for t in ${topos//,/ }; do cat "$out/$t"-{none,smartwake,shadow}/meta.txt; done |
+			sed -n 's/^setting \([^,]*\),.*topology \([^,]*\),.*commit \([^,]*\),.*/\2 \1 \3/p' | tr '\n' ';' | sed 's/;$//; s/;/; /g')."
+		# runs of several commits compare only if the module is the same
+		commits=$(for t in ${topos//,/ }; do cat "$out/$t"-{smartwake,shadow}/meta.txt; done |
+			sed -n 's/.*commit \([0-9a-f]*\)[,+].*/\1/p' | sort -u)
+		first=$(echo "$commits" | head -n 1) same=1
+		for c in $commits; do
+			git diff --quiet "$first" "$c" -- module include Kbuild 2>/dev/null || same=0
+		done
+		[ "$same" = 1 ] && echo "The module's source (module/, include/, Kbuild) is the same at the commits of the smartwake and shadow runs." ||
+			echo "The module's source differs between the commits of the smartwake and shadow runs: compare with care."
 	} | scripts/figures.sh scale -
 fi
