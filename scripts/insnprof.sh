@@ -173,9 +173,12 @@ CONCERNS = (
     ("the copy of the kernel's logic",
      "sw_wake __sw_wake sw_select_idle_sibling __sw_select_idle_sibling "
      "sw_select_idle_one sw_task_h_load sw_do_wake_affine sw_wake_sync "
-     "sw_select_idle_cpu sw_scan_one sw_sis_done sw_record"),
+     "sw_select_idle_cpu sw_scan_one sw_sis_done sw_record sw_wake_ool "
+     "sw_select_idle_core sw_select_idle_smt sw_test_idle_cores "
+     "sw_clear_idle_cores"),
     ("shadow: the second path and the comparison",
-     "sw_shadow sw_wake_shadow_again sw_wake_shadow_bpf sw_rq_seq"),
+     "sw_shadow sw_wake_shadow_again sw_wake_shadow_bpf sw_rq_seq "
+     "sw_nr_running_probe sw_orig_select"),
     ("reach probe (sched_waking)", "sw_reach_waking"),
 )
 OWNER = {f: c for c, fs in CONCERNS for f in fs.split()}

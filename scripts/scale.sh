@@ -180,7 +180,10 @@ for c in cols:
     tot = sum(v for _, v in c["concerns"])
     if abs(tot - c.get("modfns", 0)) > 0.005 * tot + 0.5:
         sys.exit(f"concerns of {c['topo']}: {tot:.1f} against {c.get('modfns', 0):.1f} module instructions in the profile")
-names = [c for c, _ in cols[0]["concerns"]]
+# every concern of any column (the "other: FUNCTION" rows differ)
+names = []
+for c in cols:
+    names += [n for n, _ in c["concerns"] if n not in names]
 copy = "the copy of the kernel's logic"
 def row(label, vals, fmt="{:,.0f}"):
     print(f"| {label} | " + " | ".join(fmt.format(v) for v in vals) + " |")
@@ -195,7 +198,7 @@ mach = [n for n in names if n != copy]
 for n in mach:
     row(f"module: {n}", [get(c, n) for c in cols])
 row("**the module's own work (the rows above but the copy)**", [sum(get(c, n) for n in mach) for c in cols])
-row("module: every row (scale's module column)", [sum(v for _, v in c["concerns"]) + c["helpers"] for c in cols])
+row("module: every row (scale's module column)", [sum(get(c, n) for n in names) + c["helpers"] for c in cols])
 PY
 )" "$HELPERS"
 }
