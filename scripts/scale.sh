@@ -135,6 +135,24 @@ PY
 )" "$HELPERS"
 }
 
+# same DIR: policy=shadow's own figures in each shadow boot: both paths
+# on the same wakeups, 1 call in 64 per CPU timed with local_clock(),
+# which under -icount shift=0 counts instructions
+same() {
+	local d=$1 t f
+	echo "| CPUs | topology | compared | disagreements | the copy, p50 | the kernel, p50 | module_kernel_ratio (medians) | means: the copy / the kernel |"
+	echo "|---|---|---|---|---|---|---|---|"
+	for t in ${topos//,/ }; do
+		f=$d/$t-shadow/stats.txt
+		[ -s "$f" ] || continue
+		awk -v t="$t" -v n="$(cpus "$t")" '{ v[$1] = $2 }
+			END { printf "| %s | %s | %d | %d | %d | %d | %s | %.3f |\n", n, t,
+				v["shadow_compared"], v["shadow_disagree"], v["module_ns_p50"],
+				v["kernel_ns_p50"], v["module_kernel_ratio"],
+				v["kernel_ns_per_call"] ? v["module_ns_per_call"] / v["kernel_ns_per_call"] : 0 }' "$f"
+	done
+}
+
 # concerns DIR: where the module's instructions go (policy=smartwake),
 # by concern (scripts/insnprof.sh --concerns), beside the kernel's path
 concerns() {
@@ -206,6 +224,8 @@ PY
 if [ -n "$again" ]; then
 	table "$again"
 	echo
+	same "$again"
+	echo
 	concerns "$again"
 	exit
 fi
@@ -239,6 +259,14 @@ if [ "$figs" = 1 ]; then
 		echo "medians (guest/cost.sh, sections cost-64 and cost-64-boots)."
 		echo
 		cat "$out/table.md"
+		echo
+		echo "The same wakeups: policy=shadow's own figures in each shadow boot. Both paths decide every"
+		echo "wakeup; 1 call in 64 per CPU times each half with local_clock(), which under"
+		echo "-icount shift=0 counts instructions (the copy's decision against the kernel's function,"
+		echo "without the hook, the checks and the counters around them; each half also holds one"
+		echo "local_clock() read, alike on both sides; medians, as in cost-64):"
+		echo
+		same "$out"
 		echo
 		echo "Where the module's instructions go, policy=smartwake (\`scripts/insnprof.sh --concerns\`:"
 		echo "each executed instruction of the module goes to the innermost function of its inline"
