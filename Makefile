@@ -20,7 +20,7 @@
 #                   policy flips, knobs, cgroups, hotplug, reloads, BPF attach
 #                   (scripts/soak.sh; not part of check)
 #   make scale      the cost curve: instructions per wakeup of the kernel,
-#                   policy=smartwake and policy=shadow from 4 to 64+ CPUs,
+#                   policy=smartwake and policy=shadow from 4 to 128 CPUs,
 #                   one-LLC and multi-LLC shapes (scripts/scale.sh; not part
 #                   of check; SCALE_ARGS="--topos llc16,llc128" for others)
 #   make mutants    mutation suite: one-line bugs (scripts/mutants.tsv) each

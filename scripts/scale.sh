@@ -31,7 +31,7 @@
 # Usage: scripts/scale.sh [--topos LIST] [--secs S] [--out DIR]
 #          [--report DIR] [--before DIR] [--no-figures]
 #   --topos   topologies (scripts/guest-run.sh --topo), comma-separated
-#             (default smp4,llc16,llc64,2s2l8c2t)
+#             (default smp4,llc16,llc64,2s2l8c2t,2s2l16c2t)
 #   --secs    guest seconds of load per boot (default 1)
 #   --out     results directory (default results/scale-DATE)
 #   --report  an earlier run's table again, measuring nothing
@@ -43,7 +43,7 @@
 #   --no-figures  do not write the scale section of Documentation/figures.md
 . "$(dirname "$0")/common.sh"
 
-topos=smp4,llc16,llc64,2s2l8c2t secs=1 out= again= figs=1 before=
+topos=smp4,llc16,llc64,2s2l8c2t,2s2l16c2t secs=1 out= again= figs=1 before=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--topos) topos=$2; shift 2 ;;
