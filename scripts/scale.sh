@@ -57,7 +57,9 @@ while [ $# -gt 0 ]; do
 	esac
 done
 cd "$SW_TOP" || exit
-HELPERS="available_idle_cpu idle_cpu cpus_share_cache cpu_util _find_next_and_bit _find_next_bit _find_first_bit _find_first_and_bit __bitmap_and __bitmap_weight __bitmap_intersects cpumask_next_wrap"
+# the kernel's out-of-line functions a wakeup may call, by name before any
+# compiler suffix (select_idle_core.constprop.0 on Debian's 6.12)
+HELPERS="available_idle_cpu idle_cpu cpus_share_cache cpu_util select_idle_core _find_next_and_bit _find_next_bit _find_first_bit _find_first_and_bit __bitmap_and __bitmap_andnot __bitmap_weight __bitmap_intersects cpumask_next_wrap"
 
 # cpus TOPO: the topology's CPUs
 cpus() {
@@ -102,7 +104,8 @@ for line in sys.stdin:
         cur[key]["#calls"] = (int(m.group(1).replace(",", "")) // (2 if key == "shadow" else 1), False)
 
 def path(p, module):
-    k = sum(v for n, (v, mod) in p.items() if n in helpers or n == "select_task_rq_fair")
+    k = sum(v for n, (v, mod) in p.items()
+            if not mod and (n.split(".")[0] in helpers or n == "select_task_rq_fair"))
     return k + (sum(v for n, (v, mod) in p.items() if mod) if module else 0)
 
 rows = []
@@ -189,7 +192,7 @@ for line in sys.stdin:
         cur["concerns"].append((c, float(v)))
         continue
     m = re.match(r"^(\S+)\s+[\d,]+\s+([\d,.]+)\s+[\d.]+%$", line)
-    if m and m.group(1) in helpers:
+    if m and m.group(1).split(".")[0] in helpers:
         cur[part] += float(m.group(2).replace(",", ""))
 if not cols:
     sys.exit(0)
