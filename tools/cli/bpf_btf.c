@@ -40,9 +40,12 @@ int mod_btf_fd(uint32_t *idp)
 		info.name_len = sizeof(name);
 		len = sizeof(info);
 		if (bpf_btf_get_info_by_fd(fd, &info, &len)) {
-			/* not "no such BTF": skipping it could skip the module's */
 			err = -errno;
 			close(fd);
+			/* ENOSPC: a name longer than the buffer, not the module's */
+			if (err == -ENOSPC)
+				continue;
+			/* anything else: skipping it could skip the module's */
 			return err;
 		}
 		if (info.kernel_btf && !strcmp(name, MOD_BTF_NAME)) {
