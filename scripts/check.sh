@@ -140,6 +140,13 @@ shadow-llc128      2    stock llc128   3600 @figures = figtext_shadow_size --ico
 # passed, 114/0/1, 1,099,987 compared, 0 disagreements; the control 7
 # disagreements in 632 (figures.md, section shadow-2s2l16c2t)
 shadow-2s2l16c2t   2    stock 2s2l16c2t 5400 @figures = figtext_shadow_size --icount shadow.sh smt sized
+# 4 NUMA nodes (issue 61): 4 sockets, one node each, of one LLC of 8
+# cores x 2 threads, 64 CPUs; the numa argument asserts the nodes and
+# the NUMA domain
+shadow-4s1l8c2t    1    stock 4s1l8c2t 2400 @figures = figtext_shadow_size --icount shadow.sh numa smt sized
+# 7.3 at 128 CPUs (issue 61): the shape of shadow-2s2l16c2t, with the
+# llc_balancing of SCHED_CACHE active
+shadow-7.3-2s2l16c2t 2  7.3   2s2l16c2t 5400 @figures = figtext_shadow_size --icount shadow.sh smt sized
 # reliability at size (issue 61, extra step): every CPU of one LLC
 # offline and back under loads (smartwake with sis_filter, shadow),
 # policy and knob flips, insmod/rmmod cycles; the counters add up after
@@ -400,7 +407,7 @@ done <<<"$steps_table"
 # the same path under KASAN, lockdep and kmemleak). shadow-smt8 and
 # shadow-numa-smt moved to the second lane to keep the lanes even.
 # The steps at size (issue 61: shadow-llc64, -2s2l8c2t, -7.3-2s2l8c2t,
-# -llc128, -2s2l16c2t; stress-2s2l8c2t; 5 to 20 minutes each on 2 host
+# -llc128, -2s2l16c2t, -4s1l8c2t, -7.3-2s2l16c2t; stress-2s2l8c2t; 5 to 20 minutes each on 2 host
 # cores, the 128-CPU ones longer) are
 # extra steps: the module's code they run is that of the small shadow
 # steps (shadow-smp4, -smt8, -numa-smt, -7.3-numa2, the same shadow.sh
@@ -435,7 +442,8 @@ steps_extra=(kfacts-6.1 kfacts-deb13 kfacts-7.2 headers-only-6.1 headers-only-de
 	arm64-build arm64 arm64-7.3-cluster shadow-7.3-arm64 wake-arm64 lockdown-arm64 bpf-arm64 shadow-arm64-numa2
 	oops-smp2 oops-smp4
 	kcsan-debug reliability-kcsan shadow-kcsan faultinject-kcsan faultinject-bpf
-	shadow-llc64 shadow-2s2l8c2t shadow-7.3-2s2l8c2t shadow-llc128 shadow-2s2l16c2t stress-2s2l8c2t)
+	shadow-llc64 shadow-2s2l8c2t shadow-7.3-2s2l8c2t shadow-llc128 shadow-2s2l16c2t shadow-4s1l8c2t
+	shadow-7.3-2s2l16c2t stress-2s2l8c2t)
 is_extra() { [[ " ${steps_extra[*]} " == *" $1 "* ]]; }
 steps_default=()
 for s in "${steps_all[@]}"; do
