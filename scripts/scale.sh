@@ -31,7 +31,7 @@
 # Usage: scripts/scale.sh [--topos LIST] [--secs S] [--out DIR]
 #          [--report DIR] [--before DIR] [--no-figures]
 #   --topos   topologies (scripts/guest-run.sh --topo), comma-separated
-#             (default smp4,llc16,llc64,2s2l8c2t,2s2l16c2t)
+#             (default smp4,llc16,llc64,2s2l8c2t,4s1l8c2t,2s2l16c2t)
 #   --secs    guest seconds of load per boot (default 1)
 #   --out     results directory (default results/scale-DATE)
 #   --report  an earlier run's table again, measuring nothing
@@ -43,7 +43,7 @@
 #   --no-figures  do not write the scale section of Documentation/figures.md
 . "$(dirname "$0")/common.sh"
 
-topos=smp4,llc16,llc64,2s2l8c2t,2s2l16c2t secs=1 out= again= figs=1 before=
+topos=smp4,llc16,llc64,2s2l8c2t,4s1l8c2t,2s2l16c2t secs=1 out= again= figs=1 before=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--topos) topos=$2; shift 2 ;;
@@ -143,16 +143,17 @@ PY
 # which under -icount shift=0 counts instructions
 same() {
 	local d=$1 t f
-	echo "| CPUs | topology | compared | disagreements | the copy, p50 | the kernel, p50 | module_kernel_ratio (medians) | means: the copy / the kernel |"
-	echo "|---|---|---|---|---|---|---|---|"
+	echo "| CPUs | topology | compared | disagreements | the copy, p50 | the kernel, p50 | module_kernel_ratio (medians) | means: the copy / the kernel | goal (medians <= 1.05) |"
+	echo "|---|---|---|---|---|---|---|---|---|"
 	for t in ${topos//,/ }; do
 		f=$d/$t-shadow/stats.txt
 		[ -s "$f" ] || continue
 		awk -v t="$t" -v n="$(cpus "$t")" '{ v[$1] = $2 }
-			END { printf "| %s | %s | %d | %d | %d | %d | %s | %.3f |\n", n, t,
+			END { printf "| %s | %s | %d | %d | %d | %d | %s | %.3f | %s |\n", n, t,
 				v["shadow_compared"], v["shadow_disagree"], v["module_ns_p50"],
 				v["kernel_ns_p50"], v["module_kernel_ratio"],
-				v["kernel_ns_per_call"] ? v["module_ns_per_call"] / v["kernel_ns_per_call"] : 0 }' "$f"
+				v["kernel_ns_per_call"] ? v["module_ns_per_call"] / v["kernel_ns_per_call"] : 0,
+				v["module_kernel_ratio"] != "" && v["module_kernel_ratio"] + 0 <= 1.05 ? "met" : "MISSED" }' "$f"
 	done
 }
 
