@@ -138,7 +138,7 @@ shadow-llc128      2    stock llc128   3600 @figures = figtext_shadow_size --ico
 # disagreements a 4 s run on a one-off 32-CPU SMT guest. Second run
 # (2026-12-07, c470c8f, 15 min on a host shared by one other guest):
 # passed, 114/0/1, 1,099,987 compared, 0 disagreements; the control 7
-# disagreements in 632 (figures.md, section shadow-2s2l16c2t)
+# disagreements in 632 (size.md, section shadow-2s2l16c2t)
 shadow-2s2l16c2t   2    stock 2s2l16c2t 5400 @figures = figtext_shadow_size --icount shadow.sh smt sized
 # 4 NUMA nodes (issue 61): 4 sockets, one node each, of one LLC of 8
 # cores x 2 threads, 64 CPUs; the numa argument asserts the nodes and
@@ -838,7 +838,8 @@ hguest() {
 # SCRIPT [ARG...] (a row's "@figures SECTION FIGTEXT ..."): the step's
 # guest, its log in build/logs/NAME.log; a pass writes FIGTEXT LOG NAME
 # (scripts/figures-prose.sh) to figures.md (kfacts-*: kfacts.md;
-# faultinject, faultinject-bpf: faultinject.md),
+# faultinject, faultinject-bpf: faultinject.md; the steps at size:
+# size.md, with their summary in figures.md section size),
 # section SECTION ("=": NAME).
 # The one writer of numa-retry, latency-ab (the real smartwake ab
 # output), concurrent-ab (scope.sh's two ab --concurrent runs), bpf,
@@ -855,6 +856,11 @@ figures() {
 	kfacts-*) set -- --doc Documentation/kfacts.md ;;
 	faultinject*) set -- --doc Documentation/faultinject.md ;;
 	*) set -- ;;
+	esac
+	# the steps at size: their tables to size.md (figures.sh writes
+	# their summary, a line each, to figures.md section size)
+	case $fig in
+	figtext_shadow_size | figtext_stress_size) set -- --doc Documentation/size.md ;;
 	esac
 	"$fig" "$log" "$name" | scripts/figures.sh "$@" "$sec" - || true
 }

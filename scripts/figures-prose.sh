@@ -290,6 +290,67 @@ figtext_stress_size() {
 	sed -n 's/^  \[\([0-9]*s\)\] \(LLC [0-9,-]* o[a-z]* in [0-9]* s\)$/- at \1: \2 (guest time)/p' "$1"
 }
 
+# figtext_size DOC: section size of figures.md, one line per step at size
+# (shadow-llc64, ..., stress-2s2l8c2t), from their own sections in DOC
+# (Documentation/size.md, the long listing that check.sh writes them to)
+figtext_size() {
+	echo "## The steps at size, in short (issue 61; each step's section: [size.md](size.md))"
+	echo
+	echo "policy=shadow at size (guest/shadow.sh sized): at mainline knobs every load sized to the"
+	echo "machine, each with no disagreement; factor=2 and sis_filter=1 are the controls, which must"
+	echo "disagree. Stress at size (guest/stress-size.sh): an LLC offline and back, flips and cycles"
+	echo "under load, the counter identities after each phase."
+	echo
+	python3 - "$1" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+shadow, stress = [], []
+for name, body in re.findall(r"<!-- BEGIN (\S+) -->\n(.*?)<!-- END \1 -->", text, re.S):
+    when = re.search(r"^_commit (\S+), (\S+) ", body, re.M)
+    when = f"{when.group(1)}, {when.group(2)}" if when else "?"
+    m = re.search(r"^(\S+), (\d+) vCPUs under", body, re.M)
+    kern, cpus = (m.group(1), m.group(2)) if m else ("?", "?")
+    topo = re.search(r"\bnodes (\d+)", body)
+    llc = re.search(r"shared by \S+ \((\d+) CPUs\)", body)
+    smt = re.search(r"thread siblings (\S+?)[,;]", body)
+    shape = ", ".join(x for x in (
+        f"{topo.group(1)} node" + ("s" if topo.group(1) != "1" else "") if topo else "",
+        f"LLC {llc.group(1)}" if llc else "",
+        "SMT" if smt and "-" in smt.group(1) else "") if x)
+    rows = {}
+    for r in re.findall(r"^\| (.+?) \|$", body, re.M):
+        f = [c.strip() for c in r.split("|")]
+        rows[f[0]] = f[1:]
+    if body.find("## Reliability at size") >= 0:
+        ph = [v for k, v in rows.items() if k not in ("phase", "---")]
+        wake = sum(int(v[1]) for v in ph if v[1].isdigit())
+        cmp_ = max((int(v[4]) for v in ph if v[4].isdigit()), default=0)
+        dis = sum(int(v[5]) for v in ph if v[5].isdigit())
+        stress.append(f"| {name} | {kern}, {cpus} | {shape} | {len(ph)} | {wake:,} | {cmp_:,} / {dis} | {when} |")
+        continue
+    allr = rows.get("all at mainline knobs")
+    if not allr:
+        continue
+    comp, dis = int(allr[0]), int(allr[2])
+    raced = int(allr[3]) + int(allr[4])
+    def ctl(prefix):
+        c = [v for k, v in rows.items() if k.startswith(prefix)]
+        return f"{sum(int(v[2]) for v in c):,} in {sum(int(v[0]) for v in c):,}" if c else "-"
+    fl = re.search(r"factor=llc: (\d+) traced wakeups through wake_wide, (\d+) with", body)
+    fl = f"{int(fl.group(1)):,}, {fl.group(2)}" if fl else "-"
+    shadow.append(f"| {name} | {kern}, {cpus} | {shape} | {comp:,} | {dis} | {100.0 * raced / comp if comp else 0:.3f} % | "
+                  f"{ctl('factor=2')} | {ctl('sis_filter=1')} | {fl} | {when} |")
+print("| step | kernel, CPUs | shape | compared at mainline knobs | disagreements | raced (and ABA) | factor=2: disagreements | sis_filter=1: disagreements | factor=llc: traced, other factor | commit, date |")
+print("|---|---|---|---|---|---|---|---|---|---|")
+print("\n".join(shadow) if shadow else "| (none yet) |")
+if stress:
+    print()
+    print("| step | kernel, CPUs | shape | phases | wakeups in all | shadow compared (largest phase) / disagreements | commit, date |")
+    print("|---|---|---|---|---|---|---|")
+    print("\n".join(stress))
+PY
+}
+
 # figtext_debian LOG: section debian, the Debian image's install time, the
 # shadow service's line and its DEBIAN-FIG oracle lines
 figtext_debian() {

@@ -69,3 +69,10 @@ else:
         print(f"[smartwake] figures: section {sec} copied from {src}", file=sys.stderr)
 open(doc, "w").write(text)
 PY
+# size.md's steps (issue 61) have their summary in figures.md, section
+# size: rewritten from size.md whenever one of them changes
+if [ "$doc" = "$SW_TOP/Documentation/size.md" ]; then
+	# shellcheck source=scripts/figures-prose.sh
+	. "$SW_TOP/scripts/figures-prose.sh"
+	figtext_size "$doc" | "$0" size -
+fi
