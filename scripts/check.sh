@@ -142,7 +142,8 @@ shadow-llc128      2    stock llc128   3600 @figures = figtext_shadow_size --ico
 shadow-2s2l16c2t   2    stock 2s2l16c2t 5400 @figures = figtext_shadow_size --icount shadow.sh smt sized
 # 4 NUMA nodes (issue 61): 4 sockets, one node each, of one LLC of 8
 # cores x 2 threads, 64 CPUs; the numa argument asserts the nodes and
-# the NUMA domain
+# the NUMA domain. First run (2026-12-07, a8364de, 7 min): 109/0/1,
+# 1,248,131 compared, 0 disagreements (size.md, section shadow-4s1l8c2t)
 shadow-4s1l8c2t    1    stock 4s1l8c2t 2400 @figures = figtext_shadow_size --icount shadow.sh numa smt sized
 # 7.3 at 128 CPUs (issue 61): the shape of shadow-2s2l16c2t, with the
 # llc_balancing of SCHED_CACHE active
