@@ -146,7 +146,11 @@ shadow-2s2l16c2t   2    stock 2s2l16c2t 5400 @figures = figtext_shadow_size --ic
 # 1,248,131 compared, 0 disagreements (size.md, section shadow-4s1l8c2t)
 shadow-4s1l8c2t    1    stock 4s1l8c2t 2400 @figures = figtext_shadow_size --icount shadow.sh numa smt sized
 # 7.3 at 128 CPUs (issue 61): the shape of shadow-2s2l16c2t, with the
-# llc_balancing of SCHED_CACHE active
+# llc_balancing of SCHED_CACHE active. First run (2026-12-07, a8364de):
+# 114/1/1, 977,298 compared, 0 disagreements; failed on 3101 trace
+# records for 3100 disagreements (a record between two control runs:
+# since then each run counts its own). Second (ffa885e, 17 min with two
+# other guests on the host): 115/0/1, 1,027,617 compared, 0 disagreements
 shadow-7.3-2s2l16c2t 2  7.3   2s2l16c2t 5400 @figures = figtext_shadow_size --icount shadow.sh smt sized
 # reliability at size (issue 61, extra step): every CPU of one LLC
 # offline and back under loads (smartwake with sis_filter, shadow),
