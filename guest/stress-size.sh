@@ -186,7 +186,7 @@ if [ "${1:-}" = control ]; then
 	check "control: the module was never loaded" eval '[ ! -d $SW_DBG ]'
 	check "control: kernel log clean" dmesg_clean
 	summary
-	exit 0
+	exit
 fi
 
 check "insmod" sw_insmod
@@ -280,5 +280,8 @@ check "all CPUs online again" eq "$(nproc)" "$NCPU"
 check "no hook left after the cycles" eval '! grep -q smartwake /sys/kernel/tracing/enabled_functions'
 echo "  phase cycles: $(($(uptime_s) - t0)) s"
 kill $WD 2>/dev/null
-check "kernel log clean" dmesg_clean
+# hotplug: the kernel's WARN Dying CPU not properly vacated that lists
+# only the dying CPU's stopper is the kernel's (guest/dmesg.sh; the control
+# above shows it with no module loaded)
+check "kernel log clean" dmesg_clean hotplug
 summary
