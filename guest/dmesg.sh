@@ -42,8 +42,94 @@
 # report, or one cut off after 200 lines, or one whose access lines are
 # not found but which names such a frame anywhere, fails; any other is
 # a race of the kernel's own, printed as a KTAP comment, not failed.
+#
+# dmesg_verdict hotplug (guest/stress-size.sh, which takes CPUs offline
+# under load): also the kernel's WARN "Dying CPU not properly vacated!"
+# from sched_cpu_dying when its task list names only the dying CPU's own
+# stopper (migration/N) while nr_running counts 2: the count of a task
+# in flight, no task left behind. The 6.12 stock kernel prints it with
+# no module ever loaded: stress-size.sh control, the same hotplug under
+# the same loads (2026-12-07, 64 CPUs, 8 rounds: CPU 20, 2 total, only
+# migration/20 listed; see scripts/check.sh). Still
+# failed: a task other than the stopper listed (one stranded, perhaps
+# placed by the module), a [smartwake] frame, no task list after the
+# report's end trace line, a report of more than 200 lines, and any
+# other report inside it. Without the argument it fails as any warning.
 dmesg_verdict() {
-	awk '
+	awk -v hotplug="${1:-}" '
+	{
+		# the line without its timestamp, and the one before it
+		pl = cl
+		praw = craw
+		craw = $0
+		cl = $0
+		sub(/^\[ *[0-9.]+\] ?/, "", cl)
+	}
+	function vflush() {
+		if (vown || vcut || !vhdr || vother || vn > 200) {
+			print vblk
+			bad = 1
+		} else {
+			print "# kernel hotplug race, no task left behind: " vfirst " (" vtotal ", only migration/" vcpu " listed)"
+		}
+		vin = 0
+	}
+	vin {
+		vn++
+		if (vstate == 1) {
+			# the WARNING report, up to its end trace line
+			vblk = vblk "\n" $0
+			if (cl ~ /\[(smartwake|smartwake_pull|sw_[a-z0-9_]+)\]/ && cl !~ /^Modules linked in/)
+				vown = 1
+			if (cl ~ /^(WARNING|BUG|Oops):|general protection fault|soft lockup - CPU#|rcu: INFO: |BUG: KCSAN: /) {
+				vcut = 1
+				vflush()
+			} else {
+				if (cl ~ /^---\[ end trace/)
+					vstate = 2
+				if (vn > 200)
+					vflush()
+				next
+			}
+		} else if (!vhdr && cl ~ ("^CPU" vcpu " enqueued tasks \\([0-9]+ total\\):$")) {
+			vhdr = 1
+			vtotal = cl
+			sub(/^.*\(/, "", vtotal)
+			sub(/\):$/, "", vtotal)
+			vblk = vblk "\n" $0
+			next
+		} else if (vhdr && cl ~ /^[ \t]*pid: [0-9]+, name: /) {
+			name = cl
+			sub(/^.*name: /, "", name)
+			if (name != "migration/" vcpu)
+				vother = 1
+			vblk = vblk "\n" $0
+			next
+		} else if (!vhdr && vskip < 3 && cl !~ /WARNING:|BUG:|Oops|general protection fault|Call Trace/) {
+			# a line of another CPU printed in between: its own rules
+			vskip++
+		} else {
+			vflush()
+		}
+	}
+	hotplug == "hotplug" && !kin && !rin && !inl && pl == "Dying CPU not properly vacated!" &&
+	    cl ~ /^WARNING: CPU: [0-9]+ PID: [0-9]+ at kernel\/sched\/core\.c:[0-9]+ sched_cpu_dying\+/ {
+		vin = 1
+		vstate = 1
+		vn = 0
+		vown = 0
+		vcut = 0
+		vhdr = 0
+		vother = 0
+		vskip = 0
+		vtotal = "?"
+		vcpu = cl
+		sub(/^WARNING: CPU: /, "", vcpu)
+		sub(/ .*$/, "", vcpu)
+		vfirst = cl
+		vblk = praw "\n" $0
+		next
+	}
 	function kflush() {
 		if (kown || kn > 200 || (!kacc && kany)) {
 			print kblk
@@ -183,6 +269,8 @@ dmesg_verdict() {
 		bad = 1
 	}
 	END {
+		if (vin)
+			vflush()
 		if (kin) {
 			kn = 201
 			kflush()

@@ -63,9 +63,9 @@ less() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 < b + 0) }'; }
 eq() { [ "$1" = "$2" ]; }
 # dmesg_clean: no warning, bug, oops or call trace in the kernel log
 # (guest/dmesg.sh: a soft lockup with no smartwake frame is an emulation
-# stall, printed and not failed)
+# stall, printed and not failed; dmesg_clean hotplug: see dmesg_verdict)
 . ./dmesg.sh
-dmesg_clean() { dmesg | dmesg_verdict; }
+dmesg_clean() { dmesg | dmesg_verdict "$@"; }
 # hooked FUNC: an ftrace hook on FUNC is live
 hooked() { grep -q "^$1" /sys/kernel/tracing/enabled_functions; }
 # nothing_hooked: no ftrace callback of smartwake, no kretprobe of it, and

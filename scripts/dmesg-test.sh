@@ -157,13 +157,50 @@ kframe='select_task_rq_fair+0x44/0x300'
 { printf '%s\n' "$boot"; rcuself; } >"$t/rcu-self"
 { printf '%s\n' "$boot"; rcuself | sed 's/default_idle+0x9\/0x20/sw_pull_run+0x10\/0x300 [smartwake_pull]/'; } >"$t/rcu-self-own"
 
-# verdict AWK LOG: guest/dmesg.sh under AWK (mawk, busybox) on LOG; the
-# output in $t/out
+# vacated TASK [FRAME]: the WARN of sched_cpu_dying as 6.12 printed it in
+# stress-2s2l8c2t (no module loaded), TASK the second listed task (none:
+# only the stopper), FRAME a frame of its stack
+vacated() {
+	cat <<EOF
+[   46.040550] smpboot: CPU 30 is now offline
+[   47.146740] ------------[ cut here ]------------
+[   47.146747] Dying CPU not properly vacated!
+[   47.146759] WARNING: CPU: 31 PID: 305 at kernel/sched/core.c:8365 sched_cpu_dying+0x93/0x230
+[   47.146781] Modules linked in: [last unloaded: smartwake(OE)]
+[   47.146795] CPU: 31 UID: 0 PID: 305 Comm: migration/31 Tainted: G           OE      6.12.117+deb12-cloud-amd64 #1  Debian 6.12.117-1~deb12u1
+[   47.146833] Stopper: multi_cpu_stop+0x0/0x120 <- __stop_cpus.constprop.0+0x70/0xb0
+[   47.146855] RIP: 0010:sched_cpu_dying+0x93/0x230
+[   47.146995] Call Trace:
+[   47.146996]  <TASK>
+[   47.147003]  ? __pfx_sched_cpu_dying+0x10/0x10
+[   47.147018]  cpuhp_invoke_callback+0xf3/0x470
+[   47.147030]  ${2:-__cpuhp_invoke_callback_range+0x80/0xf0}
+[   47.147082]  take_cpu_down+0x65/0x80
+[   47.147098]  multi_cpu_stop+0x70/0x120
+[   47.147143]  cpu_stopper_thread+0x97/0x140
+[   47.147244]  </TASK>
+[   47.147250] ---[ end trace 0000000000000000 ]---
+[   47.147258] CPU31 enqueued tasks (2 total):
+[   47.147272] 	pid: 305, name: migration/31
+EOF
+	[ -z "${1:-}" ] || printf '[   47.147273] \tpid: 812, name: %s\n' "$1"
+	echo '[   47.176611] smpboot: CPU 31 is now offline'
+}
+{ printf '%s\n' "$boot"; vacated; } >"$t/vacated"
+{ printf '%s\n' "$boot"; vacated wakeload; } >"$t/vacated-task"
+{ printf '%s\n' "$boot"; vacated '' 'sw_select_task_rq+0x44/0x300 [smartwake]'; } >"$t/vacated-own"
+{ printf '%s\n' "$boot"; vacated | grep -v 'enqueued tasks\|pid: 305'; } >"$t/vacated-nolist"
+{ printf '%s\n' "$boot"; vacated | sed '/take_cpu_down/i [   47.147050] WARNING: CPU: 31 PID: 305 at kernel/sched/core.c:1 f+0x1/0x2'; } >"$t/vacated-warning"
+{ printf '%s\n' "$boot"; vacated; echo '[   48.0] Call Trace:'; } >"$t/vacated-then-trace"
+{ printf '%s\n' "$boot"; vacated | grep -v 'not properly vacated'; } >"$t/vacated-other"
+
+# verdict AWK LOG [ARG]: guest/dmesg.sh under AWK (mawk, busybox) on LOG,
+# dmesg_verdict given ARG; the output in $t/out
 verdict() {
 	if [ "$1" = busybox ]; then
-		busybox sh -c 'awk() { busybox awk "$@"; }; . ./guest/dmesg.sh; dmesg_verdict' <"$t/$2" >"$t/out"
+		busybox sh -c 'awk() { busybox awk "$@"; }; . ./guest/dmesg.sh; dmesg_verdict "$1"' sh "${3:-}" <"$t/$2" >"$t/out"
 	else
-		sh -c '. ./guest/dmesg.sh; dmesg_verdict' <"$t/$2" >"$t/out"
+		sh -c '. ./guest/dmesg.sh; dmesg_verdict "$1"' sh "${3:-}" <"$t/$2" >"$t/out"
 	fi
 }
 for a in mawk busybox; do
@@ -212,5 +249,16 @@ for a in mawk busybox; do
 	check "$a: a KCSAN report whose access lines are not found fails if it names smartwake" eval '! verdict $a kcsan-unparsed'
 	check "$a: a BUG after a KCSAN report of the kernel's own fails" eval '! verdict $a kcsan-then-bug'
 	check "$a: a KCSAN report cut before its end fails" eval '! verdict $a kcsan-cut'
+	check "$a: hotplug: the WARN Dying CPU not properly vacated listing only the stopper passes, printed as one comment" \
+		eval 'verdict $a vacated hotplug && grep -qx "# kernel hotplug race, no task left behind: WARNING: CPU: 31 PID: 305 .*sched_cpu_dying.* (2 total, only migration/31 listed)" "$t/out" && [ "$(wc -l <"$t/out")" -eq 1 ]'
+	check "$a: without hotplug that WARN fails" eval '! verdict $a vacated && grep -q "WARNING: CPU: 31" "$t/out"'
+	check "$a: hotplug: that WARN listing another task (one left behind) fails, the report printed" \
+		eval '! verdict $a vacated-task hotplug && grep -q "name: wakeload" "$t/out" && grep -q "not properly vacated" "$t/out"'
+	check "$a: hotplug: that WARN with a [smartwake] frame fails" eval '! verdict $a vacated-own hotplug'
+	check "$a: hotplug: that WARN without its task list fails" eval '! verdict $a vacated-nolist hotplug'
+	check "$a: hotplug: another warning inside that report fails" \
+		eval '! verdict $a vacated-warning hotplug && grep -q "core.c:1 f+0x1" "$t/out"'
+	check "$a: hotplug: a call trace after that report fails" eval '! verdict $a vacated-then-trace hotplug'
+	check "$a: hotplug: a warning in sched_cpu_dying with another message fails" eval '! verdict $a vacated-other hotplug'
 done
 summary
