@@ -34,7 +34,8 @@
 #             (default smp4,llc16,llc64,2s2l8c2t,4s1l8c2t,2s2l16c2t)
 #   --secs    guest seconds of load per boot (default 1)
 #   --out     results directory (default results/scale-DATE)
-#   --report  an earlier run's table again, measuring nothing
+#   --report  an earlier run's table again, measuring nothing (and
+#             writing no figures: --out DIR writes them from DIR's runs)
 #   --before  an earlier run (another build of the module) whose table
 #             goes into the section too, as the before of a change
 #   A directory that already holds a setting's report.txt is reused
