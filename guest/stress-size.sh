@@ -12,6 +12,7 @@
 # busybox sh; run with:
 #   scripts/guest-run.sh --icount --topo 2s2l8c2t stress-size.sh [ROUNDS] [FLIPS] [CYCLES]
 #   scripts/guest-run.sh --icount --topo 2s2l8c2t stress-size.sh control [ROUNDS]
+#   scripts/guest-run.sh --icount --topo 2s2l8c2t stress-size.sh warnrate [BLOCKS] [PER]
 #   ROUNDS  rounds of the whole LLC offline and back under smartwake (1)
 #   FLIPS   policy and knob flips under load (12)
 #   CYCLES  insmod/rmmod cycles under load (4)
@@ -161,30 +162,75 @@ hotplug() {
 	check "$1: no answer names an offline CPU once it is gone" eq "$_inact" 0
 }
 
+# plain_rounds N: the victim LLC offline and back N times under the
+# loads, nothing checked (the control and warnrate below)
+plain_rounds() {
+	_r=0
+	while [ $_r -lt "$1" ]; do
+		llc_off
+		usleep 300000
+		_n=$(runnable_on_any "$VCPUS")
+		[ "$_n" -eq 0 ] || echo "  $_n runnable tasks on the offline LLC"
+		sleep 1
+		llc_on
+		usleep 300000
+		_r=$((_r + 1))
+	done
+}
+vacated() { dmesg | grep -c 'Dying CPU not properly vacated'; }
+
 # the control (stress-size.sh control [ROUNDS]): the same hotplug of the
 # LLC under the same loads, the module never loaded; what the kernel log
 # shows then is the kernel's own
 if [ "${1:-}" = control ]; then
 	R=${2:-4}
-	r=0
 	loads_start
 	sleep 1
-	while [ $r -lt "$R" ]; do
-		llc_off
-		usleep 300000
-		_n=$(runnable_on_any "$VCPUS")
-		[ "$_n" -eq 0 ] || echo "  control: $_n runnable tasks on the offline LLC"
-		sleep 1
-		llc_on
-		usleep 300000
-		r=$((r + 1))
-	done
+	plain_rounds "$R"
 	loads_stop
 	kill $WD 2>/dev/null
 	dmesg | grep -E 'vacated|enqueued tasks|pid: [0-9]+, name:' | sed 's/^/  | /'
 	check "control: $R rounds of the LLC offline and back, no module loaded" eq "$HP_FAIL" 0
 	check "control: the module was never loaded" eval '[ ! -d $SW_DBG ]'
 	check "control: kernel log clean" dmesg_clean
+	summary
+	exit
+fi
+
+# warnrate [BLOCKS] [PER]: does the module make the kernel's "Dying CPU
+# not properly vacated!" more likely? One boot, the same loads, BLOCKS
+# blocks of PER rounds with no module loaded, then PER rounds with it
+# hooked (policy=smartwake, sis_filter=1, as the step's first phase),
+# then rmmod; interleaved, so that neither arm has the early rounds. The
+# WARNs of each arm are printed (WARNRATE lines), not judged: an
+# experiment. Checked: the hotplug, the loads and unloads, and that every
+# report is that WARN of the kernel's (dmesg_clean hotplug)
+if [ "${1:-}" = warnrate ]; then
+	B=${2:-4}
+	P=${3:-2}
+	b=0 fails=0 w_none=0 w_hooked=0
+	loads_start
+	sleep 1
+	while [ $b -lt "$B" ]; do
+		_v=$(vacated)
+		plain_rounds "$P"
+		w_none=$((w_none + $(vacated) - _v))
+		sw_insmod && set_knob sis_filter 1 && set_knob policy smartwake || fails=$((fails + 1))
+		_v=$(vacated)
+		plain_rounds "$P"
+		w_hooked=$((w_hooked + $(vacated) - _v))
+		[ "$(stat wakeups)" -gt 0 ] || fails=$((fails + 1))
+		rmmod smartwake || fails=$((fails + 1))
+		echo "  [$(uptime_s)s] block $b: WARNs so far, no module $w_none, hooked $w_hooked"
+		b=$((b + 1))
+	done
+	loads_stop
+	kill $WD 2>/dev/null
+	echo "WARNRATE | no module loaded | $((B * P)) | $w_none |"
+	echo "WARNRATE | policy=smartwake, sis_filter=1 | $((B * P)) | $w_hooked |"
+	check "warnrate: $((B * P * 2)) rounds of the LLC offline and back" eq "$HP_FAIL" 0
+	check "warnrate: $B insmod, hooked wakeups and rmmod" eq "$fails" 0
+	check "warnrate: kernel log clean but for the kernel's vacated WARN" dmesg_clean hotplug
 	summary
 	exit
 fi
