@@ -181,7 +181,10 @@ shadow-7.3-2s2l16c2t 2  7.3   2s2l16c2t 5400 @figures = figtext_shadow_size --ic
 # Run with it (2026-12-07, b207a57, beside a clean-clone make check):
 # 33 passed, none failed, until the wall timeout of 60 minutes killed it
 # in the cycles at 105 guest s (about 1.5 guest s a wall minute). About
-# 110 guest s of phases: a timeout of 90 minutes
+# 110 guest s of phases: a timeout of 90 minutes. First pass (2026-12-07,
+# cb2cd90, beside one other 64-CPU guest): 38 passed, 0 failed, 1533 s
+# wall, 105 guest s; the log held one such WARN (CPU 27, only
+# migration/27 listed), printed as a comment
 stress-2s2l8c2t    2    stock 2s2l8c2t 5400 @figures = figtext_stress_size --icount stress-size.sh
 # the short form of the reliability runs (make stress runs the long form)
 reliability        1    stock smp4     900  reliability.sh 30 10
