@@ -175,7 +175,11 @@ shadow-7.3-2s2l16c2t 2  7.3   2s2l16c2t 5400 @figures = figtext_shadow_size --ic
 # The control, stress-size.sh control ROUNDS (the same hotplug under the
 # same loads, the module never loaded): none in 4 rounds (1103 s wall),
 # then in 8 rounds (2027 s wall) the same WARN, CPU 20 at 7 s, 2 total,
-# only migration/20 listed. The kernel does it alone: the step passes
+# only migration/20 listed. stress-size.sh warnrate 3 2 (one boot, 6
+# rounds with no module and 6 with it hooked, interleaved; 2026-12-07,
+# cb2cd90): 1 WARN in each arm, no sign that the module makes it
+# likelier (too few rounds to show any but a large effect). The kernel
+# does it alone: the step passes
 # hotplug to dmesg_clean, which prints that WARN as a comment when it
 # lists only the stopper (guest/dmesg.sh) and still fails any other.
 # Run with it (2026-12-07, b207a57, beside a clean-clone make check):
