@@ -16,6 +16,7 @@
 #   ROUNDS  rounds of the whole LLC offline and back under smartwake (1)
 #   FLIPS   policy and knob flips under load (12)
 #   CYCLES  insmod/rmmod cycles under load (4)
+#   BLOCKS, PER  warnrate: blocks of PER rounds without, then with the module (4, 2)
 . ./lib.sh
 ROUNDS=${1:-1}
 FLIPS=${2:-12}

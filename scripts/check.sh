@@ -158,37 +158,17 @@ shadow-7.3-2s2l16c2t 2  7.3   2s2l16c2t 5400 @figures = figtext_shadow_size --ic
 # reliability at size (issue 61, extra step): every CPU of one LLC
 # offline and back under loads (smartwake with sis_filter, shadow),
 # policy and knob flips, insmod/rmmod cycles; the counters add up after
-# each phase, the kernel log clean. Its first run (2026-12-06) printed
-# nothing after the LLC went offline: slow, not hung. Under the loads of
-# then (pipe pairs n/2, msg groups n/4, 1:n/4, every vCPU three tasks)
-# each CPU took 18 guest s to go offline (about 15 s wall each); with
-# about one task per CPU (n/8, n/16, 1:n/8) the LLC of 16 goes offline
-# in 5 to 7 guest s and back in 6 to 7. Since then: one run stopped in
-# the shadow phase at its third CPU (stop_machine not done after 26 s:
-# soft lockups of every migration thread, an RCU stall on CPU 0, no
-# stack on the console), one diagnostic run passed the hotplug and flip
-# phases and saw a kernel WARN, Dying CPU not properly vacated (nr_running
-# 2, only migration/31 listed), while the module was unloaded in the
-# cycles. Run of 2026-12-07 (393c799, 1848 s wall, 98 guest s): 37/1,
-# every phase and identity passed, the log check failed on two such
-# WARNs: CPU 30 at 12 s (module loaded) and CPU 27 at 60 s (unloaded).
-# The control, stress-size.sh control ROUNDS (the same hotplug under the
-# same loads, the module never loaded): none in 4 rounds (1103 s wall),
-# then in 8 rounds (2027 s wall) the same WARN, CPU 20 at 7 s, 2 total,
-# only migration/20 listed. stress-size.sh warnrate 3 2 (one boot, 6
-# rounds with no module and 6 with it hooked, interleaved; 2026-12-07,
-# cb2cd90): 1 WARN in each arm, no sign that the module makes it
-# likelier (too few rounds to show any but a large effect). The kernel
-# does it alone: the step passes
-# hotplug to dmesg_clean, which prints that WARN as a comment when it
-# lists only the stopper (guest/dmesg.sh) and still fails any other.
-# Run with it (2026-12-07, b207a57, beside a clean-clone make check):
-# 33 passed, none failed, until the wall timeout of 60 minutes killed it
-# in the cycles at 105 guest s (about 1.5 guest s a wall minute). About
-# 110 guest s of phases: a timeout of 90 minutes. First pass (2026-12-07,
-# cb2cd90, beside one other 64-CPU guest): 38 passed, 0 failed, 1533 s
-# wall, 105 guest s; the log held one such WARN (CPU 27, only
-# migration/27 listed), printed as a comment
+# each phase, the kernel log clean. Loads of about one task per CPU
+# (n/8, n/16, 1:n/8): with three per vCPU each CPU took 18 guest s to go
+# offline, with these the LLC of 16 takes 5 to 15. The WARN of the kernel
+# "Dying CPU not properly vacated!" (only the stopper of that CPU listed)
+# comes with the module never loaded (stress-size.sh control 8), and as
+# often with it hooked as not (warnrate 3 2: 1 in 6 rounds each,
+# cb2cd90): the step passes hotplug to dmesg_clean, which prints that
+# WARN as a comment and still fails any other report (guest/dmesg.sh).
+# About 110 guest s of phases, 1.5 to 4 guest s a wall minute on a
+# shared host: a timeout of 90 minutes (first pass: cb2cd90, 38/0, 1533
+# s wall beside one other 64-CPU guest)
 stress-2s2l8c2t    2    stock 2s2l8c2t 5400 @figures = figtext_stress_size --icount stress-size.sh
 # the short form of the reliability runs (make stress runs the long form)
 reliability        1    stock smp4     900  reliability.sh 30 10
